@@ -1,0 +1,98 @@
+import { z } from 'zod';
+import { JsonObjectSchema } from './content.js';
+import { MessageSchema } from './message.js';
+
+/** What a client may author: text only. */
+export const UserContentBlockSchema = z.strictObject({
+  type: z.literal('text'),
+  text: z.string().min(1),
+});
+export type UserContentBlock = z.infer<typeof UserContentBlockSchema>;
+
+/**
+ * `POST /v1/messages/:sessionId[/stream]` body. `content` is the user's turn; without `content`
+ * the call resumes the conversation after its tool calls are settled.
+ */
+export const SendMessageRequestSchema = z.strictObject({
+  content: z
+    .union([
+      z.string().min(1, 'must not be empty'),
+      z.array(UserContentBlockSchema).min(1, 'must hold at least one block'),
+    ])
+    .optional(),
+});
+export type SendMessageRequest = { content?: string | UserContentBlock[] };
+
+/** Why the model stopped. Bedrock's values; unknown future values pass through. */
+export type StopReason =
+  | 'end_turn'
+  | 'tool_use'
+  | 'max_tokens'
+  | 'stop_sequence'
+  | 'guardrail_intervened'
+  | 'content_filtered'
+  | 'malformed_model_output'
+  | 'malformed_tool_use'
+  | 'model_context_window_exceeded'
+  | (string & {});
+export const StopReasonSchema = z.string() as z.ZodType<StopReason>;
+
+export const ToolCallStateSchema = z.enum(['PENDING', 'PROCESSING', 'COMPLETE', 'ERROR', 'ABANDONED']);
+export type ToolCallState = z.infer<typeof ToolCallStateSchema>;
+
+/** A client tool call the reply stopped for. */
+export const PendingToolSchema = z.looseObject({
+  /** The tool_use block's id; the `:requestId` of the tool endpoints. */
+  requestId: z.string(),
+  name: z.string(),
+  input: JsonObjectSchema,
+  state: ToolCallStateSchema,
+  /** Unix ms when the model emitted the call. */
+  createdAt: z.number(),
+  /** Unix ms after which the call is abandoned; heartbeats do not extend it. */
+  deadlineAt: z.number(),
+});
+export type PendingTool = z.infer<typeof PendingToolSchema>;
+
+export const UsageSchema = z.looseObject({
+  inputTokens: z.number(),
+  outputTokens: z.number(),
+  totalTokens: z.number(),
+});
+export type Usage = z.infer<typeof UsageSchema>;
+
+/** The buffered reply (and, inside `replyStop`, the end of a streamed one). */
+export const MessageReplySchema = z.looseObject({
+  sessionId: z.string(),
+  /** The messages this call appended, in index order. */
+  messages: z.array(MessageSchema),
+  stopReason: StopReasonSchema,
+  /** Client tool calls to fulfil before resuming; empty unless `stopReason` is `tool_use`. */
+  pendingTools: z.array(PendingToolSchema),
+  /** The server's heartbeat timeout: a call with no heartbeat for this long is claimable again. */
+  heartbeatTimeoutMs: z.number(),
+  usage: UsageSchema.optional(),
+});
+export type MessageReply = z.infer<typeof MessageReplySchema>;
+
+/** `GET /v1/messages/:sessionId[?includeDeleted=true]` → 200. */
+export const ExportMessagesResponseSchema = z.looseObject({
+  sessionId: z.string(),
+  messages: z.array(MessageSchema),
+});
+export type ExportMessagesResponse = z.infer<typeof ExportMessagesResponseSchema>;
+
+/** `POST /v1/messages/:sessionId/rewind` body: retract the user message at `index` and all after it. */
+export const RewindRequestSchema = z.strictObject({
+  index: z.number().int().nonnegative(),
+});
+export type RewindRequest = z.infer<typeof RewindRequestSchema>;
+
+export const RewindResponseSchema = z.looseObject({
+  sessionId: z.string(),
+  /** Indexes of the messages this call retracted. */
+  retracted: z.array(z.number()),
+  /** requestIds of the open tool calls this call abandoned. */
+  abandonedToolCalls: z.array(z.string()),
+});
+export type RewindResponse = z.infer<typeof RewindResponseSchema>;

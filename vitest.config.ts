@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config';
+
+// Tests import the public package names; the `@parley/source` export condition
+// resolves them to `src/` so no build is needed before testing.
+export default defineConfig({
+  resolve: { conditions: ['@parley/source', 'module', 'node', 'import', 'default'] },
+  ssr: { resolve: { conditions: ['@parley/source', 'node', 'import', 'default'] } },
+  test: {
+    include: ['packages/*/src/**/*.test.ts', 'packages/*/test/**/*.test.ts', 'examples/*/test/**/*.test.ts'],
+    testTimeout: 20_000,
+    hookTimeout: 20_000,
+  },
+});
