@@ -1,10 +1,19 @@
 import { defineConfig } from 'tsup';
 
-export default defineConfig({
-  entry: ['src/index.ts'],
-  format: ['esm', 'cjs'],
-  dts: true,
-  clean: true,
-  sourcemap: true,
-  target: 'es2022',
-});
+export default defineConfig([
+  {
+    entry: ['src/index.ts', 'src/msw.ts', 'src/node.ts'],
+    format: ['esm', 'cjs'],
+    dts: true,
+    clean: true,
+    sourcemap: true,
+    target: 'es2022',
+  },
+  {
+    // The CLI: ESM only (top-level await); tsup keeps the shebang and makes the file executable.
+    entry: ['src/cli.ts'],
+    format: ['esm'],
+    sourcemap: true,
+    target: 'es2022',
+  },
+]);

@@ -1,0 +1,99 @@
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { DEMO_USER } from './create-reference-server.js';
+import { type RunningServer, startServer } from './start-server.js';
+import type { User } from './token-auth.js';
+
+/** Where the CLI writes. */
+export interface CliIo {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+}
+
+/** The result of {@link runCli}: a running server, or an exit code (help, bad flags, listen failure). */
+export type CliResult =
+  | { running: RunningServer; exitCode?: undefined }
+  | { running?: undefined; exitCode: number };
+
+const DEFAULT_PORT = 4010;
+
+function parsePort(value: string): number {
+  const port = Number(value);
+  if (!/^\d+$/.test(value) || port > 65_535)
+    throw new InvalidArgumentError('must be an integer from 0 to 65535.');
+  return port;
+}
+
+function parsePositiveInt(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n < 1)
+    throw new InvalidArgumentError('must be a positive integer (milliseconds).');
+  return n;
+}
+
+function collectUser(value: string, previous: User[]): User[] {
+  const match = /^([^:\s]+):(\S+)$/.exec(value);
+  if (match?.[1] === undefined || match[2] === undefined) {
+    throw new InvalidArgumentError('must be NAME:TOKEN (no spaces, both non-empty).');
+  }
+  return [...previous, { name: match[1], token: match[2] }];
+}
+
+/**
+ * The `parley-server` command: parses `argv` (without the node and script paths), starts the
+ * server, and prints one line with its URL. Flag errors print a message and give exit code 2.
+ */
+export async function runCli(argv: readonly string[], io: CliIo): Promise<CliResult> {
+  const program = new Command('parley-server')
+    .description('In-memory reference server for the Conversation Session Service')
+    .option('--port <port>', 'TCP port (0 = any free port)', parsePort, DEFAULT_PORT)
+    .option('--host <host>', 'interface to bind', '127.0.0.1')
+    .addOption(
+      new Option('--user <NAME:TOKEN>', 'a user and its bearer token (repeatable)')
+        .argParser(collectUser)
+        .default([] as User[], 'one demo user whose token is printed'),
+    )
+    .option(
+      '--heartbeat-timeout-ms <ms>',
+      'a tool call with no heartbeat for this long is claimable again',
+      parsePositiveInt,
+      15_000,
+    )
+    .helpOption('-h, --help', 'show this help')
+    .exitOverride()
+    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
+
+  try {
+    program.parse([...argv], { from: 'user' });
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      if (
+        error.code === 'commander.helpDisplayed' ||
+        error.code === 'commander.help' ||
+        error.code === 'commander.version'
+      ) {
+        return { exitCode: 0 };
+      }
+      return { exitCode: 2 };
+    }
+    throw error;
+  }
+  const opts = program.opts<{ port: number; host: string; user: User[]; heartbeatTimeoutMs: number }>();
+  const users = opts.user.length > 0 ? opts.user : [DEMO_USER];
+  try {
+    const running = await startServer({
+      port: opts.port,
+      host: opts.host,
+      users,
+      heartbeatTimeoutMs: opts.heartbeatTimeoutMs,
+    });
+    const who =
+      opts.user.length > 0
+        ? `users: ${users.map((u) => u.name).join(', ')}`
+        : `demo user "${DEMO_USER.name}", token: ${DEMO_USER.token}`;
+    io.stdout(`Parley reference server listening on ${running.url} (${who})\n`);
+    return { running };
+  } catch (error) {
+    io.stderr(`parley-server: cannot listen on ${opts.host}:${opts.port}: ${(error as Error).message}\n`);
+    return { exitCode: 1 };
+  }
+}

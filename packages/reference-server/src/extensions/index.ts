@@ -1,0 +1,59 @@
+// The public surface of the extensions (browser-safe). Node-only file loading is in `load-files.ts`.
+
+export type { Catalogue, ExtensionAgent, ModelDefinition } from './catalogue.js';
+export { builtInCatalogue, EXTENSION_AGENTS } from './catalogue.js';
+export type {
+  ExtensionHostOptions,
+  ParleyExtensionHost,
+  ResolvedExtensions,
+} from './create-extension-host.js';
+export { createExtensionHost, resolveExtensions } from './create-extension-host.js';
+export { EXTENSION_DIRECTIVES } from './directives.js';
+export type { ExtensionsConfig } from './extensions-config.js';
+export {
+  ExtensionsConfigError,
+  ExtensionsConfigSchema,
+  isExtensionsConfigError,
+  loadExtensionsConfig,
+  toExtensionHostOptions,
+} from './extensions-config.js';
+export type { Customer, ErpData, Invoice, Order, OrderLine, Product } from './mcp/erp/erp-data.js';
+export { erpSeedData } from './mcp/erp/erp-data.js';
+export type { ErpServerOptions } from './mcp/erp/erp-server.js';
+export { createErpServer, ERP_PROVIDER, ERP_TOOL_NAMES } from './mcp/erp/erp-server.js';
+export { erpProvider } from './mcp/erp-provider.js';
+export type { GatewayOptions, ProviderTool } from './mcp/gateway.js';
+export { Gateway } from './mcp/gateway.js';
+export type {
+  HttpProviderConfig,
+  InProcessProviderConfig,
+  ProviderConfig,
+  ProviderFileConfig,
+  StdioProviderConfig,
+  TransportProviderConfig,
+} from './mcp/provider-config.js';
+export {
+  DEFAULT_PROVIDER_TIMEOUT_MS,
+  PROVIDER_NAME_PATTERN,
+  PROVIDER_TOOL_SEPARATOR,
+  ProviderFileConfigSchema,
+} from './mcp/provider-config.js';
+export { isProviderTimeoutError, ProviderTimeoutError } from './mcp/with-timeout.js';
+export type { QuotaRule } from './quota.js';
+export { QuotaTracker } from './quota.js';
+export type { Document, DocumentInput, DocumentProblem } from './rag/document.js';
+export {
+  DocumentInputSchema,
+  DocumentLoadError,
+  isDocumentLoadError,
+  parseDocuments,
+  toDocument,
+} from './rag/document.js';
+export type { DocumentHit, IndexSearchOptions } from './rag/document-index.js';
+export { DocumentIndex } from './rag/document-index.js';
+export { HANDBOOK_DOCUMENTS, HANDBOOK_INDEX } from './rag/handbook.js';
+export { PREFETCH_JSON_KEY, prefetchContent } from './rag/prefetch-content.js';
+export { Retriever } from './rag/retriever.js';
+export { createSearchDocumentsTool, SEARCH_DOCUMENTS_TOOL } from './rag/search-documents-tool.js';
+export type { TagFilter } from './rag/tag-filter.js';
+export { matchesTagFilter } from './rag/tag-filter.js';

@@ -1,0 +1,63 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { ProviderConfig } from './provider-config.js';
+
+/** An open connection to one provider. */
+export interface ProviderConnection {
+  client: Client;
+  /** Closes the client, and the in-process server if there is one. */
+  close(): Promise<void>;
+}
+
+const CLIENT_INFO = { name: 'parley-gateway', version: '0.1.0' };
+
+/**
+ * Opens an MCP client to a provider. In-process servers get a linked in-memory transport pair; stdio
+ * and HTTP transports are imported on demand so that only the transports used are loaded (stdio needs
+ * Node). `signal` bounds the MCP initialization handshake.
+ */
+export async function connectProvider(
+  config: ProviderConfig,
+  options: { signal: AbortSignal; onClose: () => void },
+): Promise<ProviderConnection> {
+  let server: McpServer | undefined;
+  let transport: Transport;
+  if ('server' in config) {
+    const { InMemoryTransport } = await import('@modelcontextprotocol/sdk/inMemory.js');
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    server = await config.server();
+    await server.connect(serverSide);
+    transport = clientSide;
+  } else if ('stdio' in config) {
+    const { createStdioTransport } = await import('./stdio-transport.js');
+    transport = createStdioTransport(config.stdio);
+  } else if ('url' in config) {
+    const { StreamableHTTPClientTransport } = await import(
+      '@modelcontextprotocol/sdk/client/streamableHttp.js'
+    );
+    transport = new StreamableHTTPClientTransport(new URL(config.url), {
+      ...(config.headers === undefined ? {} : { requestInit: { headers: config.headers } }),
+    });
+  } else {
+    transport = await config.transport();
+  }
+
+  const client = new Client(CLIENT_INFO, { capabilities: {} });
+  const close = async () => {
+    await client.close().catch(() => undefined);
+    await server?.close().catch(() => undefined);
+  };
+  try {
+    // The gateway's clock bounds the handshake through `signal`; the SDK's own timer is pushed out of the way.
+    await client.connect(transport, { signal: options.signal, timeout: SDK_TIMEOUT_MS });
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  client.onclose = options.onClose;
+  return { client, close };
+}
+
+/** Timeouts come from the gateway's clock; the SDK's real-time timer is set beyond any of them. */
+export const SDK_TIMEOUT_MS = 2_147_483_647;

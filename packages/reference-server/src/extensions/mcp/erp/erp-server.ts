@@ -1,0 +1,268 @@
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import {
+  type ErpData,
+  erpSeedData,
+  type Invoice,
+  lineTotal,
+  type Order,
+  type OrderLine,
+} from './erp-data.js';
+
+/** Name of the built-in ERP provider. */
+export const ERP_PROVIDER = 'erp';
+
+/** The ERP tools, for docs and tests. */
+export const ERP_TOOL_NAMES = [
+  'find_customers',
+  'get_customer',
+  'list_orders',
+  'get_order',
+  'get_invoice',
+  'list_products',
+  'check_stock',
+  'create_order',
+  'cancel_order',
+] as const;
+
+export interface ErpServerOptions {
+  /** Time source for new orders, Unix ms (defaults to `Date.now`). */
+  now?: () => number;
+  /** Initial data (a fresh copy of the demo data set by default). The server mutates it. */
+  data?: ErpData;
+}
+
+const DAY_MS = 86_400_000;
+const PAYMENT_TERMS_DAYS = 30;
+
+type ToolResult = {
+  content: { type: 'text'; text: string }[];
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+};
+
+const ok = (value: Record<string, unknown>): ToolResult => ({
+  content: [{ type: 'text', text: JSON.stringify(value) }],
+  structuredContent: value,
+});
+const fail = (text: string): ToolResult => ({ content: [{ type: 'text', text }], isError: true });
+
+const customerId = z.string().describe('Customer id, e.g. "C-1001"');
+const orderId = z.string().describe('Order id, e.g. "O-5001"');
+
+/**
+ * The built-in ERP provider: a real MCP server over a small, coherent data set (customers, products
+ * and stock, orders, invoices). Read tools look data up; `create_order` and `cancel_order` change
+ * stock, orders and invoices of this server instance. Inputs are validated by the tools' zod schemas,
+ * so bad input is an error result that names the field.
+ */
+export function createErpServer(options: ErpServerOptions = {}): McpServer {
+  const data = options.data ?? erpSeedData();
+  const now = options.now ?? Date.now;
+  const server = new McpServer({ name: 'parley-erp', version: '0.1.0' });
+
+  const customer = (id: string) => data.customers.find((c) => c.customerId === id);
+  const balance = (id: string) => {
+    const unpaid = data.invoices.filter((i) => i.customerId === id);
+    const sum = (status: Invoice['status']) =>
+      Math.round(unpaid.filter((i) => i.status === status).reduce((s, i) => s + i.amount, 0) * 100) / 100;
+    return { open: sum('open'), overdue: sum('overdue') };
+  };
+
+  server.registerTool(
+    'find_customers',
+    {
+      description:
+        'Find customers by part of their name and/or by country code. Without arguments, lists all.',
+      inputSchema: {
+        name: z.string().min(1).optional().describe('Part of the name, case-insensitive'),
+        country: z.string().length(2).optional().describe('ISO country code, e.g. "DE"'),
+      },
+    },
+    async ({ name, country }) => {
+      const customers = data.customers.filter(
+        (c) =>
+          (name === undefined || c.name.toLowerCase().includes(name.toLowerCase())) &&
+          (country === undefined || c.country === country.toUpperCase()),
+      );
+      return ok({ customers });
+    },
+  );
+
+  server.registerTool(
+    'get_customer',
+    {
+      description: 'A customer with its credit limit and unpaid balance (open and overdue invoices, EUR).',
+      inputSchema: { customerId },
+    },
+    async ({ customerId }) => {
+      const found = customer(customerId);
+      if (found === undefined) return fail(`No customer ${customerId}`);
+      return ok({ customer: found, balance: balance(customerId) });
+    },
+  );
+
+  server.registerTool(
+    'list_orders',
+    {
+      description: "A customer's orders, newest first, optionally only those with one status.",
+      inputSchema: {
+        customerId,
+        status: z.enum(['open', 'shipped', 'delivered', 'cancelled']).optional(),
+      },
+    },
+    async ({ customerId, status }) => {
+      if (customer(customerId) === undefined) return fail(`No customer ${customerId}`);
+      const orders = data.orders
+        .filter((o) => o.customerId === customerId && (status === undefined || o.status === status))
+        .sort((a, b) => b.orderedAt.localeCompare(a.orderedAt));
+      return ok({ orders });
+    },
+  );
+
+  server.registerTool(
+    'get_order',
+    { description: 'One order with its lines and invoice id.', inputSchema: { orderId } },
+    async ({ orderId }) => {
+      const found = data.orders.find((o) => o.orderId === orderId);
+      return found === undefined ? fail(`No order ${orderId}`) : ok({ order: found });
+    },
+  );
+
+  server.registerTool(
+    'get_invoice',
+    {
+      description: 'One invoice: amount (EUR), due date and status (open, paid, overdue, void).',
+      inputSchema: { invoiceId: z.string().describe('Invoice id, e.g. "I-9001"') },
+    },
+    async ({ invoiceId }) => {
+      const found = data.invoices.find((i) => i.invoiceId === invoiceId);
+      return found === undefined ? fail(`No invoice ${invoiceId}`) : ok({ invoice: found });
+    },
+  );
+
+  server.registerTool(
+    'list_products',
+    { description: 'Every product with unit price (EUR) and units in stock.', inputSchema: {} },
+    async () => ok({ products: data.products }),
+  );
+
+  server.registerTool(
+    'check_stock',
+    {
+      description: 'Units in stock of one product, and whether a quantity is available.',
+      inputSchema: {
+        sku: z.string().describe('Product SKU, e.g. "SKU-100"'),
+        quantity: z.number().int().min(1).optional().describe('Units wanted (default 1)'),
+      },
+    },
+    async ({ sku, quantity = 1 }) => {
+      const product = data.products.find((p) => p.sku === sku);
+      if (product === undefined) return fail(`No product ${sku}`);
+      return ok({
+        sku,
+        name: product.name,
+        inStock: product.inStock,
+        available: product.inStock >= quantity,
+      });
+    },
+  );
+
+  server.registerTool(
+    'create_order',
+    {
+      description:
+        'Places an order: takes the units out of stock and issues an open invoice due in 30 days. Fails when a ' +
+        'product is short or the unpaid balance would exceed the credit limit.',
+      inputSchema: {
+        customerId,
+        lines: z
+          .array(z.strictObject({ sku: z.string(), quantity: z.number().int().min(1).max(10_000) }))
+          .min(1)
+          .max(20),
+      },
+    },
+    async ({ customerId, lines }) => {
+      const buyer = customer(customerId);
+      if (buyer === undefined) return fail(`No customer ${customerId}`);
+      const wanted = new Map<string, number>();
+      for (const line of lines) wanted.set(line.sku, (wanted.get(line.sku) ?? 0) + line.quantity);
+      const orderLines: OrderLine[] = [];
+      for (const [sku, quantity] of wanted) {
+        const product = data.products.find((p) => p.sku === sku);
+        if (product === undefined) return fail(`No product ${sku}`);
+        if (product.inStock < quantity) {
+          return fail(`Not enough ${sku} (${product.name}): ${quantity} wanted, ${product.inStock} in stock`);
+        }
+        orderLines.push({ sku, quantity, unitPrice: product.unitPrice });
+      }
+      const total = lineTotal(orderLines);
+      const { open, overdue } = balance(customerId);
+      if (open + overdue + total > buyer.creditLimit) {
+        return fail(
+          `Credit limit of ${buyer.name} exceeded: ${open + overdue} EUR unpaid + ${total} EUR > ${buyer.creditLimit} EUR`,
+        );
+      }
+      for (const line of orderLines) {
+        const product = data.products.find((p) => p.sku === line.sku);
+        if (product !== undefined) product.inStock -= line.quantity;
+      }
+      const at = now();
+      const order: Order = {
+        orderId: nextId(
+          'O-',
+          data.orders.map((o) => o.orderId),
+        ),
+        customerId,
+        orderedAt: new Date(at).toISOString(),
+        status: 'open',
+        lines: orderLines,
+        total,
+        invoiceId: nextId(
+          'I-',
+          data.invoices.map((i) => i.invoiceId),
+        ),
+      };
+      const invoice: Invoice = {
+        invoiceId: order.invoiceId,
+        orderId: order.orderId,
+        customerId,
+        amount: total,
+        dueDate: new Date(at + PAYMENT_TERMS_DAYS * DAY_MS).toISOString().slice(0, 10),
+        status: 'open',
+      };
+      data.orders.push(order);
+      data.invoices.push(invoice);
+      return ok({ order, invoice });
+    },
+  );
+
+  server.registerTool(
+    'cancel_order',
+    {
+      description: 'Cancels an open order: puts its units back in stock and voids its invoice.',
+      inputSchema: { orderId },
+    },
+    async ({ orderId }) => {
+      const found = data.orders.find((o) => o.orderId === orderId);
+      if (found === undefined) return fail(`No order ${orderId}`);
+      if (found.status !== 'open')
+        return fail(`Order ${orderId} is ${found.status}; only open orders can be cancelled`);
+      found.status = 'cancelled';
+      for (const line of found.lines) {
+        const product = data.products.find((p) => p.sku === line.sku);
+        if (product !== undefined) product.inStock += line.quantity;
+      }
+      const invoice = data.invoices.find((i) => i.invoiceId === found.invoiceId);
+      if (invoice !== undefined) invoice.status = 'void';
+      return ok({ order: found, ...(invoice === undefined ? {} : { invoice }) });
+    },
+  );
+
+  return server;
+}
+
+function nextId(prefix: string, existing: readonly string[]): string {
+  const max = Math.max(0, ...existing.map((id) => Number(id.slice(prefix.length))).filter(Number.isFinite));
+  return `${prefix}${max + 1}`;
+}

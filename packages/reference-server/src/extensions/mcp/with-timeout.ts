@@ -1,0 +1,54 @@
+import type { Clock } from '../../clock.js';
+
+/** Raised (as the abort reason) when a provider call outlives its timeout. */
+export class ProviderTimeoutError extends Error {
+  override name = 'ProviderTimeoutError' as const;
+  readonly timeoutMs: number;
+  constructor(message: string, timeoutMs: number) {
+    super(message);
+    this.timeoutMs = timeoutMs;
+  }
+}
+
+export function isProviderTimeoutError(error: unknown): error is ProviderTimeoutError {
+  return error instanceof Error && error.name === 'ProviderTimeoutError';
+}
+
+/**
+ * Runs `work` with a signal that aborts when `outer` aborts or when `timeoutMs` of `clock` time have
+ * passed (reason: a {@link ProviderTimeoutError}). The work must honour the signal.
+ */
+export async function withTimeout<T>(
+  clock: Clock,
+  timeoutMs: number,
+  describe: string,
+  outer: AbortSignal | undefined,
+  work: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
+  const controller = new AbortController();
+  const stopTimer = new AbortController();
+  const onOuterAbort = () => controller.abort(outer?.reason);
+  if (outer?.aborted) onOuterAbort();
+  else outer?.addEventListener('abort', onOuterAbort, { once: true });
+  clock.sleep(timeoutMs, stopTimer.signal).then(
+    () =>
+      controller.abort(
+        new ProviderTimeoutError(`${describe} did not answer within ${timeoutMs} ms`, timeoutMs),
+      ),
+    () => undefined,
+  );
+  try {
+    // Race the work against the signal too, in case the work does not honour it promptly.
+    return await Promise.race([work(controller.signal), rejectOnAbort(controller.signal)]);
+  } finally {
+    stopTimer.abort();
+    outer?.removeEventListener('abort', onOuterAbort);
+  }
+}
+
+function rejectOnAbort(signal: AbortSignal): Promise<never> {
+  return new Promise<never>((_, reject) => {
+    if (signal.aborted) reject(signal.reason);
+    else signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+  });
+}

@@ -1,0 +1,31 @@
+export type { AgentDefinition } from './agents.js';
+export { DEFAULT_AGENT_ID, DEFAULT_AGENTS, DEFAULT_MODELS, DEFAULT_PROVIDERS } from './agents.js';
+export type { Clock } from './clock.js';
+export type { ReferenceServer, ReferenceServerOptions } from './create-reference-server.js';
+export { createReferenceServer, DEMO_USER } from './create-reference-server.js';
+export type { ExtensionHost, SessionInfo } from './extension-host.js';
+export type { HttpErrorOptions } from './http-error.js';
+export { HttpError, isHttpError, toHttpError } from './http-error.js';
+export { ManualClock } from './manual-clock.js';
+export type { Model, ModelEvent, ModelRequest, ModelTool } from './model/model.js';
+export { ModelError } from './model/model.js';
+export type {
+  Script,
+  ScriptedReply,
+  ScriptFunction,
+  ScriptRule,
+  ScriptRules,
+  TextMatcher,
+  TurnMatch,
+} from './model/scripted-model.js';
+export { scriptedModel } from './model/scripted-model.js';
+export type { StandInModelOptions } from './model/stand-in-model.js';
+export { createStandInModel, standInModel } from './model/stand-in-model.js';
+export type { ScriptedToolUse, ScriptedTurn } from './model/turn.js';
+export { turn } from './model/turn.js';
+export { MAX_MODEL_CALLS_PER_REPLY, SERVER_TOOL_LIMIT_STOP_REASON } from './reply-runner.js';
+export type { ServerTool, ServerToolContext, ServerToolResult } from './server-tool.js';
+export type { RunningServer, StartServerOptions } from './start-server.js';
+export { startServer } from './start-server.js';
+export { systemClock } from './system-clock.js';
+export type { User } from './token-auth.js';

@@ -1,0 +1,130 @@
+import { SendMessageRequestSchema, type UserContentBlock } from '@parley/protocol';
+import type { Context, Hono } from 'hono';
+import { planSend } from './conversation-state.js';
+import { exceptionEvent } from './exception-event.js';
+import { HttpError, toHttpError } from './http-error.js';
+import { parseWith, readJsonBody } from './read-body.js';
+import { type ReplyRequest, type ReplyResult, runReply } from './reply-runner.js';
+import type { AppEnv, ServerContext } from './server-context.js';
+import { sessionInfo } from './session-store.js';
+import { StreamWriter } from './stream-writer.js';
+
+/** Why a reply was aborted when the client went away. */
+export class ClientDisconnectedError extends Error {
+  override name = 'ClientDisconnectedError' as const;
+  constructor() {
+    super('The client disconnected during the reply');
+  }
+}
+
+/** Send (buffered and streamed) and export. */
+export function registerMessageRoutes(app: Hono<AppEnv>, ctx: ServerContext): void {
+  app.post('/v1/messages/:sessionId', async (c) => {
+    const { reply, release } = await startSend(c, ctx);
+    try {
+      const result = await runReply(replyConfig(ctx), { ...reply, emit: () => {} });
+      return c.json(replyBody(ctx, reply, result), 200);
+    } catch (error) {
+      throw reply.signal.aborted ? abortError(reply.signal.reason) : toHttpError(error);
+    } finally {
+      release();
+    }
+  });
+
+  app.post('/v1/messages/:sessionId/stream', async (c) => {
+    const { reply, release, abort } = await startSend(c, ctx);
+    const writer = new StreamWriter(reply.session.id, () => abort(new ClientDisconnectedError()));
+    const run = async () => {
+      try {
+        const result = await runReply(replyConfig(ctx), { ...reply, emit: (event) => writer.event(event) });
+        const { sessionId: _sessionId, ...replyStop } = replyBody(ctx, reply, result);
+        writer.event({ replyStop });
+      } catch (error) {
+        writer.event(
+          exceptionEvent(reply.signal.aborted ? abortError(reply.signal.reason) : toHttpError(error)),
+        );
+      } finally {
+        release();
+        writer.end();
+      }
+    };
+    void run();
+    return new Response(writer.stream, {
+      status: 200,
+      headers: { 'content-type': 'application/json', 'cache-control': 'no-store' },
+    });
+  });
+
+  app.get('/v1/messages/:sessionId', (c) => {
+    const session = ctx.sessions.require(c.get('user'), c.req.param('sessionId'));
+    const includeDeleted = c.req.query('includeDeleted');
+    if (includeDeleted !== undefined && includeDeleted !== 'true' && includeDeleted !== 'false') {
+      throw new HttpError('invalid_request', 'includeDeleted: must be "true" or "false"', {
+        details: { issues: [{ path: 'includeDeleted', message: 'must be "true" or "false"' }] },
+      });
+    }
+    const messages = session.messages.filter((m) => includeDeleted === 'true' || m.deletedAt === null);
+    return c.json({ sessionId: session.id, messages }, 200);
+  });
+}
+
+function replyConfig(ctx: ServerContext) {
+  return { model: ctx.model, clock: ctx.clock, setup: ctx.setup, host: ctx.host };
+}
+
+function replyBody(ctx: ServerContext, reply: Omit<ReplyRequest, 'emit'>, result: ReplyResult) {
+  return {
+    sessionId: reply.session.id,
+    messages: result.messages,
+    stopReason: result.stopReason,
+    pendingTools: result.pendingTools,
+    heartbeatTimeoutMs: ctx.heartbeatTimeoutMs,
+    usage: result.usage,
+  };
+}
+
+/**
+ * Validates a send and marks the session busy, all before any byte of the response: auth already
+ * passed; here the session (404), the body (400/413), the conversation rules (409) and the quota
+ * (429). The busy flag is set with no await between the checks and the set.
+ */
+async function startSend(c: Context<AppEnv>, ctx: ServerContext) {
+  const user = c.get('user');
+  const sessionId = c.req.param('sessionId') ?? '';
+  ctx.sessions.require(user, sessionId);
+  const body = parseWith(SendMessageRequestSchema, (await readJsonBody(c.req.raw, ctx.maxBodyBytes)) ?? {});
+  const content: UserContentBlock[] | undefined =
+    typeof body.content === 'string' ? [{ type: 'text', text: body.content }] : body.content;
+  const session = ctx.sessions.require(user, sessionId);
+  const plan = planSend(session, content !== undefined);
+  const controller = new AbortController();
+  session.reply = controller;
+  const requestSignal = c.req.raw.signal;
+  const onRequestAbort = () => controller.abort(new ClientDisconnectedError());
+  requestSignal.addEventListener('abort', onRequestAbort, { once: true });
+  const release = () => {
+    requestSignal.removeEventListener('abort', onRequestAbort);
+    if (session.reply === controller) session.reply = undefined;
+  };
+  try {
+    await ctx.host?.checkQuota?.(sessionInfo(session));
+    if (controller.signal.aborted) throw abortError(controller.signal.reason);
+    if (requestSignal.aborted) throw new ClientDisconnectedError();
+  } catch (error) {
+    release();
+    throw error;
+  }
+  const reply: Omit<ReplyRequest, 'emit'> = { session, plan, content, signal: controller.signal };
+  return { reply, release, abort: (reason: unknown) => controller.abort(reason) };
+}
+
+/** The error a reply aborted with: the deletion's 404, a shutdown, or a disconnect. */
+function abortError(reason: unknown): HttpError {
+  if (reason instanceof HttpError) return reason;
+  if (reason instanceof ClientDisconnectedError) {
+    return new HttpError('internal_error', 'The reply was interrupted: the client disconnected', {
+      cause: reason,
+    });
+  }
+  return new HttpError('internal_error', 'The reply was interrupted', { cause: reason });
+}

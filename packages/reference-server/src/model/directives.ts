@@ -1,0 +1,144 @@
+import type { JsonObject } from '@parley/protocol';
+import { ModelError, type ModelRequest } from './model.js';
+import type { ScriptedToolUse } from './turn.js';
+
+/** What the directives of one user message ask the stand-in model to do. */
+export interface TurnPlan {
+  /** `/say` lines, joined with newlines into the text block. */
+  say: string[];
+  /** `/tool` lines (and other tool-calling directives), in order. */
+  toolUses: ScriptedToolUse[];
+  /** `/then` lines: the answer once the tool results come back. */
+  afterToolResults: string[];
+  /** `/fail`: the ModelError message. */
+  fail: string | undefined;
+  /** `/delay`: milliseconds between deltas. */
+  delayMs: number | undefined;
+}
+
+/** Where a directive sits, for error messages, and the request it answers. */
+export interface DirectiveContext {
+  /** The whole line as written. */
+  line: string;
+  /** 1-based line number within the message text. */
+  lineNumber: number;
+  request: ModelRequest;
+}
+
+/** One `/word ARGUMENT` directive of the stand-in model. */
+export interface Directive {
+  /** The syntax, for docs and error messages, e.g. `/tool NAME {json}`. */
+  syntax: string;
+  /** Records what the directive asks for in `plan`; throw {@link directiveError} on a bad argument. */
+  apply(argument: string, plan: TurnPlan, context: DirectiveContext): void;
+}
+
+/** A ModelError that names the offending line. */
+export function directiveError(context: DirectiveContext, reason: string): ModelError {
+  return new ModelError(`Bad directive on line ${context.lineNumber} ("${context.line}"): ${reason}`);
+}
+
+/** Parses the JSON object argument of a directive (`{}` when empty). */
+export function parseJsonObjectArgument(text: string, context: DirectiveContext): JsonObject {
+  if (text.trim() === '') return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw directiveError(context, `the input is not valid JSON (${(error as Error).message})`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw directiveError(context, 'the input must be a JSON object, like {"city":"Paris"}');
+  }
+  return value as JsonObject;
+}
+
+/** Splits `NAME rest` at the first whitespace. */
+export function splitFirstWord(argument: string): [word: string, rest: string] {
+  const trimmed = argument.trim();
+  const space = trimmed.search(/\s/);
+  return space === -1 ? [trimmed, ''] : [trimmed.slice(0, space), trimmed.slice(space + 1).trim()];
+}
+
+/**
+ * The stand-in model's directives, keyed by the word after the slash. Adding a directive is one
+ * entry here (or pass `directives` to `createStandInModel`).
+ */
+export const DIRECTIVES: Readonly<Record<string, Directive>> = {
+  say: {
+    syntax: '/say TEXT',
+    apply(argument, plan) {
+      plan.say.push(argument);
+    },
+  },
+  tool: {
+    syntax: '/tool NAME {json}',
+    apply(argument, plan, context) {
+      const [name, json] = splitFirstWord(argument);
+      if (name === '') throw directiveError(context, 'expected /tool NAME {json}');
+      plan.toolUses.push({ name, input: parseJsonObjectArgument(json, context) });
+    },
+  },
+  // biome-ignore lint/suspicious/noThenProperty: the /then directive; an object, not a thenable.
+  then: {
+    syntax: '/then TEXT',
+    apply(argument, plan) {
+      plan.afterToolResults.push(argument);
+    },
+  },
+  fail: {
+    syntax: '/fail MESSAGE',
+    apply(argument, plan) {
+      plan.fail = argument.trim() || 'The stand-in model was asked to fail';
+    },
+  },
+  delay: {
+    syntax: '/delay MS',
+    apply(argument, plan, context) {
+      const ms = Number(argument.trim());
+      if (argument.trim() === '' || !Number.isFinite(ms) || ms < 0) {
+        throw directiveError(context, 'expected /delay MS with MS a number of milliseconds >= 0');
+      }
+      plan.delayMs = ms;
+    },
+  },
+};
+
+/** A directive line: a slash, a lowercase word, then nothing or one space or tab and the argument. */
+const DIRECTIVE_LINE = /^\/([a-z][a-z0-9_-]*)(?:[ \t](.*))?$/;
+
+export interface ParsedMessage {
+  plan: TurnPlan;
+  /** The lines that are not directives (unknown `/word` lines included), in order. */
+  plainLines: string[];
+  /** Whether any line was a known directive. */
+  hasDirectives: boolean;
+}
+
+/**
+ * Reads the directives of a user message's text, one per line. Lines that do not start with a known
+ * `/word` are plain text, so "/usr/bin is a folder" stays a sentence.
+ */
+export function parseDirectives(
+  text: string,
+  request: ModelRequest,
+  directives: Readonly<Record<string, Directive>> = DIRECTIVES,
+): ParsedMessage {
+  const plan: TurnPlan = { say: [], toolUses: [], afterToolResults: [], fail: undefined, delayMs: undefined };
+  const plainLines: string[] = [];
+  let hasDirectives = false;
+  const lines = text.split(/\r?\n/);
+  for (const [i, line] of lines.entries()) {
+    const match = DIRECTIVE_LINE.exec(line.trimStart());
+    const word = match?.[1];
+    // hasOwn: "/constructor" must not find Object.prototype.constructor.
+    const directive = word !== undefined && Object.hasOwn(directives, word) ? directives[word] : undefined;
+    if (directive === undefined) {
+      plainLines.push(line);
+      continue;
+    }
+    hasDirectives = true;
+    directive.apply(match?.[2] ?? '', plan, { line, lineNumber: i + 1, request });
+  }
+  return { plan, plainLines, hasDirectives };
+}

@@ -1,0 +1,147 @@
+import type { JsonObject, StopReason } from '@parley/protocol';
+import { ModelError, type ModelEvent, type ModelRequest } from './model.js';
+import { countInputTokens, countWords, jsonFragments, newToolUseId, textChunks } from './model-events.js';
+
+/** One tool call of a scripted turn. */
+export interface ScriptedToolUse {
+  name: string;
+  input: JsonObject;
+  /** The toolUseId; a fresh `tooluse_...` id when omitted. */
+  id?: string;
+}
+
+/**
+ * One assistant message as plain data (so it can be loaded from JSON). Both the stand-in model and
+ * the scripted models stream it through {@link turnToEvents}.
+ */
+export interface ScriptedTurn {
+  /** The text block, streamed word by word. No text block when omitted or empty. */
+  text?: string;
+  /** tool_use blocks, after the text block. */
+  toolUses?: ScriptedToolUse[];
+  /** Overrides the computed stop reason (`tool_use` with tool uses, `max_tokens` when cut, else `end_turn`). */
+  stopReason?: StopReason;
+  /** Fail with this message: after streaming the text (a mid-stream failure), or before any event without text. */
+  fail?: string;
+  /** Milliseconds of the request's clock to wait between two deltas. */
+  delayMs?: number;
+}
+
+/** Extra fields for the {@link turn} builders. */
+export type TurnExtras = Omit<ScriptedTurn, 'toolUses'>;
+
+/**
+ * Builders for {@link ScriptedTurn}s; they return plain objects.
+ *
+ * @example
+ * scriptedModel([
+ *   turn.toolUse('get_weather', { city: 'Paris' }, { text: 'Let me check.' }),
+ *   turn.text('It is sunny in Paris.'),
+ * ]);
+ */
+export const turn = {
+  /** Answer with text. */
+  text: (text: string, extras: Omit<TurnExtras, 'text'> = {}): ScriptedTurn => ({ ...extras, text }),
+  /** Call one tool (`extras.text` comes first in the message). */
+  toolUse: (name: string, input: JsonObject = {}, extras: TurnExtras = {}): ScriptedTurn => ({
+    ...extras,
+    toolUses: [{ name, input }],
+  }),
+  /** Call several tools in one message. */
+  toolUses: (toolUses: ScriptedToolUse[], extras: TurnExtras = {}): ScriptedTurn => ({ ...extras, toolUses }),
+  /** Fail with a ModelError (after streaming `extras.text`, if any). */
+  fail: (message: string, extras: Omit<TurnExtras, 'fail'> = {}): ScriptedTurn => ({
+    ...extras,
+    fail: message,
+  }),
+};
+
+/**
+ * Streams one {@link ScriptedTurn} as model events: `messageStart`, the text deltas and
+ * `contentBlockStop`, then per tool use `contentBlockStart`, two or more input fragments and
+ * `contentBlockStop`, then `messageStop` and `metadata` (words counted as tokens, latency from the
+ * request's clock).
+ *
+ * - `request.parameters.maxTokens`: text longer than that many words is cut there, the tool uses are
+ *   dropped and the stop reason is `max_tokens`.
+ * - `turn.delayMs`: waits on `request.clock` between deltas.
+ * - `request.signal`: once aborted, no further event is yielded; the iteration rejects with the
+ *   signal's reason.
+ * - `turn.fail`: throws a {@link ModelError} after the text deltas (before the text block closes).
+ */
+export async function* turnToEvents(turn: ScriptedTurn, request: ModelRequest): AsyncGenerator<ModelEvent> {
+  const { clock, signal } = request;
+  const startedAt = clock.now();
+  signal.throwIfAborted();
+  if (turn.fail !== undefined && !turn.text) throw new ModelError(turn.fail);
+
+  let chunks = textChunks(turn.text ?? '');
+  let toolUses = turn.toolUses ?? [];
+  let stopReason: StopReason = toolUses.length > 0 ? 'tool_use' : 'end_turn';
+  const maxTokens = request.parameters.maxTokens;
+  if (maxTokens !== undefined && chunks.length > maxTokens) {
+    chunks = chunks.slice(0, Math.max(0, maxTokens));
+    const last = chunks.at(-1);
+    if (last !== undefined) chunks[chunks.length - 1] = last.trimEnd();
+    toolUses = [];
+    stopReason = 'max_tokens';
+  }
+  if (turn.stopReason !== undefined) stopReason = turn.stopReason;
+
+  let deltas = 0;
+  // Every delta but the message's first waits `delayMs`; the sleep rejects when the signal aborts.
+  const pace = async (): Promise<void> => {
+    if (deltas++ > 0 && turn.delayMs !== undefined && turn.delayMs > 0) {
+      await clock.sleep(turn.delayMs, signal);
+    }
+    signal.throwIfAborted();
+  };
+
+  let outputTokens = 0;
+  let blockIndex = 0;
+  yield { messageStart: { role: 'assistant' } };
+
+  if (chunks.length > 0) {
+    for (const text of chunks) {
+      await pace();
+      yield { contentBlockDelta: { contentBlockIndex: blockIndex, delta: { text } } };
+      outputTokens += countWords(text);
+    }
+    if (turn.fail !== undefined) throw new ModelError(turn.fail);
+    signal.throwIfAborted();
+    yield { contentBlockStop: { contentBlockIndex: blockIndex } };
+    blockIndex++;
+  }
+  // Reached when maxTokens left no text to stream before the failure.
+  if (turn.fail !== undefined) throw new ModelError(turn.fail);
+
+  for (const toolUse of toolUses) {
+    const json = JSON.stringify(toolUse.input);
+    signal.throwIfAborted();
+    yield {
+      contentBlockStart: {
+        contentBlockIndex: blockIndex,
+        start: { toolUse: { toolUseId: toolUse.id ?? newToolUseId(), name: toolUse.name } },
+      },
+    };
+    for (const input of jsonFragments(json)) {
+      await pace();
+      yield { contentBlockDelta: { contentBlockIndex: blockIndex, delta: { toolUse: { input } } } };
+    }
+    signal.throwIfAborted();
+    yield { contentBlockStop: { contentBlockIndex: blockIndex } };
+    outputTokens += countWords(toolUse.name) + countWords(json);
+    blockIndex++;
+  }
+
+  signal.throwIfAborted();
+  yield { messageStop: { stopReason } };
+  const inputTokens = countInputTokens(request.messages);
+  signal.throwIfAborted();
+  yield {
+    metadata: {
+      usage: { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens },
+      metrics: { latencyMs: clock.now() - startedAt },
+    },
+  };
+}

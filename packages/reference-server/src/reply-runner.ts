@@ -1,0 +1,234 @@
+import {
+  type ContentBlock,
+  ERROR_CODES,
+  type ErrorCode,
+  type Message,
+  type PendingTool,
+  type StopReason,
+  type ToolResultBlock,
+  type ToolUseBlock,
+  type Usage,
+  type UserContentBlock,
+} from '@parley/protocol';
+import { abortable } from './abortable.js';
+import { AssistantMessageBuilder, type EmitEvent } from './assistant-message-builder.js';
+import type { Clock } from './clock.js';
+import { errorResult, liveMessages, type SendPlan, toolResultFor } from './conversation-state.js';
+import type { ExtensionHost } from './extension-host.js';
+import { HttpError, isHttpError } from './http-error.js';
+import { emitMessage } from './message-events.js';
+import { type Model, ModelError, type ModelRequest } from './model/model.js';
+import { type ResolvedTools, resolveTools, type SessionSetup } from './session-setup.js';
+import { appendMessage, type Session, sessionInfo } from './session-store.js';
+
+/** Model calls one reply may make while the model keeps calling server tools. */
+export const MAX_MODEL_CALLS_PER_REPLY = 8;
+
+/** Stop reason of a reply cut off after {@link MAX_MODEL_CALLS_PER_REPLY} rounds of server tools. */
+export const SERVER_TOOL_LIMIT_STOP_REASON = 'server_tool_limit';
+
+export interface ReplyRunnerConfig {
+  model: Model;
+  clock: Clock;
+  setup: SessionSetup;
+  host: ExtensionHost | undefined;
+}
+
+export interface ReplyRequest {
+  session: Session;
+  plan: SendPlan;
+  /** The user's turn; undefined for a resume. */
+  content: UserContentBlock[] | undefined;
+  /** Aborts on client disconnect, session deletion or server shutdown. */
+  signal: AbortSignal;
+  emit: EmitEvent;
+}
+
+/** A completed reply: the buffered response without `sessionId` and `heartbeatTimeoutMs`. */
+export interface ReplyResult {
+  messages: Message[];
+  stopReason: StopReason;
+  pendingTools: PendingTool[];
+  usage: Usage;
+}
+
+/**
+ * Runs one reply: stores the user's turn (or the tool results of a resume), calls the model, runs
+ * server tools inside the reply, and stops at a final answer or at client tool calls. On failure it
+ * throws an HttpError (model failures: `model_error` or the ModelError's code); on abort it throws
+ * the signal's reason. Messages completed before a failure stay; the message in progress is kept
+ * retracted.
+ */
+export async function runReply(config: ReplyRunnerConfig, request: ReplyRequest): Promise<ReplyResult> {
+  const { session, signal, emit } = request;
+  const { clock } = config;
+  const appended: Message[] = [];
+  const usage: Usage = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
+  const append = (role: Message['role'], content: ContentBlock[]) => {
+    const message = appendMessage(session, role, content, clock.now());
+    appended.push(message);
+    emitMessage(message, emit);
+    return message;
+  };
+
+  if (request.content !== undefined) {
+    let prefetchError: unknown;
+    if (config.host?.prefetch !== undefined && liveMessages(session).length === 0) {
+      const text = request.content.map((b) => b.text).join('\n');
+      try {
+        const context = await abortable(config.host.prefetch(sessionInfo(session), text, signal), signal);
+        if (context !== undefined && context.length > 0) append('system', context);
+      } catch (error) {
+        prefetchError = error;
+      }
+    }
+    append('user', request.content);
+    if (prefetchError !== undefined)
+      throw signal.aborted ? signal.reason : toReplyError(prefetchError, 'Retrieval prefetch');
+  } else if (request.plan.kind === 'resume-tools') {
+    append(
+      'user',
+      request.plan.toolUses.map((use) => toolResultFor(session, use)),
+    );
+    for (const use of request.plan.toolUses) session.serverToolResults.delete(use.id);
+  }
+
+  for (let call = 0; call < MAX_MODEL_CALLS_PER_REPLY; call++) {
+    const tools = await resolveTools(config.setup, config.host, session);
+    const { message, stopReason } = await callModel(config, request, tools, usage);
+    appended.push(message);
+    const toolUses = message.content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
+    if (toolUses.length === 0) return { messages: appended, stopReason, pendingTools: [], usage };
+
+    const clientUses = toolUses.filter((use) => !tools.server.has(use.name) || tools.client.has(use.name));
+    const pendingTools = clientUses.map((use) =>
+      session.toolCalls.pendingView(session.toolCalls.create(session.id, use.id, use.name, use.input)),
+    );
+    for (const use of toolUses) {
+      const tool = tools.server.get(use.name);
+      if (tool === undefined || tools.client.has(use.name)) continue;
+      session.serverToolResults.set(use.id, await runServerTool(session, use, tool, signal));
+    }
+    if (pendingTools.length > 0) return { messages: appended, stopReason: 'tool_use', pendingTools, usage };
+
+    append(
+      'user',
+      toolUses.map((use) => toolResultFor(session, use)),
+    );
+    for (const use of toolUses) session.serverToolResults.delete(use.id);
+  }
+  return { messages: appended, stopReason: SERVER_TOOL_LIMIT_STOP_REASON, pendingTools: [], usage };
+}
+
+async function callModel(
+  config: ReplyRunnerConfig,
+  request: ReplyRequest,
+  tools: ResolvedTools,
+  usage: Usage,
+): Promise<{ message: Message; stopReason: StopReason }> {
+  const { session, signal, emit } = request;
+  const { clock, setup } = config;
+  const builder = new AssistantMessageBuilder(() => session.nextIndex++, emit);
+  const modelRequest: ModelRequest = {
+    sessionId: session.id,
+    messages: liveMessages(session),
+    system: setup.systemPrompt(session),
+    tools: tools.list,
+    customizations: session.customizations,
+    agentId: session.agentId,
+    modelId: session.modelId,
+    parameters: setup.parameters(session),
+    turn: session.messages.filter((m) => m.role === 'assistant').length,
+    signal,
+    clock,
+  };
+  let iterator: AsyncIterator<unknown> | undefined;
+  try {
+    if (signal.aborted) throw signal.reason;
+    iterator = config.model(modelRequest)[Symbol.asyncIterator]();
+    for (;;) {
+      const next = await abortable(iterator.next(), signal);
+      if (next.done) break;
+      builder.handle(next.value as Parameters<AssistantMessageBuilder['handle']>[0]);
+    }
+    const { content, stopReason } = builder.finish();
+    assertFreshToolUseIds(session, content);
+    if (builder.usage !== undefined) {
+      usage.inputTokens += builder.usage.inputTokens;
+      usage.outputTokens += builder.usage.outputTokens;
+      usage.totalTokens += builder.usage.totalTokens;
+    }
+    const message: Message = {
+      role: 'assistant',
+      index: builder.index ?? session.nextIndex++,
+      content,
+      deletedAt: null,
+      createdAt: clock.now(),
+    };
+    session.messages.push(message);
+    return { message, stopReason };
+  } catch (error) {
+    if (iterator?.return !== undefined) {
+      try {
+        void Promise.resolve(iterator.return()).catch(() => {});
+      } catch {
+        // A model whose return() throws is already being discarded.
+      }
+    }
+    if (builder.index !== undefined) {
+      // Keep the interrupted message retracted so its index stays used.
+      const now = clock.now();
+      session.messages.push({
+        role: 'assistant',
+        index: builder.index,
+        content: builder.content(),
+        deletedAt: now,
+        createdAt: now,
+      });
+    }
+    throw signal.aborted ? signal.reason : toReplyError(error, 'The model');
+  }
+}
+
+async function runServerTool(
+  session: Session,
+  use: ToolUseBlock,
+  tool: NonNullable<ReturnType<ResolvedTools['server']['get']>>,
+  signal: AbortSignal,
+): Promise<ToolResultBlock> {
+  try {
+    const result = await abortable(tool.call(use.input, { sessionId: session.id, signal }), signal);
+    return { type: 'tool_result', tool_use_id: use.id, content: result.content, is_error: result.isError };
+  } catch (error) {
+    if (signal.aborted) {
+      session.serverToolResults.set(use.id, errorResult(use.id, `Tool ${use.name} was interrupted`));
+      throw signal.reason;
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    return errorResult(use.id, `Tool ${use.name} failed: ${message}`);
+  }
+}
+
+/** Tool-use ids name tool calls: a model that repeats one produced a malformed tool use. */
+function assertFreshToolUseIds(session: Session, content: ContentBlock[]): void {
+  const seen = new Set<string>();
+  for (const message of session.messages) {
+    for (const block of message.content) if (block.type === 'tool_use') seen.add(block.id);
+  }
+  for (const block of content) {
+    if (block.type !== 'tool_use') continue;
+    if (seen.has(block.id)) throw new ModelError(`The model reused the tool use id ${block.id}`);
+    seen.add(block.id);
+  }
+}
+
+/** Turns a model or prefetch failure into the HttpError the caller sees. */
+function toReplyError(error: unknown, who: string): HttpError {
+  if (isHttpError(error)) return error;
+  if (error instanceof ModelError) {
+    const code = (Object.hasOwn(ERROR_CODES, error.code) ? error.code : 'model_error') as ErrorCode;
+    return new HttpError(code, error.message, { cause: error });
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return new HttpError('model_error', `${who} failed: ${message}`, { cause: error });
+}

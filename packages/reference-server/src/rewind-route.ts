@@ -1,0 +1,44 @@
+import { RewindRequestSchema } from '@parley/protocol';
+import type { Hono } from 'hono';
+import { HttpError } from './http-error.js';
+import { parseWith, readJsonBody } from './read-body.js';
+import type { AppEnv, ServerContext } from './server-context.js';
+
+/**
+ * `POST /v1/messages/:sessionId/rewind`: retracts the client-authored user message at `index` and
+ * every live message after it, and abandons the open tool calls it cuts off.
+ */
+export function registerRewindRoute(app: Hono<AppEnv>, ctx: ServerContext): void {
+  app.post('/v1/messages/:sessionId/rewind', async (c) => {
+    const user = c.get('user');
+    const sessionId = c.req.param('sessionId');
+    ctx.sessions.require(user, sessionId);
+    const { index } = parseWith(RewindRequestSchema, await readJsonBody(c.req.raw, ctx.maxBodyBytes));
+    const session = ctx.sessions.require(user, sessionId);
+    if (session.reply !== undefined) {
+      throw new HttpError('reply_in_progress', `A reply is still running in session ${session.id}`);
+    }
+    const target = session.messages.find((m) => m.index === index && m.deletedAt === null);
+    if (target === undefined) throw new HttpError('message_not_found', `No live message at index ${index}`);
+    if (target.role !== 'user' || target.content.some((b) => b.type !== 'text')) {
+      throw new HttpError(
+        'invalid_rewind_target',
+        `Message ${index} is not a client-authored user message (it is ${target.role === 'user' ? 'a tool result' : `a ${target.role} message`})`,
+      );
+    }
+    const now = ctx.clock.now();
+    const retracted: number[] = [];
+    const abandonedToolCalls: string[] = [];
+    for (const message of session.messages) {
+      if (message.deletedAt !== null || message.index < index) continue;
+      message.deletedAt = now;
+      retracted.push(message.index);
+      for (const block of message.content) {
+        if (block.type !== 'tool_use') continue;
+        session.serverToolResults.delete(block.id);
+        if (session.toolCalls.abandon(block.id, 'cut off by a rewind')) abandonedToolCalls.push(block.id);
+      }
+    }
+    return c.json({ sessionId: session.id, retracted, abandonedToolCalls }, 200);
+  });
+}

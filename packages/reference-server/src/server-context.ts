@@ -1,0 +1,21 @@
+import type { Clock } from './clock.js';
+import type { ExtensionHost } from './extension-host.js';
+import type { Model } from './model/model.js';
+import type { SessionSetup } from './session-setup.js';
+import type { SessionStore } from './session-store.js';
+
+/** What every route handler shares. */
+export interface ServerContext {
+  sessions: SessionStore;
+  setup: SessionSetup;
+  clock: Clock;
+  model: Model;
+  host: ExtensionHost | undefined;
+  heartbeatTimeoutMs: number;
+  maxBodyBytes: number;
+}
+
+/** Hono environment: the authenticated user's name. */
+export interface AppEnv {
+  Variables: { user: string };
+}

@@ -1,0 +1,34 @@
+import { CreateSessionRequestSchema, type Customizations } from '@parley/protocol';
+import type { Hono } from 'hono';
+import { parseWith, readJsonBody } from './read-body.js';
+import type { AppEnv, ServerContext } from './server-context.js';
+import { resolveSession } from './session-setup.js';
+
+/** `GET /v1/sessions`, `POST /v1/sessions`, `DELETE /v1/sessions/:sessionId`. */
+export function registerSessionRoutes(app: Hono<AppEnv>, ctx: ServerContext): void {
+  app.get('/v1/sessions', (c) => {
+    const sessions = ctx.sessions
+      .list(c.get('user'))
+      .map((s) => ({ sessionId: s.id, createdAt: s.createdAt }));
+    return c.json({ sessions }, 200);
+  });
+
+  app.post('/v1/sessions', async (c) => {
+    const body = parseWith(
+      CreateSessionRequestSchema,
+      (await readJsonBody(c.req.raw, ctx.maxBodyBytes)) ?? {},
+    );
+    const customizations = (body.customizations ?? {}) as Customizations;
+    const { agentId, modelId } = resolveSession(ctx.setup, customizations);
+    await ctx.host?.validateSession?.(customizations);
+    const session = ctx.sessions.create(c.get('user'), customizations, agentId, modelId);
+    return c.json({ sessionId: session.id }, 201);
+  });
+
+  app.delete('/v1/sessions/:sessionId', (c) => {
+    const session = ctx.sessions.require(c.get('user'), c.req.param('sessionId'));
+    ctx.sessions.delete(session);
+    ctx.host?.sessionDeleted?.(session.id);
+    return c.body(null, 204);
+  });
+}

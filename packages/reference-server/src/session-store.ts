@@ -1,0 +1,133 @@
+import type { ContentBlock, Customizations, Message, Role, ToolResultBlock } from '@parley/protocol';
+import type { Clock } from './clock.js';
+import type { SessionInfo } from './extension-host.js';
+import { HttpError } from './http-error.js';
+import { ToolCallStore } from './tool-call-store.js';
+
+/** One session and everything that cascades with it. */
+export interface Session {
+  readonly id: string;
+  readonly owner: string;
+  readonly createdAt: number;
+  /** Creation order, to keep sessions of the same millisecond ordered. */
+  readonly seq: number;
+  readonly customizations: Customizations;
+  /** Resolved agent (the default agent for Minimal sessions); undefined for Full sessions. */
+  readonly agentId: string | undefined;
+  readonly modelId: string | undefined;
+  /** Every message, retracted ones included, in index order. */
+  readonly messages: Message[];
+  /** The next index to hand out: indexes are never reused. */
+  nextIndex: number;
+  readonly toolCalls: ToolCallStore;
+  /** Results of server-run tools waiting to be sent to the model, by tool_use id. */
+  readonly serverToolResults: Map<string, ToolResultBlock>;
+  /** The running reply's controller; set while the session is busy. */
+  reply: AbortController | undefined;
+}
+
+export interface SessionStoreOptions {
+  clock: Clock;
+  heartbeatTimeoutMs: number;
+  toolCallTimeoutMs: number;
+}
+
+/** The in-memory sessions of every user. */
+export class SessionStore {
+  readonly #sessions = new Map<string, Session>();
+  #seq = 0;
+
+  constructor(private readonly options: SessionStoreOptions) {}
+
+  create(
+    owner: string,
+    customizations: Customizations,
+    agentId: string | undefined,
+    modelId: string | undefined,
+  ) {
+    const id = `sess_${crypto.randomUUID().replaceAll('-', '')}`;
+    const session: Session = {
+      id,
+      owner,
+      createdAt: this.options.clock.now(),
+      seq: this.#seq++,
+      customizations,
+      agentId,
+      modelId,
+      messages: [],
+      nextIndex: 0,
+      toolCalls: new ToolCallStore(
+        this.options.clock,
+        this.options.heartbeatTimeoutMs,
+        this.options.toolCallTimeoutMs,
+      ),
+      serverToolResults: new Map(),
+      reply: undefined,
+    };
+    this.#sessions.set(id, session);
+    return session;
+  }
+
+  /** The caller's session, or `404 session_not_found` (also for another user's session). */
+  require(owner: string, sessionId: string): Session {
+    const session = this.#sessions.get(sessionId);
+    if (session === undefined || session.owner !== owner) {
+      throw new HttpError('session_not_found', `Session ${sessionId} was not found`);
+    }
+    return session;
+  }
+
+  /** Whether the session still exists (a reply checks this after every await). */
+  isLive(session: Session): boolean {
+    return this.#sessions.get(session.id) === session;
+  }
+
+  /** The caller's sessions, newest first. */
+  list(owner: string): Session[] {
+    return [...this.#sessions.values()]
+      .filter((s) => s.owner === owner)
+      .sort((a, b) => b.createdAt - a.createdAt || b.seq - a.seq);
+  }
+
+  /** Hard delete; aborts the running reply. */
+  delete(session: Session): void {
+    this.#sessions.delete(session.id);
+    session.reply?.abort(new HttpError('session_not_found', `Session ${session.id} was deleted`));
+  }
+
+  /** Aborts every running reply with `reason`. */
+  abortReplies(reason: unknown): void {
+    for (const session of this.#sessions.values()) session.reply?.abort(reason);
+  }
+
+  /** Deletes every session. */
+  clear(): void {
+    for (const session of [...this.#sessions.values()]) this.delete(session);
+  }
+
+  get size(): number {
+    return this.#sessions.size;
+  }
+
+  all(): IterableIterator<Session> {
+    return this.#sessions.values();
+  }
+}
+
+/** Appends a message with the next index. */
+export function appendMessage(session: Session, role: Role, content: ContentBlock[], now: number): Message {
+  const message: Message = { role, index: session.nextIndex++, content, deletedAt: null, createdAt: now };
+  session.messages.push(message);
+  return message;
+}
+
+/** What the extension host is told about a session. */
+export function sessionInfo(session: Session): SessionInfo {
+  return {
+    sessionId: session.id,
+    userName: session.owner,
+    customizations: session.customizations,
+    agentId: session.agentId,
+    modelId: session.modelId,
+  };
+}

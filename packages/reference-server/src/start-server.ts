@@ -1,0 +1,61 @@
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import {
+  createReferenceServer,
+  type ReferenceServer,
+  type ReferenceServerOptions,
+} from './create-reference-server.js';
+
+/** Options of {@link startServer}: where to listen, plus every {@link ReferenceServerOptions}. */
+export interface StartServerOptions extends ReferenceServerOptions {
+  /** TCP port; `0` (the default) picks a free one. */
+  port?: number;
+  /** Interface to bind. Default `127.0.0.1`. */
+  host?: string;
+}
+
+/** A reference server listening over node:http. */
+export interface RunningServer {
+  /** Base URL, e.g. `http://127.0.0.1:4010` (no trailing slash). */
+  url: string;
+  port: number;
+  /** The reference server behind the socket. */
+  server: ReferenceServer;
+  /** Stops listening, ends open streams and closes every connection. */
+  close(): Promise<void>;
+}
+
+/**
+ * Serves a reference server over node:http with `@hono/node-server` (global Request/Response are
+ * left alone, so msw and the SDK in the same process keep working).
+ *
+ * @example
+ * const running = await startServer({ port: 0 });
+ * const client = new Parley({ baseUrl: running.url, token: 'parley-demo-token' });
+ * await running.close();
+ */
+export function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
+  const { port = 0, host = '127.0.0.1', ...serverOptions } = options;
+  const server = createReferenceServer(serverOptions);
+  return new Promise<RunningServer>((resolve, reject) => {
+    const httpServer = serve(
+      { fetch: server.fetch, port, hostname: host, overrideGlobalObjects: false },
+      (info: AddressInfo) => {
+        httpServer.off('error', reject);
+        const urlHost = info.family === 'IPv6' || host.includes(':') ? `[${info.address}]` : info.address;
+        resolve({
+          url: `http://${urlHost}:${info.port}`,
+          port: info.port,
+          server,
+          close: () =>
+            new Promise<void>((done) => {
+              server.abortReplies();
+              httpServer.close(() => done());
+              if ('closeAllConnections' in httpServer) httpServer.closeAllConnections();
+            }),
+        });
+      },
+    );
+    httpServer.once('error', reject);
+  });
+}

@@ -1,0 +1,30 @@
+import { HeartbeatRequestSchema, type JsonObject, ToolResponseRequestSchema } from '@parley/protocol';
+import type { Hono } from 'hono';
+import { parseWith, readJsonBody } from './read-body.js';
+import type { AppEnv, ServerContext } from './server-context.js';
+
+/** Heartbeat (and failure report), tool response, and the tool call's current view. */
+export function registerToolRoutes(app: Hono<AppEnv>, ctx: ServerContext): void {
+  app.post('/v1/tools/request/:sessionId/:requestId/heartbeat', async (c) => {
+    const { sessionId, requestId } = c.req.param();
+    ctx.sessions.require(c.get('user'), sessionId);
+    const body = parseWith(HeartbeatRequestSchema, await readJsonBody(c.req.raw, ctx.maxBodyBytes));
+    // Look the session up again: it may have been deleted while the body was read.
+    ctx.sessions.require(c.get('user'), sessionId).toolCalls.heartbeat(requestId, body);
+    return c.body(null, 200);
+  });
+
+  app.post('/v1/tools/response/:sessionId/:requestId', async (c) => {
+    const { sessionId, requestId } = c.req.param();
+    ctx.sessions.require(c.get('user'), sessionId);
+    const body = parseWith(ToolResponseRequestSchema, await readJsonBody(c.req.raw, ctx.maxBodyBytes));
+    ctx.sessions.require(c.get('user'), sessionId).toolCalls.respond(requestId, body.response as JsonObject);
+    return c.body(null, 200);
+  });
+
+  app.get('/v1/tools/request/:sessionId/:requestId', (c) => {
+    const { sessionId, requestId } = c.req.param();
+    const calls = ctx.sessions.require(c.get('user'), sessionId).toolCalls;
+    return c.json(calls.view(calls.require(requestId)), 200);
+  });
+}

@@ -1,0 +1,266 @@
+import { ExportMessagesResponseSchema, MessageReplySchema, RewindResponseSchema } from '@parley/protocol';
+import { ModelError, scriptedModel, turn } from '@parley/reference-server';
+import { describe, expect, it } from 'vitest';
+import { expectError, harness } from './helpers/api.js';
+import { eventsModel, textEvents, toolEvents } from './helpers/models.js';
+
+describe('messages: buffered send, export, rewind', () => {
+  it('a buffered send answers 200 with the user message and the assistant reply, in index order', async () => {
+    const h = harness();
+    const sessionId = await h.createSession();
+    const res = await h.call('POST', `/v1/messages/${sessionId}`, { content: 'hello' });
+    expect(res.status).toBe(200);
+    const reply = MessageReplySchema.parse(res.body);
+    expect(reply.sessionId).toBe(sessionId);
+    expect(reply.messages.map((m) => [m.role, m.index])).toEqual([
+      ['user', 0],
+      ['assistant', 1],
+    ]);
+    expect(reply.messages[1]?.content).toEqual([{ type: 'text', text: 'You said: hello' }]);
+    expect(reply.stopReason).toBe('end_turn');
+    expect(reply.pendingTools).toEqual([]);
+    expect(reply.heartbeatTimeoutMs).toBe(15_000);
+    expect(reply.usage?.totalTokens).toBeGreaterThan(0);
+    expect(reply.messages.every((m) => m.deletedAt === null && m.createdAt === 1_000_000)).toBe(true);
+  });
+
+  it('content may be an array of text blocks', async () => {
+    const h = harness();
+    const sessionId = await h.createSession();
+    const reply = await h.send(sessionId, [
+      { type: 'text', text: 'a' },
+      { type: 'text', text: 'b' },
+    ]);
+    expect(reply.messages[0]?.content).toHaveLength(2);
+  });
+
+  it.each([
+    ['an empty string', ''],
+    ['an empty array', []],
+    ['a tool_result block', [{ type: 'tool_result', tool_use_id: 'x', content: [], is_error: false }]],
+    ['a tool_use block', [{ type: 'tool_use', id: 'x', name: 'y', input: {} }]],
+    ['a number', 5],
+  ])(
+    'content that is %s is a 400 invalid_request (clients author only user text)',
+    async (_name, content) => {
+      const h = harness();
+      const sessionId = await h.createSession();
+      expectError(await h.call('POST', `/v1/messages/${sessionId}`, { content }), 400, 'invalid_request');
+    },
+  );
+
+  it('the model gets the agent’s system prompt, tools and parameters, and Minimal sessions resolve to the default agent', async () => {
+    const model = eventsModel(textEvents('ok'));
+    const h = harness({ model });
+    await h.send(await h.createSession({ agentId: 'weather' }), 'hi');
+    await h.send(await h.createSession(), 'hi');
+    const full = await h.createSession({
+      model: 'parley-stand-in-1',
+      extensions: { tools: { t1: { name: 't1', description: 'd', requestArgs: { type: 'object' } } } },
+    });
+    await h.send(full, 'hi');
+    const [weather, minimal, fullRequest] = model.requests;
+    expect(weather?.agentId).toBe('weather');
+    expect(weather?.system).toContain('weather');
+    expect(weather?.tools.map((t) => [t.name, t.kind])).toEqual([['get_weather', 'client']]);
+    expect(weather?.parameters).toEqual({ maxTokens: 1024, temperature: 0 });
+    expect(minimal?.agentId).toBe('default');
+    expect(minimal?.customizations).toEqual({});
+    expect(fullRequest?.agentId).toBeUndefined();
+    expect(fullRequest?.modelId).toBe('parley-stand-in-1');
+    expect(fullRequest?.system).toBeUndefined();
+    expect(fullRequest?.tools.map((t) => t.name)).toEqual(['t1']);
+    expect(weather?.messages.at(-1)?.role).toBe('user');
+    expect(weather?.turn).toBe(0);
+  });
+
+  it('index strictly increases and is never reused, not even after a rewind or an interrupted reply', async () => {
+    let fail = true;
+    const model = scriptedModel((request) => {
+      const first = request.messages.at(-1)?.content[0];
+      if (fail && first?.type === 'text' && first.text === 'break') {
+        fail = false;
+        return turn.fail('broken', { text: 'partial answer' });
+      }
+      return turn.text('fine');
+    });
+    const h = harness({ model });
+    const sessionId = await h.createSession();
+    await h.send(sessionId, 'one'); // 0, 1
+    expectError(await h.call('POST', `/v1/messages/${sessionId}`, { content: 'break' }), 502, 'model_error'); // 2, 3 retracted
+    await h.send(sessionId); // resume: 4
+    await h.call('POST', `/v1/messages/${sessionId}/rewind`, { index: 2 });
+    await h.send(sessionId, 'again'); // 5, 6
+    const all = ExportMessagesResponseSchema.parse(
+      (await h.call('GET', `/v1/messages/${sessionId}?includeDeleted=true`)).body,
+    );
+    expect(all.messages.map((m) => m.index)).toEqual([0, 1, 2, 3, 4, 5, 6]);
+    const live = ExportMessagesResponseSchema.parse((await h.call('GET', `/v1/messages/${sessionId}`)).body);
+    expect(live.messages.map((m) => m.index)).toEqual([0, 1, 5, 6]);
+  });
+
+  it('a model failure is a 502 model_error; the user message stays, the message in progress is kept retracted, and a resume retries', async () => {
+    const model = scriptedModel([
+      turn.fail('the model broke', { text: 'half an' }),
+      turn.text('whole answer'),
+    ]);
+    const h = harness({ model });
+    const sessionId = await h.createSession();
+    const error = expectError(
+      await h.call('POST', `/v1/messages/${sessionId}`, { content: 'question' }),
+      502,
+      'model_error',
+    );
+    expect(error.message).toContain('the model broke');
+    const all = (await h.call('GET', `/v1/messages/${sessionId}?includeDeleted=true`)).body.messages;
+    expect(
+      all.map((m: { role: string; deletedAt: number | null }) => [m.role, m.deletedAt === null]),
+    ).toEqual([
+      ['user', true],
+      ['assistant', false],
+    ]);
+    expect(all[1].content).toEqual([{ type: 'text', text: 'half an' }]);
+    const retry = await h.send(sessionId);
+    expect(retry.messages.map((m) => [m.role, m.index])).toEqual([['assistant', 2]]);
+  });
+
+  it('a ModelError with a code from the table keeps its status', async () => {
+    const model = () => {
+      throw new ModelError('no turn', { code: 'no_script_match' });
+    };
+    const h = harness({ model });
+    expectError(
+      await h.call('POST', `/v1/messages/${await h.createSession()}`, { content: 'x' }),
+      501,
+      'no_script_match',
+    );
+  });
+
+  it('malformed tool JSON from the model is a model failure and leaves no tool call behind', async () => {
+    const model = eventsModel(toolEvents({ id: 'tooluse_bad', name: 'lookup', input: '{"city":' }));
+    const h = harness({ model });
+    const sessionId = await h.createSession();
+    expectError(await h.call('POST', `/v1/messages/${sessionId}`, { content: 'x' }), 502, 'model_error');
+    expectError(
+      await h.call('GET', `/v1/tools/request/${sessionId}/tooluse_bad`),
+      404,
+      'tool_call_not_found',
+    );
+  });
+
+  it('tool input fragments are joined and parsed at contentBlockStop; "" means {}', async () => {
+    const model = eventsModel(
+      toolEvents(
+        { id: 'tooluse_a', name: 'a', input: { nested: { list: [1, 2] }, s: 'é"' } },
+        { id: 'tooluse_b', name: 'b', input: '' },
+      ),
+    );
+    const h = harness({ model });
+    const reply = await h.send(await h.createSession(), 'x');
+    expect(reply.messages[1]?.content).toEqual([
+      { type: 'tool_use', id: 'tooluse_a', name: 'a', input: { nested: { list: [1, 2] }, s: 'é"' } },
+      { type: 'tool_use', id: 'tooluse_b', name: 'b', input: {} },
+    ]);
+    expect(reply.pendingTools.map((t) => t.requestId)).toEqual(['tooluse_a', 'tooluse_b']);
+  });
+
+  it('a delta for a block that is not open is dropped, not a crash', async () => {
+    const model = eventsModel([
+      { messageStart: { role: 'assistant' } },
+      { contentBlockDelta: { contentBlockIndex: 3, delta: { toolUse: { input: '{"x":1}' } } } },
+      { contentBlockDelta: { contentBlockIndex: 0, delta: { text: 'hi' } } },
+      { contentBlockStop: { contentBlockIndex: 0 } },
+      { contentBlockDelta: { contentBlockIndex: 0, delta: { text: ' late' } } },
+      { contentBlockStop: { contentBlockIndex: 7 } },
+      { messageStop: { stopReason: 'end_turn' } },
+    ]);
+    const h = harness({ model });
+    const reply = await h.send(await h.createSession(), 'x');
+    expect(reply.messages[1]?.content).toEqual([{ type: 'text', text: 'hi' }]);
+  });
+
+  it('export hides retracted messages unless includeDeleted=true; any other value is a 400', async () => {
+    const h = harness();
+    const sessionId = await h.createSession();
+    await h.send(sessionId, 'one');
+    await h.call('POST', `/v1/messages/${sessionId}/rewind`, { index: 0 });
+    expect((await h.call('GET', `/v1/messages/${sessionId}`)).body.messages).toEqual([]);
+    expect((await h.call('GET', `/v1/messages/${sessionId}?includeDeleted=false`)).body.messages).toEqual([]);
+    expect((await h.call('GET', `/v1/messages/${sessionId}?includeDeleted=true`)).body.messages).toHaveLength(
+      2,
+    );
+    expectError(await h.call('GET', `/v1/messages/${sessionId}?includeDeleted=yes`), 400, 'invalid_request');
+  });
+
+  it('rewind retracts the user message and every live message after it, and answers what it retracted', async () => {
+    const h = harness();
+    const sessionId = await h.createSession();
+    await h.send(sessionId, 'one');
+    await h.send(sessionId, 'two');
+    await h.clock.advance(10);
+    const res = await h.call('POST', `/v1/messages/${sessionId}/rewind`, { index: 2 });
+    expect(res.status).toBe(200);
+    expect(RewindResponseSchema.parse(res.body)).toEqual({
+      sessionId,
+      retracted: [2, 3],
+      abandonedToolCalls: [],
+    });
+    const all = (await h.call('GET', `/v1/messages/${sessionId}?includeDeleted=true`)).body.messages;
+    expect(all.map((m: { deletedAt: number | null }) => m.deletedAt)).toEqual([
+      null,
+      null,
+      1_000_010,
+      1_000_010,
+    ]);
+  });
+
+  it('rewinding past open tool calls abandons them, and the conversation can go on', async () => {
+    const h = harness();
+    const sessionId = await h.createSession();
+    const reply = await h.send(sessionId, '/tool a {}\n/tool b {}');
+    const ids = reply.pendingTools.map((t) => t.requestId);
+    await h.call('POST', `/v1/tools/response/${sessionId}/${ids[0]}`, { response: { state: 'COMPLETE' } });
+    const res = await h.call('POST', `/v1/messages/${sessionId}/rewind`, { index: 0 });
+    expect(res.body.abandonedToolCalls).toEqual([ids[1]]);
+    expect((await h.call('GET', `/v1/tools/request/${sessionId}/${ids[1]}`)).body.state).toBe('ABANDONED');
+    expect((await h.call('GET', `/v1/tools/request/${sessionId}/${ids[0]}`)).body.state).toBe('COMPLETE');
+    expect((await h.send(sessionId, 'fresh start')).messages[0]?.index).toBe(2);
+  });
+
+  it('rewind must target a live, client-authored user message', async () => {
+    const h = harness();
+    const sessionId = await h.createSession();
+    await h.send(sessionId, '/tool a {}');
+    const [, use] = (await h.call('GET', `/v1/messages/${sessionId}`)).body.messages;
+    await h.call('POST', `/v1/tools/response/${sessionId}/${use.content[0].id}`, {
+      response: { state: 'COMPLETE' },
+    });
+    await h.send(sessionId); // 2 = tool results, 3 = answer
+    expectError(
+      await h.call('POST', `/v1/messages/${sessionId}/rewind`, { index: 1 }),
+      400,
+      'invalid_rewind_target',
+    );
+    expectError(
+      await h.call('POST', `/v1/messages/${sessionId}/rewind`, { index: 2 }),
+      400,
+      'invalid_rewind_target',
+    );
+    expectError(
+      await h.call('POST', `/v1/messages/${sessionId}/rewind`, { index: 99 }),
+      404,
+      'message_not_found',
+    );
+    expectError(
+      await h.call('POST', `/v1/messages/${sessionId}/rewind`, { index: -1 }),
+      400,
+      'invalid_request',
+    );
+    await h.call('POST', `/v1/messages/${sessionId}/rewind`, { index: 0 });
+    expectError(
+      await h.call('POST', `/v1/messages/${sessionId}/rewind`, { index: 0 }),
+      404,
+      'message_not_found',
+    );
+  });
+});

@@ -1,0 +1,78 @@
+import { type FetchLike, HttpClient, type Logger } from './core/http-client.js';
+import { Messages } from './resources/messages.js';
+import { Sessions } from './resources/sessions.js';
+import { Tools } from './resources/tools.js';
+
+/** Per-attempt request time limit when `timeoutMs` is not set. */
+export const DEFAULT_TIMEOUT_MS = 60_000;
+/** Retries of a repeat-safe request when `maxRetries` is not set. */
+export const DEFAULT_MAX_RETRIES = 2;
+/** Longest wait for a stream's first event when `streamFirstEventTimeoutMs` is not set. */
+export const DEFAULT_STREAM_FIRST_EVENT_TIMEOUT_MS = 60_000;
+/** Longest gap between two chunks of a stream when `streamIdleTimeoutMs` is not set. */
+export const DEFAULT_STREAM_IDLE_TIMEOUT_MS = 60_000;
+
+/** Options of `new Parley(...)`. */
+export interface ParleyOptions {
+  /** Where the service runs, e.g. `http://localhost:4010` (paths start with `/v1`). */
+  baseUrl: string;
+  /** A fixed bearer token. */
+  token?: string;
+  /** Returns the bearer token before each attempt (refreshable credentials); wins over `token`. */
+  getToken?: () => string | Promise<string>;
+  /** A standard `fetch` to use instead of the global one (msw, a server's in-process `fetch`, ...). */
+  fetch?: FetchLike;
+  /** Time limit of each attempt in ms. Default 60 000. */
+  timeoutMs?: number;
+  /** Retries of requests that are safe to repeat. Default 2. */
+  maxRetries?: number;
+  /** Headers sent with every request. */
+  headers?: Record<string, string>;
+  /** Receives debug lines (requests, retries). Silent by default. */
+  logger?: Logger;
+  /** Longest gap between two chunks of a streamed reply in ms. Default 60 000. */
+  streamIdleTimeoutMs?: number;
+  /** Longest wait for the first event of a streamed reply in ms. Default 60 000. */
+  streamFirstEventTimeoutMs?: number;
+}
+
+/**
+ * The Conversation Session Service client.
+ *
+ * @example
+ * ```ts
+ * const client = new Parley({ baseUrl: 'http://localhost:4010', token: 'parley-demo-token' });
+ * const { sessionId } = await client.sessions.create();
+ * const reply = await client.messages.send(sessionId, { content: 'Hello' });
+ * ```
+ */
+export class Parley {
+  readonly sessions: Sessions;
+  readonly messages: Messages;
+  readonly tools: Tools;
+  /** The base URL requests go to. */
+  readonly baseUrl: string;
+
+  constructor(options: ParleyOptions) {
+    if (!options || typeof options.baseUrl !== 'string' || options.baseUrl === '') {
+      throw new TypeError('new Parley({ baseUrl }) needs a baseUrl');
+    }
+    this.baseUrl = options.baseUrl;
+    const http = new HttpClient({
+      baseUrl: options.baseUrl,
+      token: options.token,
+      getToken: options.getToken,
+      fetch: options.fetch,
+      timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      maxRetries: options.maxRetries ?? DEFAULT_MAX_RETRIES,
+      headers: options.headers ?? {},
+      logger: options.logger,
+    });
+    this.sessions = new Sessions(http);
+    this.messages = new Messages(http, {
+      firstEventTimeoutMs: options.streamFirstEventTimeoutMs ?? DEFAULT_STREAM_FIRST_EVENT_TIMEOUT_MS,
+      idleTimeoutMs: options.streamIdleTimeoutMs ?? DEFAULT_STREAM_IDLE_TIMEOUT_MS,
+    });
+    this.tools = new Tools(http);
+  }
+}

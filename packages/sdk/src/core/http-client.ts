@@ -1,0 +1,258 @@
+import { ErrorBodySchema } from '@parley/protocol';
+import ky, { type KyInstance } from 'ky';
+import type { z } from 'zod';
+import {
+  APIConnectionError,
+  APIError,
+  APITimeoutError,
+  APIUserAbortError,
+  isParleyError,
+  ParleyError,
+  ResponseValidationError,
+} from '../errors.js';
+import { isRetryableStatus, provablyNotSent, retryDelayMs } from './retry-policy.js';
+import { sleep } from './sleep.js';
+
+/** Where the SDK logs: any object with console's four methods. */
+export type Logger = Pick<Console, 'debug' | 'info' | 'warn' | 'error'>;
+
+/**
+ * A standard `fetch`, or any function that answers a `Request` (a server's in-process `fetch`
+ * handler, msw, a test double). The SDK always calls it with a `Request`.
+ */
+export type FetchLike = (input: Request, init?: RequestInit) => Promise<Response>;
+
+/** Options every resource method accepts as its last argument. */
+export interface RequestOptions {
+  /** Aborts the request (and any retry wait); the call rejects with `APIUserAbortError`. */
+  signal?: AbortSignal;
+  /** Time limit of each attempt in ms, from sending to the last byte of the body. */
+  timeoutMs?: number;
+  /** Extra headers for this request. */
+  headers?: Record<string, string>;
+  /** Overrides the client's `maxRetries` for this request (only repeat-safe requests retry). */
+  maxRetries?: number;
+}
+
+/** Resolved client configuration the transport runs on. */
+export interface HttpClientConfig {
+  baseUrl: string;
+  token?: string | undefined;
+  getToken?: (() => string | Promise<string>) | undefined;
+  fetch?: FetchLike | undefined;
+  timeoutMs: number;
+  maxRetries: number;
+  headers: Record<string, string>;
+  logger?: Logger | undefined;
+}
+
+/** One call of the protocol. */
+export interface RequestSpec<T> {
+  method: 'GET' | 'POST' | 'DELETE';
+  /** Path below the base URL, without a leading slash: `v1/sessions`. */
+  path: string;
+  body?: unknown;
+  query?: Record<string, string>;
+  /**
+   * Safe to send twice: GET, DELETE, heartbeat, tool response. Requests that are not are only
+   * re-sent when the connection provably never reached the server.
+   */
+  idempotent: boolean;
+  /** Schema of the 2xx body; without one, the body is read and ignored. */
+  schema?: z.ZodType<T>;
+}
+
+/** A response whose body the caller reads itself (streaming). */
+export interface OpenResponse {
+  response: Response;
+  /** Aborts the underlying fetch (the body stream errors). */
+  abort(reason?: unknown): void;
+  /** Aborted when the caller's signal aborts or `abort()` is called. */
+  signal: AbortSignal;
+  method: string;
+  url: string;
+}
+
+class TimeoutReason extends Error {}
+
+/**
+ * The one transport under every resource: ky for the HTTP exchange, with retries, timeouts, auth,
+ * error mapping and response validation owned here (ky's own retry and timeout are off).
+ */
+export class HttpClient {
+  readonly #config: HttpClientConfig;
+  readonly #ky: KyInstance;
+
+  constructor(config: HttpClientConfig) {
+    this.#config = config;
+    this.#ky = ky.create({
+      prefixUrl: config.baseUrl,
+      // ky always calls `fetch` with a Request, so a Request-only handler is enough.
+      ...(config.fetch ? { fetch: config.fetch as typeof fetch } : {}),
+      retry: 0,
+      timeout: false,
+      throwHttpErrors: false,
+      headers: { accept: 'application/json', ...config.headers },
+      hooks: {
+        beforeRequest: [
+          async (request) => {
+            const token = await this.#resolveToken();
+            if (token) request.headers.set('authorization', `Bearer ${token}`);
+          },
+        ],
+      },
+    });
+  }
+
+  /** Sends a request and returns its validated body. */
+  request<T>(spec: RequestSpec<T>, options: RequestOptions = {}): Promise<T> {
+    return this.#execute(spec, options, async (response, ctx) => {
+      const text = await response.text();
+      if (!spec.schema) return undefined as T;
+      let data: unknown;
+      try {
+        data = text === '' ? undefined : JSON.parse(text);
+      } catch (cause) {
+        throw new ResponseValidationError(`Response body is not JSON (${ctx.method} ${ctx.url})`, {
+          issues: [],
+          body: text,
+          cause,
+        });
+      }
+      return validate(spec.schema, data, ctx);
+    });
+  }
+
+  /** Sends a request and hands back the 2xx response unread, with a handle to abort it. */
+  open(spec: RequestSpec<unknown>, options: RequestOptions = {}): Promise<OpenResponse> {
+    return this.#execute(spec, options, async (response, ctx) => ({ response, ...ctx }));
+  }
+
+  async #execute<R>(
+    spec: RequestSpec<unknown>,
+    options: RequestOptions,
+    onSuccess: (response: Response, ctx: Omit<OpenResponse, 'response'>) => Promise<R>,
+  ): Promise<R> {
+    const method = spec.method;
+    const url = this.#url(spec);
+    const maxRetries = options.maxRetries ?? this.#config.maxRetries;
+    const timeoutMs = options.timeoutMs ?? this.#config.timeoutMs;
+    const userSignal = options.signal;
+    const log = this.#config.logger;
+
+    for (let retry = 0; ; retry++) {
+      if (userSignal?.aborted) {
+        throw new APIUserAbortError(`Request was aborted (${method} ${url})`, { cause: userSignal.reason });
+      }
+      const controller = new AbortController();
+      const signal = userSignal ? AbortSignal.any([userSignal, controller.signal]) : controller.signal;
+      const timer = setTimeout(() => controller.abort(new TimeoutReason()), timeoutMs);
+      const ctx = { abort: (reason?: unknown) => controller.abort(reason), signal, method, url };
+      let retryError: ParleyError;
+      let retryHeaders: Headers | undefined;
+      try {
+        log?.debug(`[parley] ${method} ${url}${retry > 0 ? ` (retry ${retry})` : ''}`);
+        const response = await this.#ky(spec.path, {
+          method,
+          signal,
+          ...(spec.body !== undefined ? { json: spec.body } : {}),
+          ...(spec.query ? { searchParams: spec.query } : {}),
+          ...(options.headers ? { headers: options.headers } : {}),
+        });
+        if (response.ok) return await onSuccess(response, ctx);
+        const error = await apiErrorFrom(response, method, url);
+        if (!spec.idempotent || !isRetryableStatus(response.status) || retry >= maxRetries) throw error;
+        retryError = error;
+        retryHeaders = response.headers;
+      } catch (raw) {
+        const error = this.#classify(raw, { userSignal, controller, method, url, timeoutMs });
+        const retryable =
+          error instanceof APIConnectionError &&
+          (spec.idempotent || provablyNotSent(raw)) &&
+          retry < maxRetries;
+        if (!retryable) throw error;
+        retryError = error;
+      } finally {
+        clearTimeout(timer);
+      }
+      const delay = retryDelayMs(retry, retryHeaders);
+      log?.debug(`[parley] ${retryError.message}; retrying in ${delay} ms`);
+      await sleep(delay, userSignal);
+    }
+  }
+
+  #classify(
+    raw: unknown,
+    ctx: {
+      userSignal: AbortSignal | undefined;
+      controller: AbortController;
+      method: string;
+      url: string;
+      timeoutMs: number;
+    },
+  ): ParleyError {
+    if (isParleyError(raw)) return raw;
+    const where = `${ctx.method} ${ctx.url}`;
+    if (ctx.userSignal?.aborted) {
+      return new APIUserAbortError(`Request was aborted (${where})`, { cause: ctx.userSignal.reason });
+    }
+    if (ctx.controller.signal.reason instanceof TimeoutReason) {
+      return new APITimeoutError(`Request timed out after ${ctx.timeoutMs} ms (${where})`, { cause: raw });
+    }
+    const detail = raw instanceof Error ? raw.message : String(raw);
+    return new APIConnectionError(`Connection error (${where}): ${detail}`, { cause: raw });
+  }
+
+  async #resolveToken(): Promise<string | undefined> {
+    if (!this.#config.getToken) return this.#config.token;
+    try {
+      return await this.#config.getToken();
+    } catch (cause) {
+      throw new ParleyError('getToken() failed', { cause });
+    }
+  }
+
+  #url(spec: RequestSpec<unknown>): string {
+    const query = spec.query ? `?${new URLSearchParams(spec.query).toString()}` : '';
+    return `${this.#config.baseUrl.replace(/\/+$/, '')}/${spec.path}${query}`;
+  }
+}
+
+/** Builds the {@link APIError} subclass for a non-2xx response from its `{ error }` body. */
+export async function apiErrorFrom(response: Response, method: string, url: string): Promise<APIError> {
+  let text = '';
+  try {
+    text = await response.text();
+  } catch {
+    // The status alone still makes a useful error.
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
+  const parsed = ErrorBodySchema.safeParse(body);
+  const fallback = text.trim().slice(0, 200) || response.statusText || undefined;
+  return APIError.generate({
+    status: response.status,
+    code: parsed.success ? parsed.data.error.code : undefined,
+    serverMessage: parsed.success ? parsed.data.error.message : fallback,
+    details: parsed.success ? parsed.data.error.details : undefined,
+    headers: response.headers,
+    method,
+    url,
+  });
+}
+
+/** Checks `data` against `schema`; a mismatch is a {@link ResponseValidationError}. */
+export function validate<T>(schema: z.ZodType<T>, data: unknown, ctx: { method: string; url: string }): T {
+  const result = schema.safeParse(data);
+  if (result.success) return result.data;
+  const first = result.error.issues[0];
+  const where = first ? ` at ${first.path.join('.') || '(root)'}: ${first.message}` : '';
+  throw new ResponseValidationError(
+    `Response does not match the protocol${where} (${ctx.method} ${ctx.url})`,
+    { issues: result.error.issues, body: data },
+  );
+}

@@ -1,0 +1,90 @@
+export type {
+  ContentBlock,
+  Customizations,
+  ErrorCode,
+  Extensions,
+  FullCustomizations,
+  JsonObject,
+  Message,
+  MessageReply,
+  MinimalCustomizations,
+  PendingTool,
+  RagConfig,
+  RewindResponse,
+  Role,
+  SessionSummary,
+  SimpleCustomizations,
+  StopReason,
+  TextBlock,
+  ToolCall,
+  ToolCallState,
+  ToolDefinition,
+  ToolResultBlock,
+  ToolResultContent,
+  ToolUseBlock,
+  Usage,
+  UserContentBlock,
+} from '@parley/protocol';
+export { ERROR_CODES } from '@parley/protocol';
+export type { ParleyOptions } from './client.js';
+export {
+  DEFAULT_MAX_RETRIES,
+  DEFAULT_STREAM_FIRST_EVENT_TIMEOUT_MS,
+  DEFAULT_STREAM_IDLE_TIMEOUT_MS,
+  DEFAULT_TIMEOUT_MS,
+  Parley,
+} from './client.js';
+export type { FetchLike, Logger, RequestOptions } from './core/http-client.js';
+export { INITIAL_RETRY_DELAY_MS, MAX_RETRY_DELAY_MS } from './core/retry-policy.js';
+export type { APIErrorInit, StreamErrorInit, ToolCallLostReason } from './errors.js';
+export {
+  APIConnectionError,
+  APIError,
+  APITimeoutError,
+  APIUserAbortError,
+  AuthenticationError,
+  BadRequestError,
+  ConflictError,
+  InternalServerError,
+  isAPIConnectionError,
+  isAPIError,
+  isAPITimeoutError,
+  isAPIUserAbortError,
+  isAuthenticationError,
+  isBadRequestError,
+  isConflictError,
+  isInternalServerError,
+  isNotFoundError,
+  isParleyError,
+  isPayloadTooLargeError,
+  isPermissionDeniedError,
+  isRateLimitError,
+  isResponseValidationError,
+  isStreamError,
+  isToolCallLostError,
+  MAX_RETRY_AFTER_MS,
+  NotFoundError,
+  ParleyError,
+  PayloadTooLargeError,
+  PermissionDeniedError,
+  parseRetryAfter,
+  RateLimitError,
+  ResponseValidationError,
+  StreamError,
+  ToolCallLostError,
+} from './errors.js';
+export * from './lib/index.js';
+export type { SendMessageParams, StreamRequestOptions } from './resources/messages.js';
+export { Messages } from './resources/messages.js';
+export type { CreateSessionParams } from './resources/sessions.js';
+export { Sessions } from './resources/sessions.js';
+export { Tools } from './resources/tools.js';
+export type { MessageStreamEvents, StreamTimeouts } from './streaming/message-stream.js';
+export { MessageStream } from './streaming/message-stream.js';
+export type { MessageSnapshot } from './streaming/reply-accumulator.js';
+export type {
+  KnownStreamEventItem,
+  StreamEventItem,
+  StreamEventOf,
+  UnknownStreamEventItem,
+} from './streaming/stream-events.js';

@@ -1,0 +1,242 @@
+import type { PendingTool } from '@parley/protocol';
+import { z } from 'zod';
+import { APIUserAbortError, isConflictError, isNotFoundError, ToolCallLostError } from '../errors.js';
+import { type AnyTool, RESERVED_OUTPUT_FIELD, type ToolContext, type ToolObject } from './define-tool.js';
+import { Heartbeat } from './heartbeat.js';
+import { raceSignal } from './race-signal.js';
+import { reportWithRetry } from './report-with-retry.js';
+import type { ToolClient, ToolTransport } from './tool-transport.js';
+
+/**
+ * How one tool call ended:
+ * - `COMPLETE`: the output was submitted;
+ * - `ERROR`: a failure was reported to the model (bad input, a thrown error, bad output);
+ * - `LOST`: the call was abandoned (409), is gone (404) or its heartbeats failed for too long;
+ *   nothing was reported;
+ * - `ALREADY_SETTLED`: the report got 409: another worker (or an earlier attempt) settled it first.
+ */
+export type ToolRunStatus = 'COMPLETE' | 'ERROR' | 'LOST' | 'ALREADY_SETTLED';
+
+export interface ToolRunResult {
+  requestId: string;
+  name: string;
+  status: ToolRunStatus;
+  /** The submitted output (`COMPLETE`). */
+  output?: ToolObject;
+  /** The message the model got (`ERROR`), or why nothing was reported (`LOST`, `ALREADY_SETTLED`). */
+  error?: string;
+  /** What caused a non-`COMPLETE` status: the thrown value, a `ZodError`, a `ToolCallLostError`, a `ConflictError`. */
+  cause?: unknown;
+}
+
+export interface RunToolOptions {
+  sessionId: string;
+  /** The call to run: an entry of `reply.pendingTools` (only `requestId`, `name` and `input` are read). */
+  pending: Pick<PendingTool, 'requestId' | 'name' | 'input'>;
+  tool: AnyTool;
+  /** The server's timeout from the reply (`reply.heartbeatTimeoutMs`); sets the heartbeat interval. */
+  heartbeatTimeoutMs?: number | undefined;
+  /** Aborts the handler (through its `ctx.signal`), the heartbeat and the report; the call rejects. */
+  signal?: AbortSignal | undefined;
+  /** Attempts of the terminal report. Default 5. */
+  maxReportAttempts?: number | undefined;
+  /** Source of heartbeat and retry jitter, `[0, 1)`. */
+  random?: (() => number) | undefined;
+  /** Called with each failed heartbeat that did not end the timer (for logging). */
+  onHeartbeatError?: ((error: unknown) => void) | undefined;
+}
+
+type Outcome = { kind: 'complete'; output: ToolObject } | { kind: 'error'; message: string; cause: unknown };
+
+/**
+ * Runs one pending tool call from start to terminal report. The heartbeat starts at once, beside
+ * the handler; the input is parsed with the tool's schema (a failure is reported as ERROR without
+ * running the handler); a thrown error becomes ERROR with its message; the output is checked
+ * against the output schema. The heartbeat is stopped, and its beat in flight awaited, before the
+ * response or failure is sent; that report is retried on connection errors and 5xx. When the
+ * heartbeat loses the call the handler's signal aborts with a `ToolCallLostError` and nothing is
+ * reported. Resolves with what happened; rejects only when `signal` aborts or the report fails for
+ * good.
+ *
+ * @example
+ * const reply = await client.messages.send(sessionId, { content: 'Weather in Paris?' });
+ * for (const pending of reply.pendingTools) {
+ *   const result = await runTool(client, {
+ *     sessionId, pending, tool: getWeather, heartbeatTimeoutMs: reply.heartbeatTimeoutMs,
+ *   });
+ *   console.log(result.status); // 'COMPLETE'
+ * }
+ * await client.messages.send(sessionId, {}); // resume
+ */
+export async function runTool(
+  client: ToolClient | ToolTransport,
+  options: RunToolOptions,
+): Promise<ToolRunResult> {
+  const transport = 'tools' in client ? client.tools : client;
+  const { sessionId, pending, tool, signal } = options;
+  const base = { requestId: pending.requestId, name: pending.name };
+  if (signal?.aborted) throw abortError(signal);
+
+  const heartbeat = new Heartbeat(transport, {
+    sessionId,
+    requestId: pending.requestId,
+    heartbeatTimeoutMs: options.heartbeatTimeoutMs,
+    signal,
+    random: options.random,
+    onBeatError: options.onHeartbeatError,
+  }).start();
+  const handlerSignal = signal ? AbortSignal.any([heartbeat.lost, signal]) : heartbeat.lost;
+  const ctx: ToolContext = {
+    signal: handlerSignal,
+    sessionId,
+    requestId: pending.requestId,
+    name: pending.name,
+    rawInput: pending.input,
+  };
+
+  let outcome: Outcome | undefined;
+  try {
+    // The handler may ignore its signal; the race lets the run end when the call is lost anyway.
+    outcome = await raceSignal(execute(tool, pending, ctx), handlerSignal);
+  } catch {
+    // Only the race's signal rejects here: execute() never throws.
+  }
+  await heartbeat.stop();
+  if (heartbeat.lostError) return lost(base, heartbeat.lostError);
+  if (signal?.aborted || outcome === undefined) throw abortError(signal);
+
+  const settled = outcome;
+  try {
+    await reportWithRetry(
+      (requestOptions) =>
+        settled.kind === 'complete'
+          ? transport.respond(sessionId, pending.requestId, settled.output, requestOptions)
+          : transport.fail(sessionId, pending.requestId, settled.message, requestOptions),
+      { signal, maxAttempts: options.maxReportAttempts, random: options.random },
+    );
+  } catch (error) {
+    if (isConflictError(error)) {
+      return {
+        ...base,
+        status: 'ALREADY_SETTLED',
+        error: 'The call was already settled (409): the first terminal report wins',
+        cause: error,
+      };
+    }
+    if (isNotFoundError(error)) {
+      const gone = new ToolCallLostError(
+        `Tool call ${pending.requestId} (session ${sessionId}) no longer exists`,
+        {
+          reason: 'NOT_FOUND',
+          sessionId,
+          requestId: pending.requestId,
+          cause: error,
+        },
+      );
+      return lost(base, gone);
+    }
+    throw error;
+  }
+  return settled.kind === 'complete'
+    ? { ...base, status: 'COMPLETE', output: settled.output }
+    : { ...base, status: 'ERROR', error: settled.message, cause: settled.cause };
+}
+
+/**
+ * Reports a call for a tool this worker does not have as ERROR, naming the tools it has, so the
+ * model can recover. Used by `runToolLoop`; the report is retried like any other.
+ */
+export async function reportUnknownTool(
+  client: ToolClient | ToolTransport,
+  options: {
+    sessionId: string;
+    pending: Pick<PendingTool, 'requestId' | 'name'>;
+    available: readonly string[];
+    signal?: AbortSignal | undefined;
+  },
+): Promise<ToolRunResult> {
+  const transport = 'tools' in client ? client.tools : client;
+  const { sessionId, pending } = options;
+  const list = options.available.length > 0 ? options.available.join(', ') : '(none)';
+  const message = `Unknown tool "${pending.name}". Available tools: ${list}`;
+  const base = { requestId: pending.requestId, name: pending.name };
+  try {
+    await reportWithRetry((o) => transport.fail(sessionId, pending.requestId, message, o), {
+      signal: options.signal,
+    });
+  } catch (error) {
+    if (isConflictError(error)) {
+      return {
+        ...base,
+        status: 'ALREADY_SETTLED',
+        error: 'The call was already settled (409)',
+        cause: error,
+      };
+    }
+    throw error;
+  }
+  return { ...base, status: 'ERROR', error: message };
+}
+
+async function execute(
+  tool: AnyTool,
+  pending: Pick<PendingTool, 'name' | 'input'>,
+  ctx: ToolContext,
+): Promise<Outcome> {
+  const input = await tool.input.safeParseAsync(pending.input);
+  if (!input.success) {
+    return {
+      kind: 'error',
+      message: `Invalid input for tool "${pending.name}":\n${z.prettifyError(input.error)}`,
+      cause: input.error,
+    };
+  }
+  let raw: unknown;
+  try {
+    raw = await tool.run(input.data, ctx);
+  } catch (error) {
+    return { kind: 'error', message: errorMessage(error, pending.name), cause: error };
+  }
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    const got = raw === null ? 'null' : Array.isArray(raw) ? 'an array' : typeof raw;
+    return {
+      kind: 'error',
+      message: `Tool "${pending.name}" returned ${got}; a tool output must be an object`,
+      cause: raw,
+    };
+  }
+  let output = raw as ToolObject;
+  if (tool.output) {
+    const checked = await (tool.output as z.ZodType<ToolObject>).safeParseAsync(raw);
+    if (!checked.success) {
+      return {
+        kind: 'error',
+        message: `Tool "${pending.name}" returned output that does not match its output schema:\n${z.prettifyError(checked.error)}`,
+        cause: checked.error,
+      };
+    }
+    output = checked.data;
+  }
+  if (Object.hasOwn(output, RESERVED_OUTPUT_FIELD)) {
+    return {
+      kind: 'error',
+      message: `Tool "${pending.name}" returned a "${RESERVED_OUTPUT_FIELD}" field, which the protocol reserves`,
+      cause: output,
+    };
+  }
+  return { kind: 'complete', output };
+}
+
+function errorMessage(error: unknown, name: string): string {
+  const message = error instanceof Error ? error.message : typeof error === 'string' ? error : '';
+  // The server needs a non-empty message, and the model needs something to react to.
+  return message.trim() !== '' ? message : `Tool "${name}" failed without a message`;
+}
+
+function lost(base: { requestId: string; name: string }, error: ToolCallLostError): ToolRunResult {
+  return { ...base, status: 'LOST', error: error.message, cause: error };
+}
+
+function abortError(signal: AbortSignal | undefined): APIUserAbortError {
+  return new APIUserAbortError('Tool run aborted', { cause: signal?.reason });
+}

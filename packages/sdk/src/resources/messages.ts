@@ -1,0 +1,138 @@
+import {
+  ExportMessagesResponseSchema,
+  type Message,
+  type MessageReply,
+  MessageReplySchema,
+  type RewindResponse,
+  RewindResponseSchema,
+  type UserContentBlock,
+} from '@parley/protocol';
+import type { HttpClient, RequestOptions } from '../core/http-client.js';
+import { pathSegment } from '../core/path.js';
+import { MessageStream, type StreamTimeouts } from '../streaming/message-stream.js';
+
+/** Body of `send` / `stream`: the user's turn, or nothing to resume after tool calls. */
+export interface SendMessageParams {
+  content?: string | UserContentBlock[];
+}
+
+/** Options of `client.messages.stream`. */
+export interface StreamRequestOptions extends RequestOptions {
+  /** Longest wait for the first event once the headers are in (ms); client default otherwise. */
+  firstEventTimeoutMs?: number;
+  /** Longest gap between two chunks of the body (ms); client default otherwise. */
+  idleTimeoutMs?: number;
+}
+
+/** `client.messages`: send, stream, export and rewind the messages of a session. */
+export class Messages {
+  readonly #http: HttpClient;
+  readonly #streamDefaults: StreamTimeouts;
+
+  constructor(http: HttpClient, streamDefaults: StreamTimeouts) {
+    this.#http = http;
+    this.#streamDefaults = streamDefaults;
+  }
+
+  /**
+   * Sends the user's turn (or resumes with `{}`) and waits for the whole reply. Never retried
+   * automatically unless the connection was refused before anything was sent.
+   *
+   * @example
+   * ```ts
+   * const reply = await client.messages.send(sessionId, { content: 'What is the weather in Paris?' });
+   * if (reply.stopReason === 'tool_use') console.log(reply.pendingTools);
+   * ```
+   */
+  send(sessionId: string, body: SendMessageParams, options?: RequestOptions): Promise<MessageReply> {
+    return this.#http.request(
+      {
+        method: 'POST',
+        path: `v1/messages/${pathSegment(sessionId)}`,
+        body,
+        idempotent: false,
+        schema: MessageReplySchema,
+      },
+      options,
+    );
+  }
+
+  /**
+   * Sends the user's turn and streams the reply. The request starts at once; iterate the events,
+   * listen with `.on(...)`, or await `finalReply()` / `finalText()`.
+   *
+   * @example
+   * ```ts
+   * const stream = client.messages.stream(sessionId, { content: 'Tell me a story' });
+   * stream.on('text', (delta) => process.stdout.write(delta));
+   * const reply = await stream.finalReply();
+   * ```
+   */
+  stream(sessionId: string, body: SendMessageParams, options: StreamRequestOptions = {}): MessageStream {
+    const { firstEventTimeoutMs, idleTimeoutMs, ...requestOptions } = options;
+    return MessageStream.start(
+      (signal) =>
+        this.#http.open(
+          { method: 'POST', path: `v1/messages/${pathSegment(sessionId)}/stream`, body, idempotent: false },
+          { ...requestOptions, signal },
+        ),
+      {
+        firstEventTimeoutMs: firstEventTimeoutMs ?? this.#streamDefaults.firstEventTimeoutMs,
+        idleTimeoutMs: idleTimeoutMs ?? this.#streamDefaults.idleTimeoutMs,
+      },
+      requestOptions.signal,
+      sessionId,
+    );
+  }
+
+  /**
+   * Exports the conversation in index order (the `messages` array of the response); retracted
+   * messages only with `includeDeleted: true`.
+   *
+   * @example
+   * ```ts
+   * const messages = await client.messages.export(sessionId, { includeDeleted: true });
+   * ```
+   */
+  async export(
+    sessionId: string,
+    params: { includeDeleted?: boolean } = {},
+    options?: RequestOptions,
+  ): Promise<Message[]> {
+    const body = await this.#http.request(
+      {
+        method: 'GET',
+        path: `v1/messages/${pathSegment(sessionId)}`,
+        ...(params.includeDeleted !== undefined
+          ? { query: { includeDeleted: String(params.includeDeleted) } }
+          : {}),
+        idempotent: true,
+        schema: ExportMessagesResponseSchema,
+      },
+      options,
+    );
+    return body.messages;
+  }
+
+  /**
+   * Retracts the user message at `index` and everything after it ("edit and retry"); open tool
+   * calls it cuts off are abandoned. Not retried automatically.
+   *
+   * @example
+   * ```ts
+   * const { retracted } = await client.messages.rewind(sessionId, 2);
+   * ```
+   */
+  rewind(sessionId: string, index: number, options?: RequestOptions): Promise<RewindResponse> {
+    return this.#http.request(
+      {
+        method: 'POST',
+        path: `v1/messages/${pathSegment(sessionId)}/rewind`,
+        body: { index },
+        idempotent: false,
+        schema: RewindResponseSchema,
+      },
+      options,
+    );
+  }
+}

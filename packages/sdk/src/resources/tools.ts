@@ -1,0 +1,104 @@
+import { type ToolCall, ToolCallSchema } from '@parley/protocol';
+import type { HttpClient, RequestOptions } from '../core/http-client.js';
+import { pathSegment } from '../core/path.js';
+
+/** `client.tools`: report on the client tool calls a reply stopped for. */
+export class Tools {
+  readonly #http: HttpClient;
+  constructor(http: HttpClient) {
+    this.#http = http;
+  }
+
+  /**
+   * Sends one liveness beat (`{ state: 'PROCESSING', heartbeat: Date.now() }`): the call is yours
+   * for `heartbeatTimeoutMs`. Retried on connection errors, 408, 429 and 5xx (a repeat is harmless).
+   *
+   * @example
+   * ```ts
+   * await client.tools.heartbeat(sessionId, pending.requestId);
+   * ```
+   */
+  async heartbeat(sessionId: string, requestId: string, options?: RequestOptions): Promise<void> {
+    await this.#http.request(
+      {
+        method: 'POST',
+        path: this.#path('request', sessionId, requestId, '/heartbeat'),
+        body: { state: 'PROCESSING', heartbeat: Date.now() },
+        idempotent: true,
+      },
+      options,
+    );
+  }
+
+  /**
+   * Completes a call with its output; the fields reach the model as JSON. Retried like a
+   * heartbeat: an identical repeat is answered 200 and changes nothing.
+   *
+   * @example
+   * ```ts
+   * await client.tools.respond(sessionId, pending.requestId, { temperatureC: 18 });
+   * ```
+   */
+  async respond(
+    sessionId: string,
+    requestId: string,
+    output: Record<string, unknown>,
+    options?: RequestOptions,
+  ): Promise<void> {
+    await this.#http.request(
+      {
+        method: 'POST',
+        path: this.#path('response', sessionId, requestId),
+        body: { response: { ...output, state: 'COMPLETE' } },
+        idempotent: true,
+      },
+      options,
+    );
+  }
+
+  /**
+   * Fails a call; the model sees `message` and may adjust. Retried like a heartbeat (an identical
+   * repeat is answered 200).
+   *
+   * @example
+   * ```ts
+   * await client.tools.fail(sessionId, pending.requestId, 'City not found');
+   * ```
+   */
+  async fail(sessionId: string, requestId: string, message: string, options?: RequestOptions): Promise<void> {
+    await this.#http.request(
+      {
+        method: 'POST',
+        path: this.#path('request', sessionId, requestId, '/heartbeat'),
+        body: { state: 'ERROR', error: message },
+        idempotent: true,
+      },
+      options,
+    );
+  }
+
+  /**
+   * Reads one tool call as the server sees it now (state, lease, settlement).
+   *
+   * @example
+   * ```ts
+   * const call = await client.tools.get(sessionId, requestId);
+   * if (call.state === 'COMPLETE') console.log('already answered');
+   * ```
+   */
+  get(sessionId: string, requestId: string, options?: RequestOptions): Promise<ToolCall> {
+    return this.#http.request(
+      {
+        method: 'GET',
+        path: this.#path('request', sessionId, requestId),
+        idempotent: true,
+        schema: ToolCallSchema,
+      },
+      options,
+    );
+  }
+
+  #path(kind: 'request' | 'response', sessionId: string, requestId: string, suffix = ''): string {
+    return `v1/tools/${kind}/${pathSegment(sessionId)}/${pathSegment(requestId)}${suffix}`;
+  }
+}
