@@ -4,7 +4,10 @@ import { MessageSchema } from './message.js';
 
 /** What a client may author: text only. */
 export const UserContentBlockSchema = z.strictObject({
-  type: z.literal('text'),
+  type: z.literal('text', {
+    error:
+      'clients send only text blocks; tool_result blocks are inserted by the server when a tool response is submitted (POST /v1/tools/response/:sessionId/:requestId)',
+  }),
   text: z.string().min(1),
 });
 export type UserContentBlock = z.infer<typeof UserContentBlockSchema>;
@@ -15,10 +18,13 @@ export type UserContentBlock = z.infer<typeof UserContentBlockSchema>;
  */
 export const SendMessageRequestSchema = z.strictObject({
   content: z
-    .union([
-      z.string().min(1, 'must not be empty'),
-      z.array(UserContentBlockSchema).min(1, 'must hold at least one block'),
-    ])
+    .union(
+      [
+        z.string().min(1, 'must not be empty'),
+        z.array(UserContentBlockSchema).min(1, 'must hold at least one block'),
+      ],
+      { error: 'must be a non-empty string or an array of text blocks' },
+    )
     .optional(),
 });
 export type SendMessageRequest = { content?: string | UserContentBlock[] };

@@ -48,6 +48,8 @@ describe('send body', () => {
 
   it('rejects a client-authored tool_result block', () => {
     const body = { content: [{ type: 'tool_result', tool_use_id: 't', content: [] }] };
-    expect(SendMessageRequestSchema.safeParse(body).success).toBe(false);
+    const result = SendMessageRequestSchema.safeParse(body);
+    expect(result.success).toBe(false);
+    expect(JSON.stringify(result.error?.issues)).toContain('inserted by the server');
   });
 });
