@@ -1,4 +1,6 @@
 import { type FetchLike, HttpClient, type Logger } from './core/http-client.js';
+import { type RunToolLoopOptions, runToolLoop } from './lib/run-tool-loop.js';
+import type { ToolLoopRun } from './lib/tool-loop-run.js';
 import { Messages } from './resources/messages.js';
 import { Sessions } from './resources/sessions.js';
 import { Tools } from './resources/tools.js';
@@ -74,5 +76,20 @@ export class Parley {
       idleTimeoutMs: options.streamIdleTimeoutMs ?? DEFAULT_STREAM_IDLE_TIMEOUT_MS,
     });
     this.tools = new Tools(http);
+  }
+
+  /**
+   * Sends `content`, runs every tool the model asks for (in parallel, heartbeats included), submits
+   * the results and resumes, until the model ends its turn or `maxSteps` replies were made. Await the
+   * run for the result, or iterate it step by step.
+   *
+   * @example
+   * ```ts
+   * const result = await client.runToolLoop({ sessionId, content: 'Weather in Paris?', tools: [getWeather] });
+   * console.log(result.status, result.finalText);
+   * ```
+   */
+  runToolLoop(options: RunToolLoopOptions): ToolLoopRun {
+    return runToolLoop(this, options);
   }
 }

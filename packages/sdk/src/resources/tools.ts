@@ -1,6 +1,7 @@
 import { type ToolCall, ToolCallSchema } from '@parley/protocol';
 import type { HttpClient, RequestOptions } from '../core/http-client.js';
 import { pathSegment } from '../core/path.js';
+import { type RunToolOptions, runTool, type ToolRunResult } from '../lib/run-tool.js';
 
 /** `client.tools`: report on the client tool calls a reply stopped for. */
 export class Tools {
@@ -96,6 +97,28 @@ export class Tools {
       },
       options,
     );
+  }
+
+  /**
+   * Runs one pending call with `tool`: heartbeats start at once and run beside the handler, the
+   * input is checked against the tool's schema, and the result (or the error) is reported. See
+   * `runTool` for the details and the result statuses.
+   *
+   * @example
+   * ```ts
+   * const reply = await client.messages.send(sessionId, { content: 'Weather in Paris?' });
+   * for (const pending of reply.pendingTools) {
+   *   await client.tools.run(sessionId, pending, getWeather, { heartbeatTimeoutMs: reply.heartbeatTimeoutMs });
+   * }
+   * ```
+   */
+  run(
+    sessionId: string,
+    pending: RunToolOptions['pending'],
+    tool: RunToolOptions['tool'],
+    options?: Omit<RunToolOptions, 'sessionId' | 'pending' | 'tool'>,
+  ): Promise<ToolRunResult> {
+    return runTool(this, { ...options, sessionId, pending, tool });
   }
 
   #path(kind: 'request' | 'response', sessionId: string, requestId: string, suffix = ''): string {

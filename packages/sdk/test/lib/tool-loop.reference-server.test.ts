@@ -126,3 +126,27 @@ describe('runToolLoop against the reference server', () => {
     expect((await client.tools.get(sessionId, pending.requestId)).state).toBe('COMPLETE');
   });
 });
+
+describe('the client shortcuts', () => {
+  test('client.tools.run runs one pending call and reports its output', async () => {
+    const { client, sessionId } = await setup();
+    const reply = await client.messages.send(sessionId, { content: '/tool get_weather {"city":"Oslo"}' });
+    const [pending] = reply.pendingTools;
+    if (pending === undefined) throw new Error('expected a pending tool');
+    const result = await client.tools.run(sessionId, pending, getWeather, {
+      heartbeatTimeoutMs: reply.heartbeatTimeoutMs,
+    });
+    expect(result).toMatchObject({ status: 'COMPLETE', output: { temperatureC: 21 } });
+    expect((await client.tools.get(sessionId, pending.requestId)).state).toBe('COMPLETE');
+  });
+
+  test('client.runToolLoop drives the same loop as runToolLoop(client, ...)', async () => {
+    const { client, sessionId } = await setup();
+    const result = await client.runToolLoop({
+      sessionId,
+      content: '/tool get_time {"city":"Paris"}\n/then It is 14:00.',
+      tools: [getTime],
+    });
+    expect(result).toMatchObject({ status: 'done', finalText: 'It is 14:00.' });
+  });
+});
