@@ -144,13 +144,33 @@ describe('retries', () => {
     expect(mock.requests).toHaveLength(6);
   });
 
-  it('never retries a message POST on 5xx or 429', async () => {
+  it('never retries a message POST on 5xx', async () => {
     const { mock, client } = setup();
-    mock.enqueue(serverError(503), serverError(429, { 'retry-after': '1' }));
+    mock.enqueue(serverError(503));
     await expect(client.messages.send('s1', { content: 'x' })).rejects.toMatchObject({ status: 503 });
-    const error = await client.messages.send('s1', { content: 'x' }).catch((e: unknown) => e);
-    expect(isRateLimitError(error) && error.retryAfterMs).toBe(1000);
+    expect(mock.requests).toHaveLength(1);
+  });
+
+  it('retries a message POST refused with 429 after Retry-After (a 429 send stored nothing)', async () => {
+    const { mock, client } = setup();
+    mock.enqueue(serverError(429, { 'retry-after': '2' }));
+    mock.json(200, REPLY);
+    const result = client.messages.send('s1', { content: 'x' });
+    await vi.advanceTimersByTimeAsync(1999);
+    expect(mock.requests).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1);
+    await expect(result).resolves.toMatchObject({ sessionId: REPLY.sessionId });
     expect(mock.requests).toHaveLength(2);
+  });
+
+  it('gives up on 429 after maxRetries and surfaces retryAfterMs', async () => {
+    const { mock, client } = setup();
+    mock.enqueue(...Array.from({ length: 3 }, () => serverError(429, { 'retry-after': '1' })));
+    const settled = client.messages.send('s1', { content: 'x' }).catch((e: unknown) => e);
+    await vi.runAllTimersAsync();
+    const error = await settled;
+    expect(isRateLimitError(error) && error.retryAfterMs).toBe(1000);
+    expect(mock.requests).toHaveLength(3);
   });
 
   it('never retries a message POST or session create on an ambiguous connection error', async () => {

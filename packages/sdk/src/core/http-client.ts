@@ -10,7 +10,7 @@ import {
   ParleyError,
   ResponseValidationError,
 } from '../errors.js';
-import { isRetryableStatus, provablyNotSent, retryDelayMs } from './retry-policy.js';
+import { isRetryableStatus, provablyNotSent, rejectedUnprocessed, retryDelayMs } from './retry-policy.js';
 import { sleep } from './sleep.js';
 
 /** Where the SDK logs: any object with console's four methods. */
@@ -161,7 +161,10 @@ export class HttpClient {
         });
         if (response.ok) return await onSuccess(response, ctx);
         const error = await apiErrorFrom(response, method, url);
-        if (!spec.idempotent || !isRetryableStatus(response.status) || retry >= maxRetries) throw error;
+        const retryable = spec.idempotent
+          ? isRetryableStatus(response.status)
+          : rejectedUnprocessed(response.status);
+        if (!retryable || retry >= maxRetries) throw error;
         retryError = error;
         retryHeaders = response.headers;
       } catch (raw) {

@@ -24,6 +24,14 @@ export function retryDelayMs(retry: number, headers?: Headers, random: () => num
   return Math.round(base * (1 - JITTER * random()));
 }
 
+/**
+ * Statuses that prove the server refused a request before storing anything, so even a message POST
+ * may be sent again: the service answers `429` (quota, rate limit) before it processes a send.
+ */
+export function rejectedUnprocessed(status: number): boolean {
+  return status === 429;
+}
+
 const NEVER_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']);
 
 /**
