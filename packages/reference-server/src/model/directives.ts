@@ -1,4 +1,5 @@
 import type { JsonObject } from '@parley/protocol';
+import { EXTENSION_DIRECTIVES } from '../extensions/directives.js';
 import { ModelError, type ModelRequest } from './model.js';
 import type { ScriptedToolUse } from './turn.js';
 
@@ -102,6 +103,8 @@ export const DIRECTIVES: Readonly<Record<string, Directive>> = {
       plan.delayMs = ms;
     },
   },
+  // `/search QUERY` and `/mcp PROVIDER.TOOL {json}`: the retrieval and gateway tools.
+  ...EXTENSION_DIRECTIVES,
 };
 
 /** A directive line: a slash, a lowercase word, then nothing or one space or tab and the argument. */
