@@ -22,11 +22,11 @@ function everyEndpoint(client: Parley, sessionId: string, requestId: string) {
 
 /** The endpoints that address a session (all but list and create). */
 function sessionEndpoints(client: Parley, sessionId: string, requestId: string) {
-  const { 'sessions.list': _list, 'sessions.create': _create, ...rest } = everyEndpoint(
-    client,
-    sessionId,
-    requestId,
-  );
+  const {
+    'sessions.list': _list,
+    'sessions.create': _create,
+    ...rest
+  } = everyEndpoint(client, sessionId, requestId);
   return rest;
 }
 
@@ -56,9 +56,13 @@ describe.each(targets())('authentication [%s]', (mode) => {
   it('a failed authentication changes nothing: the session is still there', async () => {
     const { clientA } = target;
     const { sessionId } = await clientA.sessions.create();
-    await expectAPIError(target.client({ token: 'contract-wrong-token' }).sessions.delete(sessionId), isAuthenticationError, {
-      status: 401,
-    });
+    await expectAPIError(
+      target.client({ token: 'contract-wrong-token' }).sessions.delete(sessionId),
+      isAuthenticationError,
+      {
+        status: 401,
+      },
+    );
     expect((await clientA.sessions.list()).map((s) => s.sessionId)).toContain(sessionId);
   });
 

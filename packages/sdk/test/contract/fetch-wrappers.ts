@@ -6,11 +6,13 @@ export interface RecordedResponse {
   url: string;
   status: number;
   headers: Headers;
-  /** The body text of non-2xx responses (2xx bodies are left to the SDK). */
+  /** The body text of non-2xx responses, read before the SDK sees the response. */
   errorBody: string | undefined;
+  /** The whole body text, read from a copy as it arrives (do not use with aborted streams). */
+  body: Promise<string>;
 }
 
-/** A fetch that records every response the SDK gets, reading copies of error bodies. */
+/** A fetch that records every response the SDK gets, reading copies of their bodies. */
 export function recordingFetch(fetch: FetchLike): { fetch: FetchLike; responses: RecordedResponse[] } {
   const responses: RecordedResponse[] = [];
   return {
@@ -18,7 +20,10 @@ export function recordingFetch(fetch: FetchLike): { fetch: FetchLike; responses:
     fetch: async (request) => {
       const response = await fetch(request);
       const errorBody = response.ok ? undefined : await response.clone().text();
+      const body = errorBody !== undefined ? Promise.resolve(errorBody) : response.clone().text();
+      body.catch(() => {});
       responses.push({
+        body,
         method: request.method,
         url: request.url,
         status: response.status,

@@ -1,5 +1,6 @@
 import {
   type CreateSessionParams,
+  type Customizations,
   isBadRequestError,
   isNotFoundError,
   type ToolDefinition,
@@ -48,7 +49,9 @@ describe.each(targets())('sessions [%s]', (mode) => {
       const { clientA } = target;
       for (const body of [undefined, { customizations: { sessionData: 'anything' } }]) {
         const { sessionId } = await clientA.sessions.create(body);
-        const reply = await clientA.messages.send(sessionId, { content: '/say Hello from the default agent.' });
+        const reply = await clientA.messages.send(sessionId, {
+          content: '/say Hello from the default agent.',
+        });
         expect(reply.stopReason).toBe('end_turn');
         expect(reply.messages.at(-1)?.role).toBe('assistant');
       }
@@ -57,7 +60,7 @@ describe.each(targets())('sessions [%s]', (mode) => {
 
   it('list shows only the caller’s own sessions, newest first, with createdAt', async () => {
     const { clientA, clientB } = target;
-    const mine = [];
+    const mine: string[] = [];
     for (let i = 0; i < 3; i++) mine.push((await clientA.sessions.create()).sessionId);
     const theirs = (await clientB.sessions.create()).sessionId;
 
@@ -78,7 +81,9 @@ describe.each(targets())('sessions [%s]', (mode) => {
   it('agentId together with model is a 400 BadRequestError', async () => {
     const { clientA, catalogue } = target;
     await expectAPIError(
-      clientA.sessions.create(unchecked({ customizations: { agentId: catalogue.agentId, model: catalogue.model } })),
+      clientA.sessions.create(
+        unchecked({ customizations: { agentId: catalogue.agentId, model: catalogue.model } }),
+      ),
       isBadRequestError,
       { status: 400, code: 'invalid_request' },
     );
@@ -109,11 +114,11 @@ describe.each(targets())('sessions [%s]', (mode) => {
 
   it('an unknown agent, model or provider is a 400 with its own code', async () => {
     const { clientA } = target;
-    const cases = [
+    const cases: [Customizations, string][] = [
       [{ agentId: 'no-such-agent-contract' }, 'unknown_agent'],
       [{ model: 'no-such-model-contract' }, 'unknown_model'],
       [{ extensions: { mcpProviders: ['no-such-provider-contract'] } }, 'unknown_provider'],
-    ] as const;
+    ];
     for (const [customizations, code] of cases) {
       await expectAPIError(clientA.sessions.create({ customizations }), isBadRequestError, {
         status: 400,
@@ -158,7 +163,11 @@ describe.each(targets())('sessions [%s]', (mode) => {
       await expectAPIError(clientA.messages.send(sessionId, { content: 'hi' }), isNotFoundError, missing);
       await expectAPIError(clientA.tools.get(sessionId, requestId), isNotFoundError, missing);
       await expectAPIError(clientA.tools.heartbeat(sessionId, requestId), isNotFoundError, missing);
-      await expectAPIError(clientA.tools.respond(sessionId, requestId, { ok: true }), isNotFoundError, missing);
+      await expectAPIError(
+        clientA.tools.respond(sessionId, requestId, { ok: true }),
+        isNotFoundError,
+        missing,
+      );
       // A hard delete is not reversible: deleting again is a 404 too.
       await expectAPIError(clientA.sessions.delete(sessionId), isNotFoundError, missing);
     });
@@ -168,8 +177,12 @@ describe.each(targets())('sessions [%s]', (mode) => {
     const { clientA, clientB } = target;
     const { sessionId } = await clientA.sessions.create();
     const missingId = `${sessionId}-missing`;
-    const foreign = await expectAPIError(clientB.sessions.delete(sessionId), isNotFoundError, { status: 404 });
-    const missing = await expectAPIError(clientB.sessions.delete(missingId), isNotFoundError, { status: 404 });
+    const foreign = await expectAPIError(clientB.sessions.delete(sessionId), isNotFoundError, {
+      status: 404,
+    });
+    const missing = await expectAPIError(clientB.sessions.delete(missingId), isNotFoundError, {
+      status: 404,
+    });
     expect(foreign.code).toBe(missing.code);
     expect(foreign.message.replaceAll(sessionId, 'ID')).toBe(missing.message.replaceAll(missingId, 'ID'));
     expect((await clientA.sessions.list()).map((s) => s.sessionId)).toContain(sessionId);

@@ -1,4 +1,9 @@
-import { createReferenceServer, ManualClock, type ReferenceServer, startServer } from '@parley/reference-server';
+import {
+  createReferenceServer,
+  ManualClock,
+  type ReferenceServer,
+  startServer,
+} from '@parley/reference-server';
 import { createHandlers } from '@parley/reference-server/msw';
 import { type FetchLike, Parley, type ParleyOptions } from '@parley/sdk';
 import { setupServer } from 'msw/node';
@@ -38,6 +43,7 @@ export interface Target {
   clientA: Parley;
   clientB: Parley;
   tokenA: string;
+  tokenB: string;
   /** The reference server's clock (reference-server modes only): move time instead of sleeping. */
   clock: ManualClock | undefined;
   server: ReferenceServer | undefined;
