@@ -46,7 +46,10 @@ export async function runChat(options: ChatOptions): Promise<ChatSummary> {
   const interactive = options.interactive ?? false;
   const screen = new Screen(output);
   const heartbeats = new Map<string, number>();
-  const loopClient: ToolLoopClient = { messages: client.messages, tools: countBeats(client, heartbeats, screen) };
+  const loopClient: ToolLoopClient = {
+    messages: client.messages,
+    tools: countBeats(client, heartbeats, screen),
+  };
   const tools = options.tools.map((tool) => announce(tool, screen));
   const summary: ChatSummary = { turns: 0, toolCalls: 0 };
 
@@ -82,7 +85,9 @@ export async function runChat(options: ChatOptions): Promise<ChatSummary> {
               summary.toolCalls++;
               const shown = result.status === 'COMPLETE' ? JSON.stringify(result.output) : result.error;
               const beats = heartbeats.get(result.requestId) ?? 0;
-              screen.line(`tool › ${result.name} → ${shown}  (${result.status}, ${plural(beats, 'heartbeat')})`);
+              screen.line(
+                `tool › ${result.name} → ${shown}  (${result.status}, ${plural(beats, 'heartbeat')})`,
+              );
             }
           },
         });

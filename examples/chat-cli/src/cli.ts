@@ -36,7 +36,11 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     let baseUrl = options.baseUrl;
     let token = options.token;
     if (baseUrl === undefined) {
-      embedded = await startServer({ port: 0, model: chatModel, heartbeatTimeoutMs: EMBEDDED_HEARTBEAT_TIMEOUT_MS });
+      embedded = await startServer({
+        port: 0,
+        model: chatModel,
+        heartbeatTimeoutMs: EMBEDDED_HEARTBEAT_TIMEOUT_MS,
+      });
       baseUrl = embedded.url;
       token ??= DEMO_USER.token;
       io.output.write(`Embedded reference server at ${baseUrl}\n`);

@@ -17,7 +17,8 @@ In the chat: ask for the time or a dice roll, type stand-in directives such as "
 /** Parses the command line; throws a TypeError with a readable message on unknown flags. */
 export function parseMainOptions(argv: readonly string[]): MainOptions {
   const { values } = parseArgs({
-    args: [...argv],
+    // `pnpm start -- --base-url ...` passes the `--` on: drop it.
+    args: argv[0] === '--' ? argv.slice(1) : [...argv],
     options: {
       'base-url': { type: 'string' },
       token: { type: 'string' },
