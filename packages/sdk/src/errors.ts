@@ -223,6 +223,33 @@ export class ToolCallLostError extends ParleyError {
   }
 }
 
+/**
+ * A tool ran but its report (response or failure) could not be delivered, even after retries. The
+ * result is kept here: send it again later with `client.tools.respond` / `client.tools.fail` (an
+ * identical repeat is harmless on the server).
+ */
+export class ToolReportError extends ParleyError {
+  override readonly name = 'ToolReportError' as const;
+  readonly sessionId: string;
+  readonly requestId: string;
+  /** What was to be reported: the output, or the failure message. */
+  readonly report: { kind: 'complete'; output: Record<string, unknown> } | { kind: 'error'; message: string };
+  constructor(
+    message: string,
+    init: {
+      sessionId: string;
+      requestId: string;
+      report: ToolReportError['report'];
+      cause?: unknown;
+    },
+  ) {
+    super(message, { cause: init.cause });
+    this.sessionId = init.sessionId;
+    this.requestId = init.requestId;
+    this.report = init.report;
+  }
+}
+
 const API_ERROR_NAMES = [
   'APIError',
   'BadRequestError',
@@ -259,6 +286,8 @@ export const isAPIUserAbortError = (value: unknown): value is APIUserAbortError 
 export const isResponseValidationError = (value: unknown): value is ResponseValidationError =>
   named(value, 'ResponseValidationError');
 export const isStreamError = (value: unknown): value is StreamError => named(value, 'StreamError');
+export const isToolReportError = (value: unknown): value is ToolReportError =>
+  named(value, 'ToolReportError');
 export const isToolCallLostError = (value: unknown): value is ToolCallLostError =>
   named(value, 'ToolCallLostError');
 

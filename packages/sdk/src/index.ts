@@ -62,6 +62,7 @@ export {
   isResponseValidationError,
   isStreamError,
   isToolCallLostError,
+  isToolReportError,
   MAX_RETRY_AFTER_MS,
   NotFoundError,
   ParleyError,
@@ -72,6 +73,7 @@ export {
   ResponseValidationError,
   StreamError,
   ToolCallLostError,
+  ToolReportError,
 } from './errors.js';
 export * from './lib/index.js';
 export type { SendMessageParams, StreamRequestOptions } from './resources/messages.js';

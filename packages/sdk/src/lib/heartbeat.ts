@@ -40,6 +40,8 @@ export interface HeartbeatOptions {
   random?: (() => number) | undefined;
   /** Called with each failed beat that does not end the timer (network errors, 5xx, beat timeouts). */
   onBeatError?: ((error: unknown) => void) | undefined;
+  /** Called after each successful beat, with the number of successful beats so far. */
+  onBeat?: ((beats: number) => void) | undefined;
 }
 
 /** The interval for a server timeout: `clamp(timeout / 3, 250 ms, 5 s)`, or 1 s when it is unknown. */
@@ -191,6 +193,7 @@ export class Heartbeat {
       );
       this.#successes++;
       if (this.#endReason === undefined) this.#armWatchdog();
+      this.#options.onBeat?.(this.#successes);
     } catch (error) {
       this.#failures++;
       if (isConflictError(error)) this.#end('ABANDONED', error);

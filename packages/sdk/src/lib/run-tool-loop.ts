@@ -50,6 +50,10 @@ export interface RunToolLoopOptions {
   onStep?: ((step: ToolLoopStep) => void | Promise<void>) | undefined;
   /** Called with each failed heartbeat that did not end a tool's timer (for logging). */
   onHeartbeatError?: ((error: unknown, pending: PendingTool) => void) | undefined;
+  /** Called after each successful heartbeat of a tool call, with the count so far. */
+  onHeartbeat?: ((beats: number, pending: PendingTool) => void) | undefined;
+  /** Called when a tool call starts running (before its handler), e.g. to show it. */
+  onToolStart?: ((pending: PendingTool) => void) | undefined;
   /** Source of heartbeat and retry jitter, `[0, 1)`. */
   random?: (() => number) | undefined;
 }
@@ -159,7 +163,8 @@ async function runPending(
           available,
           signal: stepSignal,
         });
-      const onHeartbeatError = options.onHeartbeatError;
+      const { onHeartbeatError, onHeartbeat } = options;
+      options.onToolStart?.(pending);
       return runTool(client, {
         sessionId: options.sessionId,
         pending,
@@ -168,6 +173,7 @@ async function runPending(
         signal: stepSignal,
         random: options.random,
         onHeartbeatError: onHeartbeatError && ((error) => onHeartbeatError(error, pending)),
+        onHeartbeat: onHeartbeat && ((beats) => onHeartbeat(beats, pending)),
       });
     },
     (error) => step.abort(error),

@@ -1,6 +1,12 @@
 import type { PendingTool } from '@parley/protocol';
 import { z } from 'zod';
-import { APIUserAbortError, isConflictError, isNotFoundError, ToolCallLostError } from '../errors.js';
+import {
+  APIUserAbortError,
+  isConflictError,
+  isNotFoundError,
+  ToolCallLostError,
+  ToolReportError,
+} from '../errors.js';
 import { type AnyTool, RESERVED_OUTPUT_FIELD, type ToolContext, type ToolObject } from './define-tool.js';
 import { Heartbeat } from './heartbeat.js';
 import { raceSignal } from './race-signal.js';
@@ -44,6 +50,8 @@ export interface RunToolOptions {
   random?: (() => number) | undefined;
   /** Called with each failed heartbeat that did not end the timer (for logging). */
   onHeartbeatError?: ((error: unknown) => void) | undefined;
+  /** Called after each successful heartbeat with the count so far (progress display, metrics). */
+  onHeartbeat?: ((beats: number) => void) | undefined;
 }
 
 type Outcome = { kind: 'complete'; output: ToolObject } | { kind: 'error'; message: string; cause: unknown };
@@ -84,6 +92,7 @@ export async function runTool(
     signal,
     random: options.random,
     onBeatError: options.onHeartbeatError,
+    onBeat: options.onHeartbeat,
   }).start();
   const handlerSignal = signal ? AbortSignal.any([heartbeat.lost, signal]) : heartbeat.lost;
   const ctx: ToolContext = {
@@ -135,7 +144,22 @@ export async function runTool(
       );
       return lost(base, gone);
     }
-    throw error;
+    if (signal?.aborted) throw abortError(signal);
+    // Keep the result: the caller can send it again later (an identical repeat is harmless).
+    throw new ToolReportError(
+      `The result of tool call ${pending.requestId} (session ${sessionId}) could not be reported: ${
+        error instanceof Error ? error.message : String(error)
+      }`,
+      {
+        sessionId,
+        requestId: pending.requestId,
+        report:
+          settled.kind === 'complete'
+            ? { kind: 'complete', output: settled.output }
+            : { kind: 'error', message: settled.message },
+        cause: error,
+      },
+    );
   }
   return settled.kind === 'complete'
     ? { ...base, status: 'COMPLETE', output: settled.output }

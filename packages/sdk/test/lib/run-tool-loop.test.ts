@@ -270,7 +270,7 @@ describe('runToolLoop', () => {
       (e: unknown) => e,
     );
     await vi.advanceTimersByTimeAsync(100);
-    expect(await settled).toMatchObject({ name: 'AuthenticationError' });
+    expect(await settled).toMatchObject({ name: 'ToolReportError', cause: { name: 'AuthenticationError' } });
     expect(stats.running).toBe(0);
     expect(stats.order).toEqual(['a']);
   });

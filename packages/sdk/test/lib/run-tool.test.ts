@@ -268,7 +268,7 @@ describe('runTool', () => {
     expect(transport.of('fail')).toHaveLength(2);
   });
 
-  test('retries are bounded: after 5 attempts the report error is thrown', async () => {
+  test('retries are bounded: after 5 attempts a ToolReportError keeps the output and the cause', async () => {
     const transport = new FakeTransport((call) =>
       call.kind === 'respond' ? Promise.reject(apiError(503)) : undefined,
     );
@@ -278,17 +278,22 @@ describe('runTool', () => {
       (e: unknown) => e,
     );
     await vi.advanceTimersByTimeAsync(60_000);
-    expect(await settled).toMatchObject({ name: 'InternalServerError', status: 503 });
+    expect(await settled).toMatchObject({
+      name: 'ToolReportError',
+      requestId: pending.requestId,
+      report: { kind: 'complete', output: { temperature: 1 } },
+      cause: { name: 'InternalServerError', status: 503 },
+    });
     expect(transport.of('respond')).toHaveLength(5);
   });
 
-  test('a 4xx report (other than 409/404) is thrown at once, not retried', async () => {
+  test('a 4xx report (other than 409/404) is not retried; the result is kept in the ToolReportError', async () => {
     const transport = new FakeTransport((call) =>
       call.kind === 'respond' ? Promise.reject(apiError(400)) : undefined,
     );
     await expect(
       runTool(transport, { sessionId, pending, tool: weatherTool(() => ({ temperature: 1 })) }),
-    ).rejects.toMatchObject({ name: 'BadRequestError' });
+    ).rejects.toMatchObject({ name: 'ToolReportError', cause: { name: 'BadRequestError' } });
     expect(transport.of('respond')).toHaveLength(1);
   });
 

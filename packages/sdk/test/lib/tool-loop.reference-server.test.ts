@@ -142,11 +142,18 @@ describe('the client shortcuts', () => {
 
   test('client.runToolLoop drives the same loop as runToolLoop(client, ...)', async () => {
     const { client, sessionId } = await setup();
+    const started: string[] = [];
+    const beats: number[] = [];
     const result = await client.runToolLoop({
       sessionId,
       content: '/tool get_time {"city":"Paris"}\n/then It is 14:00.',
       tools: [getTime],
+      onToolStart: (pending) => started.push(pending.name),
+      onHeartbeat: (count) => beats.push(count),
     });
     expect(result).toMatchObject({ status: 'done', finalText: 'It is 14:00.' });
+    expect(started).toEqual(['get_time']);
+    // The first beat goes out at once and is awaited before the report.
+    expect(beats[0]).toBe(1);
   });
 });
