@@ -50,6 +50,8 @@ export class APIError extends ParleyError {
   readonly details: Record<string, unknown> | undefined;
   /** The server's `x-request-id`: quote it when reporting a problem. */
   readonly requestId: string | undefined;
+  /** The server's own message from `{ error: { message } }`, without the method and URL. */
+  readonly serverMessage: string | undefined;
   readonly headers: Headers;
   readonly method: string;
   readonly url: string;
@@ -61,6 +63,7 @@ export class APIError extends ParleyError {
     this.status = init.status;
     this.code = init.code;
     this.details = init.details;
+    this.serverMessage = init.serverMessage;
     this.headers = init.headers;
     this.requestId = init.headers.get(REQUEST_ID_HEADER) ?? undefined;
     this.method = init.method.toUpperCase();

@@ -65,6 +65,7 @@ describe('APIError.generate', () => {
     const error = APIError.generate(init(404));
     expect(error).toMatchObject({ status: 404, code: 'some_code', requestId: 'req_42', method: 'GET' });
     expect(error.message).toBe('404 some_code: Something failed (GET http://parley.test/v1/sessions)');
+    expect(error.serverMessage).toBe('Something failed');
   });
 
   it('parses Retry-After on a RateLimitError', () => {
