@@ -2,7 +2,7 @@ import { defineConfig } from 'tsup';
 
 export default defineConfig([
   {
-    entry: ['src/index.ts', 'src/msw.ts', 'src/node.ts'],
+    entry: ['src/index.ts', 'src/msw.ts', 'src/node.ts', 'src/vitest.ts'],
     format: ['esm', 'cjs'],
     dts: true,
     clean: true,

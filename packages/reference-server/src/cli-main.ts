@@ -1,5 +1,9 @@
+import { readFile } from 'node:fs/promises';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { DEMO_USER } from './create-reference-server.js';
+import type { Model } from './model/model.js';
+import { loadScript } from './model/script-file.js';
+import { scriptedModel } from './model/scripted-model.js';
 import { type RunningServer, startServer } from './start-server.js';
 import type { User } from './token-auth.js';
 
@@ -58,12 +62,15 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<CliRes
       parsePositiveInt,
       15_000,
     )
+    .option('--script <file>', 'answer with a scripted model from this JSON script file (rules or turns)')
+    .option('--control', 'serve the test-only control routes under /_parley/ (no authentication)', false)
     .helpOption('-h, --help', 'show this help')
     .exitOverride()
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
 
   try {
-    program.parse([...argv], { from: 'user' });
+    // `pnpm start -- --port 0` passes the `--` on under pnpm 10: skip it.
+    program.parse(argv[0] === '--' ? argv.slice(1) : [...argv], { from: 'user' });
   } catch (error) {
     if (error instanceof CommanderError) {
       if (
@@ -77,20 +84,46 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<CliRes
     }
     throw error;
   }
-  const opts = program.opts<{ port: number; host: string; user: User[]; heartbeatTimeoutMs: number }>();
+  const opts = program.opts<{
+    port: number;
+    host: string;
+    user: User[];
+    heartbeatTimeoutMs: number;
+    script?: string;
+    control: boolean;
+  }>();
   const users = opts.user.length > 0 ? opts.user : [DEMO_USER];
+  let model: Model | undefined;
+  if (opts.script !== undefined) {
+    try {
+      model = scriptedModel(loadScript(JSON.parse(await readFile(opts.script, 'utf8'))));
+    } catch (error) {
+      io.stderr(`parley-server: --script ${opts.script}: ${(error as Error).message}\n`);
+      return { exitCode: 2 };
+    }
+  }
   try {
     const running = await startServer({
       port: opts.port,
       host: opts.host,
       users,
       heartbeatTimeoutMs: opts.heartbeatTimeoutMs,
+      control: opts.control,
+      ...(model === undefined ? {} : { model }),
     });
     const who =
       opts.user.length > 0
         ? `users: ${users.map((u) => u.name).join(', ')}`
         : `demo user "${DEMO_USER.name}", token: ${DEMO_USER.token}`;
-    io.stdout(`Parley reference server listening on ${running.url} (${who})\n`);
+    const extras = [
+      ...(opts.script === undefined ? [] : [`script ${opts.script}`]),
+      ...(opts.control ? [`control routes on ${running.url}/_parley/`] : []),
+    ];
+    io.stdout(
+      `Parley reference server listening on ${running.url} (${who})` +
+        (extras.length > 0 ? `; ${extras.join('; ')}` : '') +
+        '\n',
+    );
     return { running };
   } catch (error) {
     io.stderr(`parley-server: cannot listen on ${opts.host}:${opts.port}: ${(error as Error).message}\n`);

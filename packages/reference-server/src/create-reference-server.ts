@@ -1,4 +1,3 @@
-import { REQUEST_ID_HEADER } from '@parley/protocol';
 import { Hono } from 'hono';
 import { type AgentDefinition, DEFAULT_AGENTS, DEFAULT_MODELS, DEFAULT_PROVIDERS } from './agents.js';
 import type { Clock } from './clock.js';
@@ -6,6 +5,8 @@ import type { ExtensionHost } from './extension-host.js';
 import { HttpError, isHttpError } from './http-error.js';
 import { registerMessageRoutes } from './message-routes.js';
 import type { Model } from './model/model.js';
+import { loadScript } from './model/script-file.js';
+import { type Script, scriptedModel } from './model/scripted-model.js';
 import { standInModel } from './model/stand-in-model.js';
 import { registerRewindRoute } from './rewind-route.js';
 import type { AppEnv, ServerContext } from './server-context.js';
@@ -13,6 +14,10 @@ import { registerSessionRoutes } from './session-routes.js';
 import { createSessionSetup } from './session-setup.js';
 import { SessionStore } from './session-store.js';
 import { systemClock } from './system-clock.js';
+import { createControlRoutes, isControlPath } from './testing/control-routes.js';
+import { FaultQueue } from './testing/fault-queue.js';
+import { DEFAULT_JOURNAL_LIMIT, Journal } from './testing/journal.js';
+import { handleRequest } from './testing/request-pipeline.js';
 import { TokenAuth, type User } from './token-auth.js';
 import { registerToolRoutes } from './tool-routes.js';
 
@@ -41,6 +46,13 @@ export interface ReferenceServerOptions {
   providers?: readonly string[];
   /** Extensions: retrieval, gateway tools, quotas. */
   extensionHost?: ExtensionHost;
+  /**
+   * Serve the test-only control and inspection routes under `/_parley/` (health, reset, journal,
+   * faults, script, sessions, a web page). No authentication. Default false: they are 404.
+   */
+  control?: boolean;
+  /** Journal entries kept (the oldest go first). Default 1000. */
+  journalLimit?: number;
 }
 
 /** A running reference server: a web-standard fetch handler plus inspection and control. */
@@ -53,8 +65,27 @@ export interface ReferenceServer {
   readonly toolCallTimeoutMs: number;
   /** Number of sessions of all users. */
   readonly sessionCount: number;
-  /** Deletes every session (aborting running replies). */
-  reset(): void;
+  /** The model answering now (see {@link setModel}). */
+  readonly model: Model;
+  /** Whether the `/_parley/` control routes are served. */
+  readonly control: boolean;
+  /** Every request and its reply, oldest first (testing toolkit). */
+  readonly journal: Journal;
+  /** One-shot faults for the next matching requests (testing toolkit). */
+  readonly faults: FaultQueue;
+  /**
+   * Resets state. With no argument: deletes every session (aborting running replies), clears the
+   * journal and the queued faults, and puts back the model the server was created with. With
+   * `{ user }`: deletes that user's sessions and journal entries only.
+   */
+  reset(options?: { user?: string }): void;
+  /** Answers every following request with this model (until {@link reset}). */
+  setModel(model: Model): void;
+  /**
+   * Answers every following request with a scripted model: rules, a list of turns or a function
+   * (see `scriptedModel`). Shorthand for `setModel(scriptedModel(script))`.
+   */
+  script(script: Script): void;
   /** Aborts every running reply, e.g. before shutting down. */
   abortReplies(reason?: unknown): void;
 }
@@ -66,6 +97,9 @@ export function createReferenceServer(options: ReferenceServerOptions = {}): Ref
   const heartbeatTimeoutMs = options.heartbeatTimeoutMs ?? 15_000;
   const toolCallTimeoutMs = options.toolCallTimeoutMs ?? 600_000;
   const sessions = new SessionStore({ clock, heartbeatTimeoutMs, toolCallTimeoutMs });
+  const initialModel = options.model ?? standInModel;
+  const journal = new Journal(options.journalLimit ?? DEFAULT_JOURNAL_LIMIT);
+  const faults = new FaultQueue();
   const ctx: ServerContext = {
     sessions,
     setup: createSessionSetup(
@@ -74,7 +108,7 @@ export function createReferenceServer(options: ReferenceServerOptions = {}): Ref
       options.providers ?? DEFAULT_PROVIDERS,
     ),
     clock,
-    model: options.model ?? standInModel,
+    model: initialModel,
     host: options.extensionHost,
     heartbeatTimeoutMs,
     maxBodyBytes: options.maxBodyBytes ?? 1024 * 1024,
@@ -83,7 +117,9 @@ export function createReferenceServer(options: ReferenceServerOptions = {}): Ref
 
   const app = new Hono<AppEnv>();
   app.use('/v1/*', async (c, next) => {
-    c.set('user', await auth.authenticate(c.req.header('authorization') ?? null));
+    const user = await auth.authenticate(c.req.header('authorization') ?? null);
+    c.set('user', user);
+    c.env.user = user;
     await next();
   });
   registerSessionRoutes(app, ctx);
@@ -103,29 +139,47 @@ export function createReferenceServer(options: ReferenceServerOptions = {}): Ref
     ).toResponse();
   });
 
+  const reset = (resetOptions: { user?: string } = {}) => {
+    if (resetOptions.user !== undefined) {
+      for (const session of sessions.list(resetOptions.user)) sessions.delete(session);
+      journal.clear({ user: resetOptions.user });
+      return;
+    }
+    sessions.clear();
+    journal.clear();
+    faults.clear();
+    ctx.model = initialModel;
+  };
+  const control = options.control === true;
+  const controlRoutes = control
+    ? createControlRoutes({
+        clock,
+        users,
+        sessions,
+        journal,
+        faults,
+        reset,
+        loadScript: (json) => {
+          const script = loadScript(json);
+          ctx.model = scriptedModel(script);
+          return Array.isArray(script) ? { turns: script.length } : { rules: script.rules.length };
+        },
+        restoreModel: () => {
+          ctx.model = initialModel;
+        },
+      })
+    : undefined;
+
   const fetch = async (request: Request): Promise<Response> => {
-    const requestId = `req_${crypto.randomUUID().replaceAll('-', '')}`;
-    let response: Response;
-    try {
-      response = await app.fetch(request);
-    } catch (error) {
-      response = (
-        isHttpError(error) ? error : new HttpError('internal_error', 'An unexpected server failure')
-      ).toResponse();
+    if (controlRoutes !== undefined && isControlPath(new URL(request.url).pathname)) {
+      return controlRoutes(request);
     }
-    try {
-      response.headers.set(REQUEST_ID_HEADER, requestId);
-      return response;
-    } catch {
-      // Immutable headers: copy the response.
-      const headers = new Headers(response.headers);
-      headers.set(REQUEST_ID_HEADER, requestId);
-      return new Response(response.body, {
-        status: response.status,
-        statusText: response.statusText,
-        headers,
-      });
-    }
+    return handleRequest(request, {
+      clock,
+      journal,
+      faults,
+      app: async (req, scope) => app.fetch(req, scope),
+    });
   };
 
   return {
@@ -137,7 +191,19 @@ export function createReferenceServer(options: ReferenceServerOptions = {}): Ref
     get sessionCount() {
       return sessions.size;
     },
-    reset: () => sessions.clear(),
+    get model() {
+      return ctx.model;
+    },
+    control,
+    journal,
+    faults,
+    reset,
+    setModel: (model: Model) => {
+      ctx.model = model;
+    },
+    script: (script: Script) => {
+      ctx.model = scriptedModel(script);
+    },
     abortReplies: (reason?: unknown) =>
       sessions.abortReplies(reason ?? new HttpError('internal_error', 'The server is shutting down')),
   };

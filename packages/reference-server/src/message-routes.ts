@@ -7,7 +7,7 @@ import { parseWith, readJsonBody } from './read-body.js';
 import { type ReplyRequest, type ReplyResult, runReply } from './reply-runner.js';
 import type { AppEnv, ServerContext } from './server-context.js';
 import { sessionInfo } from './session-store.js';
-import { StreamWriter } from './stream-writer.js';
+import { StreamWriter, type StreamWriterFault } from './stream-writer.js';
 
 /** Why a reply was aborted when the client went away. */
 export class ClientDisconnectedError extends Error {
@@ -33,7 +33,11 @@ export function registerMessageRoutes(app: Hono<AppEnv>, ctx: ServerContext): vo
 
   app.post('/v1/messages/:sessionId/stream', async (c) => {
     const { reply, release, abort } = await startSend(c, ctx);
-    const writer = new StreamWriter(reply.session.id, () => abort(new ClientDisconnectedError()));
+    const writer = new StreamWriter(
+      reply.session.id,
+      () => abort(new ClientDisconnectedError()),
+      streamFault(c, ctx),
+    );
     const run = async () => {
       try {
         const result = await runReply(replyConfig(ctx), { ...reply, emit: (event) => writer.event(event) });
@@ -66,6 +70,15 @@ export function registerMessageRoutes(app: Hono<AppEnv>, ctx: ServerContext): vo
     const messages = session.messages.filter((m) => includeDeleted === 'true' || m.deletedAt === null);
     return c.json({ sessionId: session.id, messages }, 200);
   });
+}
+
+/** The testing toolkit's fault for this stream, if any; the stream takes over the body. */
+function streamFault(c: Context<AppEnv>, ctx: ServerContext): StreamWriterFault | undefined {
+  const scope = c.env;
+  if (scope === undefined) return undefined;
+  scope.streamed = true;
+  if (scope.fault === undefined) return undefined;
+  return { fault: scope.fault, clock: ctx.clock, dropConnection: scope.dropConnection };
 }
 
 function replyConfig(ctx: ServerContext) {

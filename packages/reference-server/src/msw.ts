@@ -1,5 +1,6 @@
 import { http, type RequestHandler } from 'msw';
 import type { ReferenceServer } from './create-reference-server.js';
+import { isInjectedDropError } from './testing/fault.js';
 
 /** Options of {@link createHandlers}. */
 export interface MswHandlerOptions {
@@ -20,7 +21,17 @@ export function createHandlers(
   options: MswHandlerOptions,
 ): RequestHandler[] {
   const base = options.baseUrl.replace(/\/+$/, '');
-  return [http.all(`${base}/*`, ({ request }) => server.fetch(request))];
+  return [
+    http.all(`${base}/*`, async ({ request }) => {
+      try {
+        return await server.fetch(request);
+      } catch (error) {
+        // An injected dropped connection: msw turns this into a network error for the client.
+        if (isInjectedDropError(error)) return Response.error();
+        throw error;
+      }
+    }),
+  ];
 }
 
 export type { ReferenceServer, ReferenceServerOptions } from './create-reference-server.js';
@@ -31,3 +42,5 @@ export { ManualClock } from './manual-clock.js';
 export { scriptedModel } from './model/scripted-model.js';
 export { standInModel } from './model/stand-in-model.js';
 export { turn } from './model/turn.js';
+export type { Fault } from './testing/fault.js';
+export { FAULT_HEADER } from './testing/fault.js';

@@ -1,10 +1,11 @@
 import type { AddressInfo } from 'node:net';
-import { serve } from '@hono/node-server';
+import { type HttpBindings, serve } from '@hono/node-server';
 import {
   createReferenceServer,
   type ReferenceServer,
   type ReferenceServerOptions,
 } from './create-reference-server.js';
+import { registerConnectionDrop } from './testing/connection-drop.js';
 
 /** Options of {@link startServer}: where to listen, plus every {@link ReferenceServerOptions}. */
 export interface StartServerOptions extends ReferenceServerOptions {
@@ -39,7 +40,12 @@ export function startServer(options: StartServerOptions = {}): Promise<RunningSe
   const server = createReferenceServer(serverOptions);
   return new Promise<RunningServer>((resolve, reject) => {
     const httpServer = serve(
-      { fetch: server.fetch, port, hostname: host, overrideGlobalObjects: false },
+      {
+        fetch: (request, env) => serveRequest(server, request, env as HttpBindings),
+        port,
+        hostname: host,
+        overrideGlobalObjects: false,
+      },
       (info: AddressInfo) => {
         httpServer.off('error', reject);
         const urlHost = info.family === 'IPv6' || host.includes(':') ? `[${info.address}]` : info.address;
@@ -58,4 +64,20 @@ export function startServer(options: StartServerOptions = {}): Promise<RunningSe
     );
     httpServer.once('error', reject);
   });
+}
+
+/** One request over node:http; an injected dropped connection destroys the socket. */
+async function serveRequest(server: ReferenceServer, request: Request, env: HttpBindings): Promise<Response> {
+  // Let the adapter write what it already read (headers, events), flush it, then close the
+  // connection without finishing the response.
+  const drop = () => setImmediate(() => env.incoming.socket.destroySoon());
+  registerConnectionDrop(request, drop);
+  try {
+    return await server.fetch(request);
+  } catch {
+    // server.fetch rejects only for a dropped connection (it answers every failure with a response):
+    // nothing was written, so the socket goes at once.
+    env.incoming.socket.destroy();
+    return new Response(null, { status: 500 });
+  }
 }

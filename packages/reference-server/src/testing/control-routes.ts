@@ -1,0 +1,136 @@
+import { Hono } from 'hono';
+import type { Clock } from '../clock.js';
+import { HttpError, isHttpError } from '../http-error.js';
+import { readJsonBody } from '../read-body.js';
+import type { SessionStore } from '../session-store.js';
+import type { User } from '../token-auth.js';
+import type { FaultQueue, QueuedFault } from './fault-queue.js';
+import type { Journal, JournalFilter } from './journal.js';
+import { JOURNAL_PAGE_HTML } from './journal-page.js';
+import { snapshotSessions } from './session-snapshot.js';
+
+/** The reserved path prefix of the control and inspection routes (outside `/v1`). */
+export const CONTROL_PREFIX = '/_parley';
+
+/** What the control routes act on. */
+export interface ControlTarget {
+  clock: Clock;
+  users: readonly User[];
+  sessions: SessionStore;
+  journal: Journal;
+  faults: FaultQueue;
+  reset(options?: { user?: string }): void;
+  /** Replaces the model with a script file's content (validated); returns what it holds. */
+  loadScript(json: unknown): { rules?: number; turns?: number };
+  /** Puts back the model the server was created with. */
+  restoreModel(): void;
+}
+
+/** Whether `pathname` is under {@link CONTROL_PREFIX}. */
+export function isControlPath(pathname: string): boolean {
+  return pathname === CONTROL_PREFIX || pathname.startsWith(`${CONTROL_PREFIX}/`);
+}
+
+/**
+ * The test-only control and inspection routes, `/_parley/...`. No authentication: enable them
+ * (`control: true`, `--control`) only where every client is trusted.
+ */
+export function createControlRoutes(target: ControlTarget): (request: Request) => Promise<Response> {
+  const app = new Hono().basePath(CONTROL_PREFIX);
+  const requireUser = (name: string | undefined) => {
+    if (name !== undefined && !target.users.some((u) => u.name === name)) {
+      throw new HttpError('invalid_request', `user: no user named ${JSON.stringify(name)}`, {
+        details: { issues: [{ path: 'user', message: 'no such user' }] },
+      });
+    }
+    return name;
+  };
+
+  app.get('/health', (c) =>
+    c.json({
+      status: 'ok',
+      time: target.clock.now(),
+      sessions: target.sessions.size,
+      users: target.users.map((u) => u.name),
+    }),
+  );
+
+  app.post('/reset', (c) => {
+    const user = requireUser(c.req.query('user'));
+    target.reset(user === undefined ? {} : { user });
+    return c.json({ reset: user ?? 'all' });
+  });
+
+  app.get('/journal', (c) => {
+    const filter: JournalFilter = {};
+    const session = c.req.query('session');
+    const path = c.req.query('path');
+    const method = c.req.query('method');
+    const user = c.req.query('user');
+    if (session !== undefined) filter.sessionId = session;
+    if (path !== undefined) filter.path = path;
+    if (method !== undefined) filter.method = method;
+    if (user !== undefined) filter.user = user;
+    return c.json({ entries: target.journal.entries(filter) });
+  });
+
+  app.delete('/journal', (c) => {
+    target.journal.clear();
+    return c.body(null, 204);
+  });
+
+  app.get('/faults', (c) => c.json({ pending: target.faults.pending }));
+
+  app.post('/faults', async (c) => {
+    const body = (await readJsonBody(c.req.raw, 64 * 1024)) as QueuedFault | undefined;
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+      throw new HttpError('invalid_request', 'The body must be a fault object, e.g. {"status":503}');
+    }
+    try {
+      target.faults.next(body);
+    } catch (error) {
+      throw new HttpError('invalid_request', (error as Error).message);
+    }
+    return c.json({ pending: target.faults.pending }, 201);
+  });
+
+  app.delete('/faults', (c) => {
+    target.faults.clear();
+    return c.body(null, 204);
+  });
+
+  app.put('/script', async (c) => {
+    const body = await readJsonBody(c.req.raw, 1024 * 1024);
+    try {
+      return c.json(target.loadScript(body));
+    } catch (error) {
+      if (isHttpError(error)) throw error;
+      throw new HttpError('invalid_request', (error as Error).message);
+    }
+  });
+
+  app.delete('/script', (c) => {
+    target.restoreModel();
+    return c.body(null, 204);
+  });
+
+  app.get('/sessions', (c) =>
+    c.json({ sessions: snapshotSessions(target.sessions, requireUser(c.req.query('user'))) }),
+  );
+
+  app.get('/ui', (c) => c.html(JOURNAL_PAGE_HTML));
+
+  app.notFound((c) =>
+    new HttpError(
+      'route_not_found',
+      `No control route at ${c.req.method} ${new URL(c.req.url).pathname}`,
+    ).toResponse(),
+  );
+  app.onError((error) =>
+    (isHttpError(error)
+      ? error
+      : new HttpError('internal_error', 'An unexpected server failure')
+    ).toResponse(),
+  );
+  return async (request) => app.fetch(request);
+}

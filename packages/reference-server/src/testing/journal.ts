@@ -1,0 +1,108 @@
+import type { Fault } from './fault.js';
+import { matchesPath, type PathPattern } from './path-pattern.js';
+
+/** What the journal keeps of a response. */
+export interface JournalResponse {
+  /** HTTP status; 0 for a connection dropped before any response. */
+  status: number;
+  /** The body parsed as JSON (buffered responses; text when it is not JSON). Absent for streams. */
+  body?: unknown;
+  /** True when the body was longer than the journal keeps; `body` is then its first characters. */
+  bodyTruncated?: true;
+  /** The error of an error body or of a stream's exception event. */
+  error?: { code: string; message: string };
+  /** The reply's stop reason (buffered or streamed send). */
+  stopReason?: string;
+  /** The assistant text of the reply, all messages joined. */
+  text?: string;
+  /** Names of the client tools the reply waits for. */
+  pendingTools?: string[];
+  /** Streamed replies: how many events the client was sent. */
+  events?: number;
+  /** False while a stream is still being sent, and for a stream cut, dropped or left by the client. */
+  complete: boolean;
+}
+
+/** One request the server answered, as `GET /_parley/journal` and `server.journal.entries()` give it. */
+export interface JournalEntry {
+  /** 1, 2, 3, ... in arrival order since the server started (not reset by `clear`). */
+  seq: number;
+  /** The `x-request-id` the response carried. */
+  requestId: string;
+  /** Server-clock time of arrival, Unix ms. */
+  time: number;
+  /** Server-clock ms from arrival to the last byte of the response (absent while streaming). */
+  durationMs?: number;
+  method: string;
+  /** The URL path, e.g. `/v1/messages/sess_.../stream`. */
+  path: string;
+  /** The query string with its `?`, or `""`. */
+  query: string;
+  /** The authenticated user, if authentication passed. */
+  user?: string;
+  /** The session the request is about: from the path, or the id a create returned. */
+  sessionId?: string;
+  /** The request body parsed as JSON (text when it is not JSON; absent when empty). */
+  body?: unknown;
+  bodyTruncated?: true;
+  /** The fault injected into this request, if any. */
+  fault?: Fault;
+  response?: JournalResponse;
+}
+
+/** Which entries to return; every condition given must hold. */
+export interface JournalFilter {
+  sessionId?: string;
+  /** A path pattern (`*` = one segment or part of one) or a RegExp. */
+  path?: PathPattern;
+  method?: string;
+  user?: string;
+}
+
+/** Default number of entries kept; older ones are dropped first. */
+export const DEFAULT_JOURNAL_LIMIT = 1000;
+
+/** The requests and replies a server saw, oldest first, for tests to assert on. */
+export class Journal {
+  #entries: JournalEntry[] = [];
+  #seq = 0;
+
+  constructor(private readonly limit = DEFAULT_JOURNAL_LIMIT) {}
+
+  /** Entries matching `filter`, oldest first. They are snapshots: later changes do not show. */
+  entries(filter: JournalFilter = {}): JournalEntry[] {
+    return this.#entries.filter((entry) => matches(entry, filter)).map((entry) => structuredClone(entry));
+  }
+
+  /** The newest entry matching `filter`. */
+  last(filter: JournalFilter = {}): JournalEntry | undefined {
+    return this.entries(filter).at(-1);
+  }
+
+  /** Forgets every entry (or those of one user). */
+  clear(filter: { user?: string } = {}): void {
+    this.#entries =
+      filter.user === undefined ? [] : this.#entries.filter((entry) => entry.user !== filter.user);
+  }
+
+  get size(): number {
+    return this.#entries.length;
+  }
+
+  /** Adds an entry (its `seq` is set here) and returns it for later updates. */
+  record(entry: Omit<JournalEntry, 'seq'>): JournalEntry {
+    const full: JournalEntry = { seq: ++this.#seq, ...entry };
+    this.#entries.push(full);
+    if (this.#entries.length > this.limit) this.#entries.splice(0, this.#entries.length - this.limit);
+    return full;
+  }
+}
+
+function matches(entry: JournalEntry, filter: JournalFilter): boolean {
+  return (
+    (filter.sessionId === undefined || entry.sessionId === filter.sessionId) &&
+    (filter.path === undefined || matchesPath(filter.path, entry.path)) &&
+    (filter.method === undefined || entry.method === filter.method.toUpperCase()) &&
+    (filter.user === undefined || entry.user === filter.user)
+  );
+}

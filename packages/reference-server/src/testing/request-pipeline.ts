@@ -1,0 +1,153 @@
+import { REQUEST_ID_HEADER } from '@parley/protocol';
+import type { Clock } from '../clock.js';
+import { HttpError, isHttpError } from '../http-error.js';
+import { connectionDropOf } from './connection-drop.js';
+import {
+  FAULT_HEADER,
+  type Fault,
+  faultResponse,
+  InjectedDropError,
+  isErrorFault,
+  MALFORMED_MARKER,
+  parseFaultHeader,
+} from './fault.js';
+import type { FaultQueue } from './fault-queue.js';
+import type { Journal, JournalEntry, JournalResponse } from './journal.js';
+import { journalBody, readRequestBody, recordStream, summarizeBody } from './journal-recorder.js';
+
+/**
+ * What the toolkit tells the routes about one request (Hono bindings, `c.env`): the fault to
+ * inject, and what the routes report back (the authenticated user, whether the reply streams).
+ */
+export interface RequestScope {
+  fault: Fault | undefined;
+  /** Destroys the real connection (node:http only); undefined under msw and fetch injection. */
+  dropConnection: (() => void) | undefined;
+  /** Set by authentication. */
+  user: string | undefined;
+  /** Set by the stream route once it took over the body (and the stream part of the fault). */
+  streamed: boolean;
+}
+
+export interface PipelineDeps {
+  clock: Clock;
+  journal: Journal;
+  faults: FaultQueue;
+  /** The protocol's routes. */
+  app: (request: Request, scope: RequestScope) => Promise<Response>;
+}
+
+const SESSION_IN_PATH = /\/(sess_[A-Za-z0-9]+)(?:\/|$)/;
+
+/**
+ * Handles one protocol request with the testing toolkit around it: records it in the journal,
+ * injects the fault its `x-parley-fault` header or a queued one-shot asks for, and stamps the
+ * request id. Rejects (like a network error) only for an injected dropped connection.
+ */
+export async function handleRequest(request: Request, deps: PipelineDeps): Promise<Response> {
+  const { clock, journal } = deps;
+  const requestId = `req_${crypto.randomUUID().replaceAll('-', '')}`;
+  const url = new URL(request.url);
+  const sessionInPath = SESSION_IN_PATH.exec(url.pathname)?.[1];
+  const entry = journal.record({
+    requestId,
+    time: clock.now(),
+    method: request.method.toUpperCase(),
+    path: url.pathname,
+    query: url.search,
+    ...(sessionInPath === undefined ? {} : { sessionId: sessionInPath }),
+    ...(await readRequestBody(request)),
+  });
+
+  let fault: Fault | undefined;
+  try {
+    fault = resolveFault(request, url, deps.faults);
+  } catch (error) {
+    const response = (isHttpError(error) ? error : toInternal(error)).toResponse();
+    return finishBuffered(request, entry, response, requestId, deps);
+  }
+  if (fault !== undefined) entry.fault = fault;
+
+  if (fault?.drop) {
+    if (fault.latencyMs !== undefined) await clock.sleep(fault.latencyMs, request.signal).catch(() => {});
+    entry.response = { status: 0, complete: false };
+    entry.durationMs = clock.now() - entry.time;
+    connectionDropOf(request)?.();
+    throw new InjectedDropError();
+  }
+  if (fault !== undefined && isErrorFault(fault)) {
+    return finishBuffered(request, entry, faultResponse(fault), requestId, deps, fault);
+  }
+
+  const scope: RequestScope = {
+    fault,
+    dropConnection: connectionDropOf(request),
+    user: undefined,
+    streamed: false,
+  };
+  let response: Response;
+  try {
+    response = await deps.app(request, scope);
+  } catch (error) {
+    response = (isHttpError(error) ? error : toInternal(error)).toResponse();
+  }
+  if (scope.user !== undefined) entry.user = scope.user;
+  if (!scope.streamed || response.body === null)
+    return finishBuffered(request, entry, response, requestId, deps, fault);
+
+  const journalResponse: JournalResponse = { status: response.status, complete: false };
+  entry.response = journalResponse;
+  const headers = new Headers(response.headers);
+  headers.set(REQUEST_ID_HEADER, requestId);
+  return new Response(recordStream(response.body, entry, journalResponse, clock), {
+    status: response.status,
+    statusText: response.statusText,
+    headers,
+  });
+}
+
+/** The header's fault over a queued one-shot, member by member. */
+function resolveFault(request: Request, url: URL, faults: FaultQueue): Fault | undefined {
+  const header = request.headers.get(FAULT_HEADER);
+  const fromHeader = header === null ? undefined : parseFaultHeader(header);
+  const queued = faults.take(request.method, url.pathname);
+  if (fromHeader === undefined && queued === undefined) return undefined;
+  return { ...queued, ...fromHeader };
+}
+
+/** Reads a whole (non-streamed) response, journals it, applies latency and `malformed`. */
+async function finishBuffered(
+  request: Request,
+  entry: JournalEntry,
+  response: Response,
+  requestId: string,
+  deps: PipelineDeps,
+  fault?: Fault,
+): Promise<Response> {
+  const text = response.body === null ? '' : await response.text();
+  const kept = journalBody(text);
+  entry.response = { status: response.status, ...kept, ...summarizeBody(kept.body), complete: true };
+  if (entry.sessionId === undefined && isRecord(kept.body) && typeof kept.body.sessionId === 'string') {
+    entry.sessionId = kept.body.sessionId;
+  }
+  // A client that left stops the wait; the response then goes nowhere.
+  if (fault?.latencyMs !== undefined) await deps.clock.sleep(fault.latencyMs, request.signal).catch(() => {});
+  entry.durationMs = deps.clock.now() - entry.time;
+  const headers = new Headers(response.headers);
+  headers.set(REQUEST_ID_HEADER, requestId);
+  let body: string | null = response.body === null ? null : text;
+  if (fault?.malformed && body !== null) {
+    body = text.slice(0, Math.ceil(text.length / 2)) + MALFORMED_MARKER;
+    headers.delete('content-length');
+  }
+  return new Response(body, { status: response.status, statusText: response.statusText, headers });
+}
+
+function toInternal(error: unknown): HttpError {
+  console.error('[parley] internal error:', error);
+  return new HttpError('internal_error', 'An unexpected server failure');
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

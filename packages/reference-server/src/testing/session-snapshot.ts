@@ -1,0 +1,47 @@
+import type { Customizations, Message, ToolCall } from '@parley/protocol';
+import type { Session, SessionStore } from '../session-store.js';
+
+/** A session as `GET /_parley/sessions` shows it: everything, retracted messages included. */
+export interface SessionSnapshot {
+  sessionId: string;
+  user: string;
+  createdAt: number;
+  customizations: Customizations;
+  agentId: string | undefined;
+  modelId: string | undefined;
+  /** A reply is running. */
+  busy: boolean;
+  messages: Message[];
+  /** The client tool calls of the session, in the order the model asked for them. */
+  toolCalls: ToolCall[];
+}
+
+/** Every session (or one user's), oldest first, for inspection. */
+export function snapshotSessions(store: SessionStore, user?: string): SessionSnapshot[] {
+  return [...store.all()]
+    .filter((session) => user === undefined || session.owner === user)
+    .sort((a, b) => a.createdAt - b.createdAt || a.seq - b.seq)
+    .map(snapshot);
+}
+
+function snapshot(session: Session): SessionSnapshot {
+  const toolCalls: ToolCall[] = [];
+  for (const message of session.messages) {
+    for (const block of message.content) {
+      if (block.type !== 'tool_use') continue;
+      const record = session.toolCalls.get(block.id);
+      if (record !== undefined) toolCalls.push(session.toolCalls.view(record));
+    }
+  }
+  return {
+    sessionId: session.id,
+    user: session.owner,
+    createdAt: session.createdAt,
+    customizations: session.customizations,
+    agentId: session.agentId,
+    modelId: session.modelId,
+    busy: session.reply !== undefined,
+    messages: structuredClone(session.messages),
+    toolCalls,
+  };
+}
