@@ -1,11 +1,3 @@
-export {
-  ContentBlockSchema,
-  JsonObjectSchema,
-  TextBlockSchema,
-  ToolResultBlockSchema,
-  ToolResultContentSchema,
-  ToolUseBlockSchema,
-} from './content.js';
 export type {
   ContentBlock,
   JsonObject,
@@ -15,12 +7,13 @@ export type {
   ToolUseBlock,
 } from './content.js';
 export {
-  CustomizationsSchema,
-  ExtensionsSchema,
-  RAG_MAX_RESULTS_DEFAULT,
-  RAG_MAX_RESULTS_LIMIT,
-  RagConfigSchema,
-} from './customizations.js';
+  ContentBlockSchema,
+  JsonObjectSchema,
+  TextBlockSchema,
+  ToolResultBlockSchema,
+  ToolResultContentSchema,
+  ToolUseBlockSchema,
+} from './content.js';
 export type {
   Customizations,
   Extensions,
@@ -29,22 +22,17 @@ export type {
   RagConfig,
   SimpleCustomizations,
 } from './customizations.js';
-export { ERROR_CODES, ErrorBodySchema, REQUEST_ID_HEADER, statusOf } from './errors.js';
-export type { ErrorBody, ErrorCode } from './errors.js';
-export { MessageSchema, RoleSchema } from './message.js';
-export type { Message, Role } from './message.js';
 export {
-  ExportMessagesResponseSchema,
-  MessageReplySchema,
-  PendingToolSchema,
-  RewindRequestSchema,
-  RewindResponseSchema,
-  SendMessageRequestSchema,
-  StopReasonSchema,
-  ToolCallStateSchema,
-  UsageSchema,
-  UserContentBlockSchema,
-} from './send-message.js';
+  CustomizationsSchema,
+  ExtensionsSchema,
+  RAG_MAX_RESULTS_DEFAULT,
+  RAG_MAX_RESULTS_LIMIT,
+  RagConfigSchema,
+} from './customizations.js';
+export type { ErrorBody, ErrorCode } from './errors.js';
+export { ERROR_CODES, ErrorBodySchema, REQUEST_ID_HEADER, statusOf } from './errors.js';
+export type { Message, Role } from './message.js';
+export { MessageSchema, RoleSchema } from './message.js';
 export type {
   ExportMessagesResponse,
   MessageReply,
@@ -58,12 +46,31 @@ export type {
   UserContentBlock,
 } from './send-message.js';
 export {
+  ExportMessagesResponseSchema,
+  MessageReplySchema,
+  PendingToolSchema,
+  RewindRequestSchema,
+  RewindResponseSchema,
+  SendMessageRequestSchema,
+  StopReasonSchema,
+  ToolCallStateSchema,
+  UsageSchema,
+  UserContentBlockSchema,
+} from './send-message.js';
+export type { CreateSessionResponse, ListSessionsResponse, SessionSummary } from './session.js';
+export {
   CreateSessionRequestSchema,
   CreateSessionResponseSchema,
   ListSessionsResponseSchema,
   SessionSummarySchema,
 } from './session.js';
-export type { CreateSessionResponse, ListSessionsResponse, SessionSummary } from './session.js';
+export type {
+  ExceptionEventKind,
+  KnownStreamEventKind,
+  StreamBody,
+  StreamEvent,
+  StreamEventPayload,
+} from './stream-events.js';
 export {
   ContentBlockDeltaSchema,
   ContentBlockStartSchema,
@@ -77,19 +84,13 @@ export {
   ReplyStopSchema,
   STREAM_EVENT_SCHEMAS,
 } from './stream-events.js';
-export type {
-  ExceptionEventKind,
-  KnownStreamEventKind,
-  StreamBody,
-  StreamEvent,
-  StreamEventPayload,
-} from './stream-events.js';
+export type { HeartbeatRequest, ToolCall, ToolResponseRequest } from './tool-call.js';
 export {
   HeartbeatRequestSchema,
   ToolCallSchema,
   ToolResponseRequestSchema,
 } from './tool-call.js';
-export type { HeartbeatRequest, ToolCall, ToolResponseRequest } from './tool-call.js';
+export type { ToolDefinition } from './tool-definition.js';
 export {
   JsonSchemaObjectSchema,
   MAX_TOOLS_PER_SESSION,
@@ -97,4 +98,3 @@ export {
   ToolDefinitionSchema,
   ToolNameSchema,
 } from './tool-definition.js';
-export type { ToolDefinition } from './tool-definition.js';

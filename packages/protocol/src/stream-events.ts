@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { MessageReplySchema } from './send-message.js';
 import { RoleSchema } from './message.js';
+import { MessageReplySchema } from './send-message.js';
 
 /**
  * Events of `POST /v1/messages/:sessionId/stream`, in Amazon Bedrock ConverseStream shapes: each event
@@ -32,7 +32,9 @@ export const ContentBlockDeltaSchema = z.looseObject({
     /** A fragment of the tool input's JSON text: join the fragments, parse at contentBlockStop. */
     z.looseObject({ toolUse: z.looseObject({ input: z.string() }) }),
     z.looseObject({
-      toolResult: z.array(z.union([z.looseObject({ text: z.string() }), z.looseObject({ json: z.unknown() })])),
+      toolResult: z.array(
+        z.union([z.looseObject({ text: z.string() }), z.looseObject({ json: z.unknown() })]),
+      ),
     }),
     z.looseObject({}),
   ]),
@@ -91,7 +93,9 @@ export type KnownStreamEventKind = keyof typeof STREAM_EVENT_SCHEMAS;
 /** A payload by kind. */
 export type StreamEventPayload<K extends KnownStreamEventKind> = z.infer<(typeof STREAM_EVENT_SCHEMAS)[K]>;
 /** A known stream event: `{ [kind]: payload }`. */
-export type StreamEvent = { [K in KnownStreamEventKind]: { [P in K]: StreamEventPayload<K> } }[KnownStreamEventKind];
+export type StreamEvent = {
+  [K in KnownStreamEventKind]: { [P in K]: StreamEventPayload<K> };
+}[KnownStreamEventKind];
 
 export function isKnownStreamEventKind(kind: string): kind is KnownStreamEventKind {
   return Object.hasOwn(STREAM_EVENT_SCHEMAS, kind);

@@ -10,9 +10,9 @@ const tool = {
 describe('customizations', () => {
   it('accepts the Simple, Full and Minimal variants', () => {
     expect(CustomizationsSchema.safeParse({ agentId: 'default', product: 'p' }).success).toBe(true);
-    expect(CustomizationsSchema.safeParse({ model: 'm', extensions: { tools: { get_weather: tool } } }).success).toBe(
-      true,
-    );
+    expect(
+      CustomizationsSchema.safeParse({ model: 'm', extensions: { tools: { get_weather: tool } } }).success,
+    ).toBe(true);
     expect(CustomizationsSchema.safeParse({ sessionData: { any: ['thing'] } }).success).toBe(true);
     expect(CreateSessionRequestSchema.safeParse({}).success).toBe(true);
   });
@@ -42,7 +42,9 @@ describe('customizations', () => {
 describe('send body', () => {
   it('accepts text or text blocks, and no content for a resume', () => {
     expect(SendMessageRequestSchema.safeParse({ content: 'hi' }).success).toBe(true);
-    expect(SendMessageRequestSchema.safeParse({ content: [{ type: 'text', text: 'hi' }] }).success).toBe(true);
+    expect(SendMessageRequestSchema.safeParse({ content: [{ type: 'text', text: 'hi' }] }).success).toBe(
+      true,
+    );
     expect(SendMessageRequestSchema.safeParse({}).success).toBe(true);
   });
 
