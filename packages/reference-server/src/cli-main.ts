@@ -1,6 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { DEMO_USER } from './create-reference-server.js';
+import type { ExtensionHostOptions } from './extensions/create-extension-host.js';
+import { loadDocumentsFile, loadExtensionsConfigFile } from './extensions/load-files.js';
+import type { Document } from './extensions/rag/document.js';
 import type { Model } from './model/model.js';
 import { loadScript } from './model/script-file.js';
 import { scriptedModel } from './model/scripted-model.js';
@@ -42,6 +45,14 @@ function collectUser(value: string, previous: User[]): User[] {
   return [...previous, { name: match[1], token: match[2] }];
 }
 
+function collectDocuments(value: string, previous: Array<[string, string]>): Array<[string, string]> {
+  const match = /^([^=\s]+)=(.+)$/.exec(value);
+  if (match?.[1] === undefined || match[2] === undefined) {
+    throw new InvalidArgumentError('must be NAME=FILE (an index name and a .json or .jsonl file).');
+  }
+  return [...previous, [match[1], match[2]]];
+}
+
 /**
  * The `parley-server` command: parses `argv` (without the node and script paths), starts the
  * server, and prints one line with its URL. Flag errors print a message and give exit code 2.
@@ -64,6 +75,15 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<CliRes
     )
     .option('--script <file>', 'answer with a scripted model from this JSON script file (rules or turns)')
     .option('--control', 'serve the test-only control routes under /_parley/ (no authentication)', false)
+    .option(
+      '--config <file>',
+      'extensions config (JSON): agents, models, document indexes, tool providers, quotas',
+    )
+    .addOption(
+      new Option('--documents <NAME=FILE>', 'load a document index from a JSON or JSONL file (repeatable)')
+        .argParser(collectDocuments)
+        .default([] as Array<[string, string]>, 'the built-in "handbook" index only'),
+    )
     .helpOption('-h, --help', 'show this help')
     .exitOverride()
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
@@ -91,6 +111,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<CliRes
     heartbeatTimeoutMs: number;
     script?: string;
     control: boolean;
+    config?: string;
+    documents: Array<[string, string]>;
   }>();
   const users = opts.user.length > 0 ? opts.user : [DEMO_USER];
   let model: Model | undefined;
@@ -102,8 +124,27 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<CliRes
       return { exitCode: 2 };
     }
   }
+  let extensions: ExtensionHostOptions = {};
+  try {
+    if (opts.config !== undefined) extensions = await loadExtensionsConfigFile(opts.config);
+  } catch (error) {
+    io.stderr(`parley-server: --config ${opts.config}: ${(error as Error).message}\n`);
+    return { exitCode: 2 };
+  }
+  const indexes: Record<string, Document[]> = {};
+  for (const [name, file] of opts.documents) {
+    try {
+      indexes[name] = await loadDocumentsFile(file);
+    } catch (error) {
+      io.stderr(`parley-server: --documents ${name}=${file}: ${(error as Error).message}\n`);
+      return { exitCode: 2 };
+    }
+  }
+  if (opts.documents.length > 0)
+    extensions = { ...extensions, indexes: { ...extensions.indexes, ...indexes } };
   try {
     const running = await startServer({
+      extensions,
       port: opts.port,
       host: opts.host,
       users,
@@ -118,6 +159,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<CliRes
     const extras = [
       ...(opts.script === undefined ? [] : [`script ${opts.script}`]),
       ...(opts.control ? [`control routes on ${running.url}/_parley/`] : []),
+      ...(opts.config === undefined ? [] : [`config ${opts.config}`]),
+      ...opts.documents.map(([name, file]) => `index ${name} from ${file}`),
     ];
     io.stdout(
       `Parley reference server listening on ${running.url} (${who})` +

@@ -2,6 +2,11 @@ import { Hono } from 'hono';
 import { type AgentDefinition, DEFAULT_AGENTS, DEFAULT_MODELS, DEFAULT_PROVIDERS } from './agents.js';
 import type { Clock } from './clock.js';
 import type { ExtensionHost } from './extension-host.js';
+import {
+  createExtensionHost,
+  type ExtensionHostOptions,
+  type ParleyExtensionHost,
+} from './extensions/create-extension-host.js';
 import { HttpError, isHttpError } from './http-error.js';
 import { registerMessageRoutes } from './message-routes.js';
 import type { Model } from './model/model.js';
@@ -42,9 +47,19 @@ export interface ReferenceServerOptions {
   agents?: Readonly<Record<string, AgentDefinition>>;
   /** Foundation-model ids accepted by the Full variant (`customizations.model`). */
   models?: readonly string[];
-  /** Registered tool-provider names (`extensions.mcpProviders`). Default `['erp']`. */
+  /**
+   * Accepted tool-provider names (`extensions.mcpProviders`). Default: the extension host's
+   * registered providers (`['erp']`). Register real providers with `extensions.providers`; names
+   * given here without a provider behind them only make sense with `extensions: false`.
+   */
   providers?: readonly string[];
-  /** Extensions: retrieval, gateway tools, quotas. */
+  /**
+   * Extensions: agents and models catalogue, document retrieval, gateway tool providers (the
+   * built-in `erp` MCP server) and per-product quotas. Default: the built-ins (`createExtensionHost`
+   * with these options); `false` turns extensions off.
+   */
+  extensions?: ExtensionHostOptions | false;
+  /** A custom extension host instead of the built-in one (wins over `extensions`). */
   extensionHost?: ExtensionHost;
   /**
    * Serve the test-only control and inspection routes under `/_parley/` (health, reset, journal,
@@ -88,6 +103,10 @@ export interface ReferenceServer {
   script(script: Script): void;
   /** Aborts every running reply, e.g. before shutting down. */
   abortReplies(reason?: unknown): void;
+  /** The built-in extension host (catalogue, retriever, gateway), unless a custom one was given. */
+  readonly extensions: ParleyExtensionHost | undefined;
+  /** Aborts running replies and closes provider connections. `startServer`'s `close()` calls it. */
+  close(): Promise<void>;
 }
 
 /** Creates the in-memory reference server: every endpoint of docs/protocol.md behind one `fetch`. */
@@ -100,16 +119,22 @@ export function createReferenceServer(options: ReferenceServerOptions = {}): Ref
   const initialModel = options.model ?? standInModel;
   const journal = new Journal(options.journalLimit ?? DEFAULT_JOURNAL_LIMIT);
   const faults = new FaultQueue();
+  const extensions =
+    options.extensionHost === undefined && options.extensions !== false
+      ? createExtensionHost({ clock, ...options.extensions })
+      : undefined;
+  const catalogue = extensions?.catalogue;
   const ctx: ServerContext = {
     sessions,
     setup: createSessionSetup(
-      options.agents ?? DEFAULT_AGENTS,
-      options.models ?? DEFAULT_MODELS,
-      options.providers ?? DEFAULT_PROVIDERS,
+      options.agents ?? catalogue?.agents ?? DEFAULT_AGENTS,
+      options.models ?? (catalogue ? Object.keys(catalogue.models) : DEFAULT_MODELS),
+      options.providers ?? extensions?.gateway.names ?? DEFAULT_PROVIDERS,
+      catalogue?.defaultAgentId || undefined,
     ),
     clock,
     model: initialModel,
-    host: options.extensionHost,
+    host: options.extensionHost ?? extensions,
     heartbeatTimeoutMs,
     maxBodyBytes: options.maxBodyBytes ?? 1024 * 1024,
   };
@@ -170,6 +195,9 @@ export function createReferenceServer(options: ReferenceServerOptions = {}): Ref
       })
     : undefined;
 
+  const abortReplies = (reason?: unknown) =>
+    sessions.abortReplies(reason ?? new HttpError('internal_error', 'The server is shutting down'));
+
   const fetch = async (request: Request): Promise<Response> => {
     if (controlRoutes !== undefined && isControlPath(new URL(request.url).pathname)) {
       return controlRoutes(request);
@@ -204,7 +232,11 @@ export function createReferenceServer(options: ReferenceServerOptions = {}): Ref
     script: (script: Script) => {
       ctx.model = scriptedModel(script);
     },
-    abortReplies: (reason?: unknown) =>
-      sessions.abortReplies(reason ?? new HttpError('internal_error', 'The server is shutting down')),
+    abortReplies,
+    extensions,
+    close: async () => {
+      abortReplies();
+      await extensions?.close();
+    },
   };
 }

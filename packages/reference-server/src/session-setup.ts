@@ -11,6 +11,8 @@ export interface SessionSetup {
   agents: Readonly<Record<string, AgentDefinition>>;
   models: readonly string[];
   providers: readonly string[];
+  /** The agent Minimal and body-less sessions resolve to. */
+  defaultAgentId: string;
   systemPrompt(session: Session): string | undefined;
   parameters(session: Session): { maxTokens?: number; temperature?: number };
 }
@@ -19,12 +21,14 @@ export function createSessionSetup(
   agents: Readonly<Record<string, AgentDefinition>>,
   models: readonly string[],
   providers: readonly string[],
+  defaultAgentId: string = DEFAULT_AGENT_ID,
 ): SessionSetup {
   const agentOf = (session: Session) => (session.agentId === undefined ? undefined : agents[session.agentId]);
   return {
     agents,
     models,
     providers,
+    defaultAgentId,
     systemPrompt: (session) => agentOf(session)?.systemPrompt,
     parameters: (session) => ({ ...agentOf(session)?.parameters }),
   };
@@ -63,7 +67,7 @@ export function resolveSession(
     }
   }
   if (model !== undefined) return { agentId: undefined, modelId: model };
-  return { agentId: agentId ?? DEFAULT_AGENT_ID, modelId: undefined };
+  return { agentId: agentId ?? setup.defaultAgentId, modelId: undefined };
 }
 
 /** The tools of one model call: client tools (agent + extensions) and the host's server tools. */

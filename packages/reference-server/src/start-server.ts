@@ -55,8 +55,8 @@ export function startServer(options: StartServerOptions = {}): Promise<RunningSe
           server,
           close: () =>
             new Promise<void>((done) => {
-              server.abortReplies();
-              httpServer.close(() => done());
+              const closed = server.close();
+              httpServer.close(() => void closed.then(done, done));
               if ('closeAllConnections' in httpServer) httpServer.closeAllConnections();
             }),
         });

@@ -80,3 +80,71 @@ describe('parley-server CLI', () => {
       expect(out.join('')).toContain(flag);
   });
 });
+
+describe('parley-server CLI extensions flags', () => {
+  async function tempFile(name: string, text: string): Promise<string> {
+    const { mkdtemp, writeFile } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const dir = await mkdtemp(join(tmpdir(), 'parley-cli-'));
+    const file = join(dir, name);
+    await writeFile(file, text);
+    return file;
+  }
+
+  it('--config FILE loads agents and quotas; --documents NAME=FILE loads an index', async () => {
+    const docs = await tempFile(
+      'faq.jsonl',
+      `${JSON.stringify({ id: 'refunds', text: 'Refunds take five days.', tags: { lang: ['en'] } })}\n`,
+    );
+    const config = await tempFile(
+      'config.json',
+      JSON.stringify({
+        agents: { faq: { systemPrompt: 'Answer from the FAQ.', rag: { indexes: ['faq'] } } },
+        indexes: { faq: { file: docs } },
+        quotas: [{ product: 'demo', messagesPerMinute: 1 }],
+      }),
+    );
+    const { out, io: streams } = io();
+    const result = await runCli(['--port', '0', '--config', config, '--documents', `more=${docs}`], streams);
+    try {
+      expect(out.join('')).toContain('index more');
+      const host = result.running?.server.extensions;
+      expect(host?.catalogue.agents.faq).toBeDefined();
+      expect(host?.retriever.names).toEqual(expect.arrayContaining(['faq', 'more']));
+      const url = result.running?.url ?? '';
+      const headers = { authorization: 'Bearer parley-demo-token' };
+      const created = await fetch(`${url}/v1/sessions`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ customizations: { agentId: 'faq', product: 'demo' } }),
+      });
+      expect(created.status).toBe(201);
+      const { sessionId } = (await created.json()) as { sessionId: string };
+      const send = () =>
+        fetch(`${url}/v1/messages/${sessionId}`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ content: '/search refunds' }),
+        });
+      const first = await send();
+      expect(first.status).toBe(200);
+      expect(JSON.stringify(await first.json())).toContain('refunds');
+      const second = await send();
+      expect(second.status).toBe(429);
+      expect(second.headers.get('retry-after')).not.toBeNull();
+    } finally {
+      await result.running?.close();
+    }
+  });
+
+  it('a bad --config or --documents file is a clear message and exit code 2', async () => {
+    const bad = await tempFile('bad.json', JSON.stringify({ agents: { x: { systemPrompt: 5 } } }));
+    const first = io();
+    expect((await runCli(['--port', '0', '--config', bad], first.io)).exitCode).toBe(2);
+    expect(first.err.join('')).toContain('--config');
+    const second = io();
+    expect((await runCli(['--port', '0', '--documents', 'nope'], second.io)).exitCode).toBe(2);
+    expect(second.err.join('')).toContain('NAME=FILE');
+  });
+});

@@ -75,7 +75,12 @@ describe('sessions', () => {
   });
 
   it('the agent, model and provider catalogues can be replaced', async () => {
-    const { call } = harness({ agents: { mine: { systemPrompt: 'x' } }, models: ['m1'], providers: ['crm'] });
+    const { call } = harness({
+      agents: { mine: { systemPrompt: 'x' } },
+      models: ['m1'],
+      providers: ['crm'],
+      extensions: false,
+    });
     expect((await call('POST', '/v1/sessions', { customizations: { agentId: 'mine' } })).status).toBe(201);
     expect((await call('POST', '/v1/sessions', { customizations: { model: 'm1' } })).status).toBe(201);
     expect(
