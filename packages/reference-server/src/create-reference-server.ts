@@ -43,9 +43,12 @@ export interface ReferenceServerOptions {
   toolCallTimeoutMs?: number;
   /** Larger request bodies are `413 payload_too_large`. Default 1 MiB. */
   maxBodyBytes?: number;
-  /** The agent catalogue (`customizations.agentId`). Default: `default`, `assistant`, `weather`. */
+  /**
+   * Replaces the agent catalogue (`customizations.agentId`). Default: the extension host's catalogue
+   * (`default`, `assistant`, `weather`, `support`, `erp-assistant` and any from `extensions.agents`).
+   */
   agents?: Readonly<Record<string, AgentDefinition>>;
-  /** Foundation-model ids accepted by the Full variant (`customizations.model`). */
+  /** Replaces the foundation-model ids accepted by the Full variant. Default: the extension host's. */
   models?: readonly string[];
   /**
    * Accepted tool-provider names (`extensions.mcpProviders`). Default: the extension host's
@@ -123,13 +126,15 @@ export function createReferenceServer(options: ReferenceServerOptions = {}): Ref
     options.extensionHost === undefined && options.extensions !== false
       ? createExtensionHost({ clock, ...options.extensions })
       : undefined;
-  const catalogue = extensions?.catalogue;
+  // A host made with createExtensionHost brings its catalogue and providers, built-in or given.
+  const parleyHost = extensions ?? asParleyHost(options.extensionHost);
+  const catalogue = parleyHost?.catalogue;
   const ctx: ServerContext = {
     sessions,
     setup: createSessionSetup(
       options.agents ?? catalogue?.agents ?? DEFAULT_AGENTS,
       options.models ?? (catalogue ? Object.keys(catalogue.models) : DEFAULT_MODELS),
-      options.providers ?? extensions?.gateway.names ?? DEFAULT_PROVIDERS,
+      options.providers ?? parleyHost?.gateway.names ?? DEFAULT_PROVIDERS,
       catalogue?.defaultAgentId || undefined,
     ),
     clock,
@@ -239,4 +244,10 @@ export function createReferenceServer(options: ReferenceServerOptions = {}): Ref
       await extensions?.close();
     },
   };
+}
+
+function asParleyHost(host: ExtensionHost | undefined): ParleyExtensionHost | undefined {
+  return host !== undefined && 'catalogue' in host && 'gateway' in host
+    ? (host as ParleyExtensionHost)
+    : undefined;
 }

@@ -61,7 +61,8 @@ export interface ParleyExtensionHost extends Required<ExtensionHost> {
  *
  * @example
  * const host = createExtensionHost({ quotas: [{ product: 'checkout', messagesPerMinute: 2 }] });
- * const server = createReferenceServer({ extensionHost: host });
+ * const server = createReferenceServer({ extensionHost: host }); // its catalogue and providers come along
+ * // or simply: createReferenceServer({ extensions: { quotas: [...] } })
  */
 export function createExtensionHost(options: ExtensionHostOptions = {}): ParleyExtensionHost {
   const clock = options.clock ?? systemClock;
