@@ -1,12 +1,5 @@
 import { createInterface } from 'node:readline';
-import {
-  type AnyTool,
-  isParleyError,
-  type Parley,
-  runToolLoop,
-  type ToolLoopClient,
-  type ToolTransport,
-} from '@parley/sdk';
+import { type AnyTool, isParleyError, type Parley } from '@parley/sdk';
 
 /** Where the chat writes: `process.stdout`, or any object with `write` (a test collects the text). */
 export interface Output {
@@ -46,11 +39,6 @@ export async function runChat(options: ChatOptions): Promise<ChatSummary> {
   const interactive = options.interactive ?? false;
   const screen = new Screen(output);
   const heartbeats = new Map<string, number>();
-  const loopClient: ToolLoopClient = {
-    messages: client.messages,
-    tools: countBeats(client, heartbeats, screen),
-  };
-  const tools = options.tools.map((tool) => announce(tool, screen));
   const summary: ChatSummary = { turns: 0, toolCalls: 0 };
 
   const lines = createInterface({
@@ -70,11 +58,16 @@ export async function runChat(options: ChatOptions): Promise<ChatSummary> {
       }
       summary.turns++;
       try {
-        const result = await runToolLoop(loopClient, {
+        const result = await client.runToolLoop({
           sessionId,
           content: line,
-          tools,
+          tools: options.tools,
           stream: true,
+          onToolStart: (pending) => screen.line(`tool › ${pending.name}(${JSON.stringify(pending.input)}) …`),
+          onHeartbeat: (beats, pending) => {
+            heartbeats.set(pending.requestId, beats);
+            screen.line('       ♥ heartbeat');
+          },
           onText: (delta, snapshot) => {
             // A new text block starts when its snapshot is just this delta.
             if (snapshot === delta) screen.begin('assistant › ');
@@ -103,30 +96,6 @@ export async function runChat(options: ChatOptions): Promise<ChatSummary> {
   }
   screen.line('bye');
   return summary;
-}
-
-/** Prints `tool › name(input) …` when a tool starts running. */
-function announce(tool: AnyTool, screen: Screen): AnyTool {
-  return {
-    ...tool,
-    run: (input, ctx) => {
-      screen.line(`tool › ${ctx.name}(${JSON.stringify(ctx.rawInput)}) …`);
-      return tool.run(input, ctx);
-    },
-  };
-}
-
-/** `client.tools`, counting each successful heartbeat per call and showing it as a `♥`. */
-function countBeats(client: Parley, counts: Map<string, number>, screen: Screen): ToolTransport {
-  return {
-    heartbeat: async (sessionId, requestId, options) => {
-      await client.tools.heartbeat(sessionId, requestId, options);
-      counts.set(requestId, (counts.get(requestId) ?? 0) + 1);
-      screen.line('       ♥ heartbeat');
-    },
-    respond: (...args) => client.tools.respond(...args),
-    fail: (...args) => client.tools.fail(...args),
-  };
 }
 
 function describe(error: unknown): string {
