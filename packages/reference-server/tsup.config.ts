@@ -5,7 +5,7 @@ export default defineConfig([
     entry: ['src/index.ts', 'src/msw.ts', 'src/node.ts', 'src/vitest.ts'],
     format: ['esm', 'cjs'],
     dts: true,
-    clean: true,
+    clean: false,
     sourcemap: true,
     target: 'es2022',
   },

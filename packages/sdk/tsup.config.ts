@@ -1,10 +1,14 @@
 import { defineConfig } from 'tsup';
 
-export default defineConfig({
+const shared = {
   entry: ['src/index.ts'],
-  format: ['esm', 'cjs'],
   dts: true,
-  clean: true,
   sourcemap: true,
   target: 'es2022',
-});
+} as const;
+
+export default defineConfig([
+  { ...shared, format: ['esm'], clean: false },
+  // ky ships ESM only: the CommonJS build carries its own copy so `require('@parley/sdk')` works.
+  { ...shared, format: ['cjs'], noExternal: ['ky'] },
+]);

@@ -1,0 +1,43 @@
+// After `pnpm build`: load every package's built ESM and CommonJS entries, as a user would, and run
+// one conversation through them (SDK over the reference server's fetch).
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+const root = new URL('../packages/', import.meta.url);
+const at = (path) => new URL(path, root).pathname;
+
+async function conversation(sdk, server, label) {
+  const reference = server.createReferenceServer();
+  const client = new sdk.Parley({
+    baseUrl: 'http://parley.test',
+    token: 'parley-demo-token',
+    fetch: reference.fetch,
+  });
+  const { sessionId } = await client.sessions.create();
+  const reply = await client.messages.send(sessionId, { content: '/say It works.' });
+  const text = reply.messages.at(-1)?.content[0]?.text;
+  if (text !== 'It works.') throw new Error(`${label}: unexpected reply ${JSON.stringify(reply)}`);
+  await reference.close();
+  console.log(`${label}: ok`);
+}
+
+const esm = {
+  protocol: await import(at('protocol/dist/index.js')),
+  sdk: await import(at('sdk/dist/index.js')),
+  server: await import(at('reference-server/dist/index.js')),
+  msw: await import(at('reference-server/dist/msw.js')),
+};
+const cjs = {
+  protocol: require(at('protocol/dist/index.cjs')),
+  sdk: require(at('sdk/dist/index.cjs')),
+  server: require(at('reference-server/dist/index.cjs')),
+  msw: require(at('reference-server/dist/msw.cjs')),
+};
+for (const [label, mod] of [
+  ['ESM', esm],
+  ['CJS', cjs],
+]) {
+  if (typeof mod.protocol.MessageReplySchema?.parse !== 'function') throw new Error(`${label}: protocol`);
+  if (typeof mod.msw.createHandlers !== 'function') throw new Error(`${label}: msw entry`);
+  await conversation(mod.sdk, mod.server, label);
+}
