@@ -1,11 +1,11 @@
-import { defineConfig } from 'tsup';
+import { defineConfig, type Options } from 'tsup';
 
-const shared = {
+const shared: Options = {
   entry: ['src/index.ts'],
   dts: true,
   sourcemap: true,
   target: 'es2022',
-} as const;
+};
 
 export default defineConfig([
   { ...shared, format: ['esm'], clean: false },

@@ -48,3 +48,21 @@ export const ContentBlockSchema = z.discriminatedUnion('type', [
   ToolResultBlockSchema,
 ]);
 export type ContentBlock = z.infer<typeof ContentBlockSchema>;
+
+/**
+ * How responses read content blocks: the known kinds are validated, and a block of a kind added in a
+ * later version passes through unchanged (its `type` is a string) instead of failing the response.
+ * The static type stays the known union; check `type` before reading a block's fields.
+ */
+const KNOWN_BLOCK_TYPES: ReadonlySet<string> = new Set(['text', 'tool_use', 'tool_result']);
+
+export const ResponseContentBlockSchema = z
+  .union([
+    ContentBlockSchema,
+    z.looseObject({
+      type: z
+        .string()
+        .refine((type) => !KNOWN_BLOCK_TYPES.has(type), 'a known block kind with invalid fields'),
+    }),
+  ])
+  .transform((block) => block as ContentBlock);

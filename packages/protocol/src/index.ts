@@ -9,6 +9,7 @@ export type {
 export {
   ContentBlockSchema,
   JsonObjectSchema,
+  ResponseContentBlockSchema,
   TextBlockSchema,
   ToolResultBlockSchema,
   ToolResultContentSchema,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ContentBlockSchema } from './content.js';
+import { ResponseContentBlockSchema } from './content.js';
 
 export const RoleSchema = z.enum(['user', 'assistant', 'system']);
 export type Role = z.infer<typeof RoleSchema>;
@@ -11,7 +11,8 @@ export const MessageSchema = z.looseObject({
   role: RoleSchema,
   /** Strictly increasing per session, never reused (not even after a rewind). */
   index: z.number().int().nonnegative(),
-  content: z.array(ContentBlockSchema),
+  /** Known block kinds are validated; unknown kinds pass through (forward compatibility). */
+  content: z.array(ResponseContentBlockSchema),
   /** Unix ms when the message was retracted (rewind, interrupted reply); `null` while live. */
   deletedAt: z.number().nullable(),
   /** Unix ms when the server stored the message. */

@@ -55,3 +55,21 @@ describe('send body', () => {
     expect(JSON.stringify(result.error?.issues)).toContain('inserted by the server');
   });
 });
+
+describe('responses', () => {
+  it('pass an unknown content block kind through instead of failing (forward compatibility)', async () => {
+    const { MessageSchema } = await import('@parley/protocol');
+    const message = {
+      role: 'assistant',
+      index: 1,
+      deletedAt: null,
+      createdAt: 0,
+      content: [
+        { type: 'text', text: 'hi' },
+        { type: 'image', source: { url: 'x' } },
+      ],
+    };
+    expect(MessageSchema.parse(message).content[1]).toEqual({ type: 'image', source: { url: 'x' } });
+    expect(MessageSchema.safeParse({ ...message, content: [{ type: 'text', text: 5 }] }).success).toBe(false);
+  });
+});

@@ -193,12 +193,12 @@ export class Heartbeat {
       );
       this.#successes++;
       if (this.#endReason === undefined) this.#armWatchdog();
-      this.#options.onBeat?.(this.#successes);
+      notify(this.#options.onBeat, this.#successes);
     } catch (error) {
       this.#failures++;
       if (isConflictError(error)) this.#end('ABANDONED', error);
       else if (isNotFoundError(error)) this.#end('NOT_FOUND', error);
-      else if (this.#endReason === undefined) this.#options.onBeatError?.(error);
+      else if (this.#endReason === undefined) notify(this.#options.onBeatError, error);
     } finally {
       clearTimeout(deadline);
       if (this.#beatController === controller) this.#beatController = undefined;
@@ -257,5 +257,14 @@ function lostMessage(
       return `${call} no longer exists: the server answered a heartbeat with 404`;
     case 'TIMED_OUT':
       return `${call} was given up locally: no heartbeat succeeded for ${timeoutMs} ms`;
+  }
+}
+
+/** Calls a user callback; a callback that throws must not stop the timer (or the tool it guards). */
+function notify<T>(callback: ((value: T) => void) | undefined, value: T): void {
+  try {
+    callback?.(value);
+  } catch {
+    // Ignored on purpose: logging hooks are best effort.
   }
 }

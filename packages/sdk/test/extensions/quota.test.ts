@@ -136,6 +136,8 @@ describe('per-product quotas, through the SDK', () => {
     const s = harness({}, { maxRetries: 0 });
     const { sessionId } = await s.client.sessions.create({ customizations: { product: 'p' } });
     for (let i = 0; i < 5; i++) await s.client.messages.send(sessionId, { content: `m${i}` });
+    expect(s.responses.map((r) => r.status).filter((status) => status === 429)).toEqual([]);
+    expect((await s.client.messages.export(sessionId)).filter((m) => m.role === 'user')).toHaveLength(5);
   });
 
   test('a streamed send over quota is retried after Retry-After too', async () => {

@@ -166,6 +166,29 @@ describe('Heartbeat', () => {
     expect(heartbeat.endReason).toBe('STOPPED');
   });
 
+  test('callbacks that throw do not stop the timer or count a good beat as failed', async () => {
+    let failing = false;
+    const transport = new FakeTransport(() => (failing ? Promise.reject(apiError(503)) : undefined));
+    const heartbeat = startHeartbeat(transport, {
+      ...ids,
+      heartbeatTimeoutMs: 3_000,
+      random: noJitter,
+      onBeat: () => {
+        throw new Error('broken progress display');
+      },
+      onBeatError: () => {
+        throw new Error('broken logger');
+      },
+    });
+    await vi.advanceTimersByTimeAsync(1_000);
+    failing = true;
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(transport.of('heartbeat')).toHaveLength(3);
+    expect(heartbeat.stats).toMatchObject({ successes: 2, failures: 1 });
+    await expect(heartbeat.stop()).resolves.toBeUndefined();
+    expect(heartbeat.endReason).toBe('STOPPED');
+  });
+
   test('409 stops the timer and aborts `lost` with ToolCallLostError ABANDONED', async () => {
     const transport = new FakeTransport();
     const heartbeat = startHeartbeat(transport, { ...ids, heartbeatTimeoutMs: 3_000, random: noJitter });
