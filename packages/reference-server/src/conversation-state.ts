@@ -27,7 +27,17 @@ export function toolUsesOf(message: Message): ToolUseBlock[] {
   return message.content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
 }
 
+/**
+ * Whether the conversation has not started: no live message other than `system` messages (a new
+ * session, or one rewound to its first user message). Retrieval prefetch runs for the next user
+ * message of an empty conversation; a resume of one is `409 nothing_to_resume`.
+ */
+export function isEmptyConversation(session: Session): boolean {
+  return liveMessages(session).every((m) => m.role === 'system');
+}
+
 export function conversationState(session: Session): ConversationState {
+  if (isEmptyConversation(session)) return { kind: 'empty' };
   const live = liveMessages(session);
   const last = live.at(-1);
   if (last === undefined) return { kind: 'empty' };
@@ -47,9 +57,7 @@ export function conversationState(session: Session): ConversationState {
  * Throws the 409s: reply_in_progress, tool_calls_open, resume_required, nothing_to_resume.
  */
 export function planSend(session: Session, hasContent: boolean): SendPlan {
-  if (session.reply !== undefined) {
-    throw new HttpError('reply_in_progress', `A reply is still running in session ${session.id}`);
-  }
+  assertNoReplyRunning(session);
   const state = conversationState(session);
   if (state.kind === 'tools' && state.open.length > 0) {
     const openToolCalls = state.open.map((c) => ({
@@ -79,6 +87,29 @@ export function planSend(session: Session, hasContent: boolean): SendPlan {
     state.kind === 'empty'
       ? 'The session has no messages to resume'
       : 'The last turn was answered and asked for no tools: send content instead',
+  );
+}
+
+/**
+ * `409 reply_in_progress` while a reply runs in the session, naming it: when it started (server
+ * clock) and whether it is streamed.
+ */
+export function assertNoReplyRunning(session: Session): void {
+  if (session.reply === undefined) return;
+  const info = session.replyInfo;
+  const what =
+    info === undefined
+      ? 'A reply'
+      : `A ${info.streamed ? 'streamed' : 'buffered'} reply (started at ${new Date(info.startedAt).toISOString()})`;
+  throw new HttpError(
+    'reply_in_progress',
+    `${what} is still running in session ${session.id}: wait until it ends, then try again`,
+    {
+      details: {
+        sessionId: session.id,
+        ...(info === undefined ? {} : { startedAt: info.startedAt, streamed: info.streamed }),
+      },
+    },
   );
 }
 

@@ -3,7 +3,7 @@ import type { Context, Hono } from 'hono';
 import { planSend } from './conversation-state.js';
 import { exceptionEvent } from './exception-event.js';
 import { HttpError, toHttpError } from './http-error.js';
-import { parseWith, readJsonBody } from './read-body.js';
+import { parseWith, readObjectBody } from './read-body.js';
 import { type ReplyRequest, type ReplyResult, runReply } from './reply-runner.js';
 import type { AppEnv, ServerContext } from './server-context.js';
 import { sessionInfo } from './session-store.js';
@@ -20,7 +20,7 @@ export class ClientDisconnectedError extends Error {
 /** Send (buffered and streamed) and export. */
 export function registerMessageRoutes(app: Hono<AppEnv>, ctx: ServerContext): void {
   app.post('/v1/messages/:sessionId', async (c) => {
-    const { reply, release } = await startSend(c, ctx);
+    const { reply, release } = await startSend(c, ctx, false);
     try {
       const result = await runReply(replyConfig(ctx), { ...reply, emit: () => {} });
       return c.json(replyBody(ctx, reply, result), 200);
@@ -32,7 +32,7 @@ export function registerMessageRoutes(app: Hono<AppEnv>, ctx: ServerContext): vo
   });
 
   app.post('/v1/messages/:sessionId/stream', async (c) => {
-    const { reply, release, abort } = await startSend(c, ctx);
+    const { reply, release, abort } = await startSend(c, ctx, true);
     const writer = new StreamWriter(
       reply.session.id,
       () => abort(new ClientDisconnectedError()),
@@ -101,23 +101,31 @@ function replyBody(ctx: ServerContext, reply: Omit<ReplyRequest, 'emit'>, result
  * passed; here the session (404), the body (400/413), the conversation rules (409) and the quota
  * (429). The busy flag is set with no await between the checks and the set.
  */
-async function startSend(c: Context<AppEnv>, ctx: ServerContext) {
+async function startSend(c: Context<AppEnv>, ctx: ServerContext, streamed: boolean) {
   const user = c.get('user');
   const sessionId = c.req.param('sessionId') ?? '';
   ctx.sessions.require(user, sessionId);
-  const body = parseWith(SendMessageRequestSchema, (await readJsonBody(c.req.raw, ctx.maxBodyBytes)) ?? {});
+  // Only an absent or empty body is a resume; `null` is a 400 like any non-object.
+  const body = parseWith(
+    SendMessageRequestSchema,
+    (await readObjectBody(c, ctx.maxBodyBytes, { required: false })) ?? {},
+  );
   const content: UserContentBlock[] | undefined =
     typeof body.content === 'string' ? [{ type: 'text', text: body.content }] : body.content;
   const session = ctx.sessions.require(user, sessionId);
   const plan = planSend(session, content !== undefined);
   const controller = new AbortController();
   session.reply = controller;
+  session.replyInfo = { startedAt: ctx.clock.now(), streamed };
   const requestSignal = c.req.raw.signal;
   const onRequestAbort = () => controller.abort(new ClientDisconnectedError());
   requestSignal.addEventListener('abort', onRequestAbort, { once: true });
   const release = () => {
     requestSignal.removeEventListener('abort', onRequestAbort);
-    if (session.reply === controller) session.reply = undefined;
+    if (session.reply === controller) {
+      session.reply = undefined;
+      session.replyInfo = undefined;
+    }
   };
   try {
     await ctx.host?.checkQuota?.(sessionInfo(session));

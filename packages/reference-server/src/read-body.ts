@@ -1,12 +1,29 @@
+import type { Context } from 'hono';
 import type { z } from 'zod';
 import { HttpError } from './http-error.js';
+import type { AppEnv } from './server-context.js';
+
+/** Deepest nesting of objects and arrays a request body may have (the body itself is level 1). */
+export const MAX_JSON_DEPTH = 64;
+
+/**
+ * Told the text of a body that was read: the whole text, or (`truncated`) the part read before
+ * the body turned out too large. The journal records the body through it.
+ */
+export type BodyObserver = (text: string, truncated: boolean) => void;
 
 /**
  * Reads a JSON body, refusing more than `maxBytes` (`413 payload_too_large`) whether or not
- * `Content-Length` was sent. An empty body is `undefined`; a body that is not JSON (or not UTF-8)
- * is `400 invalid_json`.
+ * `Content-Length` was sent: it stops reading (and cancels the body) as soon as the limit is
+ * passed, so a body that stays open is not waited for. An empty body is `undefined`; a body that
+ * is not JSON (or not UTF-8) is `400 invalid_json`; JSON nested deeper than
+ * {@link MAX_JSON_DEPTH} is `400 invalid_request`.
  */
-export async function readJsonBody(request: Request, maxBytes: number): Promise<unknown> {
+export async function readJsonBody(
+  request: Request,
+  maxBytes: number,
+  observe?: BodyObserver,
+): Promise<unknown> {
   const tooLarge = () =>
     new HttpError('payload_too_large', `The body is larger than ${maxBytes} bytes`, {
       details: { maxBytes },
@@ -23,34 +40,111 @@ export async function readJsonBody(request: Request, maxBytes: number): Promise<
       const { done, value } = await reader.read();
       if (done) break;
       size += value.byteLength;
+      chunks.push(value);
       if (size > maxBytes) {
         void reader.cancel().catch(() => {});
+        observe?.(new TextDecoder().decode(concat(chunks, size).subarray(0, maxBytes)), true);
         throw tooLarge();
       }
-      chunks.push(value);
     }
   } catch (error) {
     if (error instanceof HttpError) throw error;
     throw new HttpError('invalid_request', 'The request body could not be read', { cause: error });
   }
+  const bytes = concat(chunks, size);
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    observe?.(new TextDecoder().decode(bytes), false);
+    throw new HttpError('invalid_json', 'The body is not valid UTF-8 JSON');
+  }
+  observe?.(text, false);
+  if (text.trim() === '') return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new HttpError('invalid_json', `The body is not valid JSON: ${(error as Error).message}`);
+  }
+  if (jsonDepth(text, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) {
+    throw new HttpError(
+      'invalid_request',
+      `The body is nested too deeply: at most ${MAX_JSON_DEPTH} levels of objects and arrays`,
+      { details: { maxDepth: MAX_JSON_DEPTH } },
+    );
+  }
+  return value;
+}
+
+/**
+ * A route's JSON body, read with {@link readJsonBody} and journaled through the request scope (the
+ * journal keeps what the route read; nothing else reads the body).
+ */
+export function readRouteBody(c: Context<AppEnv>, maxBytes: number): Promise<unknown> {
+  return readJsonBody(c.req.raw, maxBytes, c.env?.recordBody);
+}
+
+/**
+ * A route's body as a JSON object. Only an absent or empty body means "no body" (`undefined`, or
+ * `400 invalid_request` when `required`); `null`, an array or any other non-object is
+ * `400 invalid_request`.
+ */
+export async function readObjectBody(
+  c: Context<AppEnv>,
+  maxBytes: number,
+  options: { required: boolean },
+): Promise<Record<string, unknown> | undefined> {
+  const body = await readRouteBody(c, maxBytes);
+  if (body === undefined && !options.required) return undefined;
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    const got =
+      body === undefined
+        ? 'no body'
+        : body === null
+          ? 'null'
+          : Array.isArray(body)
+            ? 'an array'
+            : typeof body;
+    throw new HttpError('invalid_request', `(body): the body must be a JSON object (got ${got})`, {
+      details: { issues: [{ path: '(body)', message: `the body must be a JSON object (got ${got})` }] },
+    });
+  }
+  return body as Record<string, unknown>;
+}
+
+/**
+ * The nesting depth of valid JSON `text` (objects and arrays), counted without recursion; stops
+ * counting once it passes `stopAbove`.
+ */
+export function jsonDepth(text: string, stopAbove = Number.POSITIVE_INFINITY): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    if (inString) {
+      if (ch === 0x5c)
+        i++; // a backslash escapes the next character
+      else if (ch === 0x22) inString = false;
+    } else if (ch === 0x22) inString = true;
+    else if (ch === 0x7b || ch === 0x5b) {
+      depth++;
+      if (depth > deepest) deepest = depth;
+      if (deepest > stopAbove) return deepest;
+    } else if (ch === 0x7d || ch === 0x5d) depth--;
+  }
+  return deepest;
+}
+
+function concat(chunks: readonly Uint8Array[], size: number): Uint8Array {
   const bytes = new Uint8Array(size);
   let offset = 0;
   for (const chunk of chunks) {
     bytes.set(chunk, offset);
     offset += chunk.byteLength;
   }
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    throw new HttpError('invalid_json', 'The body is not valid UTF-8 JSON');
-  }
-  if (text.trim() === '') return undefined;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch (error) {
-    throw new HttpError('invalid_json', `The body is not valid JSON: ${(error as Error).message}`);
-  }
+  return bytes;
 }
 
 /** Validates `value` with `schema`; a failure is `400 invalid_request` naming each field path. */

@@ -13,7 +13,13 @@ import {
 import { abortable } from './abortable.js';
 import { AssistantMessageBuilder, type EmitEvent } from './assistant-message-builder.js';
 import type { Clock } from './clock.js';
-import { errorResult, liveMessages, type SendPlan, toolResultFor } from './conversation-state.js';
+import {
+  errorResult,
+  isEmptyConversation,
+  liveMessages,
+  type SendPlan,
+  toolResultFor,
+} from './conversation-state.js';
 import type { ExtensionHost } from './extension-host.js';
 import { HttpError, isHttpError } from './http-error.js';
 import { emitMessage } from './message-events.js';
@@ -73,11 +79,13 @@ export async function runReply(config: ReplyRunnerConfig, request: ReplyRequest)
 
   if (request.content !== undefined) {
     let prefetchError: unknown;
-    if (config.host?.prefetch !== undefined && liveMessages(session).length === 0) {
+    // Prefetch for the first user message of the conversation (also after a rewind to its start).
+    if (config.host?.prefetch !== undefined && isEmptyConversation(session)) {
       const text = request.content.map((b) => b.text).join('\n');
       try {
         const context = await abortable(config.host.prefetch(sessionInfo(session), text, signal), signal);
-        if (context !== undefined && context.length > 0) append('system', context);
+        if (context !== undefined && context.length > 0)
+          session.prefetched.add(append('system', context).index);
       } catch (error) {
         prefetchError = error;
       }

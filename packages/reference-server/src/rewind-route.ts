@@ -1,23 +1,26 @@
-import { RewindRequestSchema } from '@parley/protocol';
+import { type Message, RewindRequestSchema } from '@parley/protocol';
 import type { Hono } from 'hono';
+import { assertNoReplyRunning } from './conversation-state.js';
 import { HttpError } from './http-error.js';
-import { parseWith, readJsonBody } from './read-body.js';
+import { parseWith, readObjectBody } from './read-body.js';
 import type { AppEnv, ServerContext } from './server-context.js';
 
 /**
- * `POST /v1/messages/:sessionId/rewind`: retracts the client-authored user message at `index` and
- * every live message after it, and abandons the open tool calls it cuts off.
+ * `POST /v1/messages/:sessionId/rewind`: retracts the client-authored user message at `index`, the
+ * `system` message retrieval prefetch stored for it, and every live message after it, and abandons
+ * the open tool calls it cuts off.
  */
 export function registerRewindRoute(app: Hono<AppEnv>, ctx: ServerContext): void {
   app.post('/v1/messages/:sessionId/rewind', async (c) => {
     const user = c.get('user');
     const sessionId = c.req.param('sessionId');
     ctx.sessions.require(user, sessionId);
-    const { index } = parseWith(RewindRequestSchema, await readJsonBody(c.req.raw, ctx.maxBodyBytes));
+    const { index } = parseWith(
+      RewindRequestSchema,
+      await readObjectBody(c, ctx.maxBodyBytes, { required: true }),
+    );
     const session = ctx.sessions.require(user, sessionId);
-    if (session.reply !== undefined) {
-      throw new HttpError('reply_in_progress', `A reply is still running in session ${session.id}`);
-    }
+    assertNoReplyRunning(session);
     const target = session.messages.find((m) => m.index === index && m.deletedAt === null);
     if (target === undefined) throw new HttpError('message_not_found', `No live message at index ${index}`);
     if (target.role !== 'user' || target.content.some((b) => b.type !== 'text')) {
@@ -26,11 +29,23 @@ export function registerRewindRoute(app: Hono<AppEnv>, ctx: ServerContext): void
         `Message ${index} is not a client-authored user message (it is ${target.role === 'user' ? 'a tool result' : `a ${target.role} message`})`,
       );
     }
+    // The retrieval context prefetched for this user message goes with it: the live message just
+    // before it, if prefetch stored it.
+    const before = session.messages
+      .filter((m) => m.deletedAt === null && m.index < index)
+      .reduce<Message | undefined>(
+        (last, m) => (last === undefined || m.index > last.index ? m : last),
+        undefined,
+      );
+    const prefetched =
+      before !== undefined && before.role === 'system' && session.prefetched.has(before.index)
+        ? before
+        : undefined;
     const now = ctx.clock.now();
     const retracted: number[] = [];
     const abandonedToolCalls: string[] = [];
-    for (const message of session.messages) {
-      if (message.deletedAt !== null || message.index < index) continue;
+    for (const message of [...session.messages].sort((a, b) => a.index - b.index)) {
+      if (message.deletedAt !== null || (message.index < index && message !== prefetched)) continue;
       message.deletedAt = now;
       retracted.push(message.index);
       for (const block of message.content) {

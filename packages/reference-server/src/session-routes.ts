@@ -1,6 +1,6 @@
 import { CreateSessionRequestSchema, type Customizations } from '@parley/protocol';
 import type { Hono } from 'hono';
-import { parseWith, readJsonBody } from './read-body.js';
+import { parseWith, readObjectBody } from './read-body.js';
 import type { AppEnv, ServerContext } from './server-context.js';
 import { resolveSession } from './session-setup.js';
 
@@ -14,9 +14,10 @@ export function registerSessionRoutes(app: Hono<AppEnv>, ctx: ServerContext): vo
   });
 
   app.post('/v1/sessions', async (c) => {
+    // Only an absent or empty body means "no body"; `null` is a 400 like any non-object.
     const body = parseWith(
       CreateSessionRequestSchema,
-      (await readJsonBody(c.req.raw, ctx.maxBodyBytes)) ?? {},
+      (await readObjectBody(c, ctx.maxBodyBytes, { required: false })) ?? {},
     );
     const customizations = (body.customizations ?? {}) as Customizations;
     const { agentId, modelId } = resolveSession(ctx.setup, customizations);

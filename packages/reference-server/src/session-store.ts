@@ -24,6 +24,21 @@ export interface Session {
   readonly serverToolResults: Map<string, ToolResultBlock>;
   /** The running reply's controller; set while the session is busy. */
   reply: AbortController | undefined;
+  /** What is known of the running reply (set together with `reply`). */
+  replyInfo: RunningReplyInfo | undefined;
+  /**
+   * Indexes of the `system` messages retrieval prefetch stored (each just before the user message
+   * it was retrieved for), so a rewind of that user message retracts exactly these.
+   */
+  readonly prefetched: Set<number>;
+}
+
+/** The running reply, as a `409 reply_in_progress` describes it. */
+export interface RunningReplyInfo {
+  /** Server-clock time the reply started, Unix ms. */
+  startedAt: number;
+  /** Whether it is a streamed send (`/stream`) rather than a buffered one. */
+  streamed: boolean;
 }
 
 export interface SessionStoreOptions {
@@ -63,6 +78,8 @@ export class SessionStore {
       ),
       serverToolResults: new Map(),
       reply: undefined,
+      replyInfo: undefined,
+      prefetched: new Set(),
     };
     this.#sessions.set(id, session);
     return session;

@@ -1,6 +1,6 @@
 import { HeartbeatRequestSchema, type JsonObject, ToolResponseRequestSchema } from '@parley/protocol';
 import type { Hono } from 'hono';
-import { parseWith, readJsonBody } from './read-body.js';
+import { parseWith, readObjectBody } from './read-body.js';
 import type { AppEnv, ServerContext } from './server-context.js';
 
 /** Heartbeat (and failure report), tool response, and the tool call's current view. */
@@ -8,7 +8,10 @@ export function registerToolRoutes(app: Hono<AppEnv>, ctx: ServerContext): void 
   app.post('/v1/tools/request/:sessionId/:requestId/heartbeat', async (c) => {
     const { sessionId, requestId } = c.req.param();
     ctx.sessions.require(c.get('user'), sessionId);
-    const body = parseWith(HeartbeatRequestSchema, await readJsonBody(c.req.raw, ctx.maxBodyBytes));
+    const body = parseWith(
+      HeartbeatRequestSchema,
+      await readObjectBody(c, ctx.maxBodyBytes, { required: true }),
+    );
     // Look the session up again: it may have been deleted while the body was read.
     ctx.sessions.require(c.get('user'), sessionId).toolCalls.heartbeat(requestId, body);
     return c.body(null, 200);
@@ -17,7 +20,10 @@ export function registerToolRoutes(app: Hono<AppEnv>, ctx: ServerContext): void 
   app.post('/v1/tools/response/:sessionId/:requestId', async (c) => {
     const { sessionId, requestId } = c.req.param();
     ctx.sessions.require(c.get('user'), sessionId);
-    const body = parseWith(ToolResponseRequestSchema, await readJsonBody(c.req.raw, ctx.maxBodyBytes));
+    const body = parseWith(
+      ToolResponseRequestSchema,
+      await readObjectBody(c, ctx.maxBodyBytes, { required: true }),
+    );
     ctx.sessions.require(c.get('user'), sessionId).toolCalls.respond(requestId, body.response as JsonObject);
     return c.body(null, 200);
   });

@@ -7,25 +7,18 @@ export const MAX_JOURNAL_BODY_CHARS = 64 * 1024;
 
 const EXCEPTION_KINDS: ReadonlySet<string> = new Set(EXCEPTION_EVENT_KINDS);
 
-/** The body of `text` as the journal keeps it: parsed JSON, or text; truncated when huge. */
-export function journalBody(text: string): { body?: unknown; bodyTruncated?: true } {
-  if (text === '') return {};
-  if (text.length > MAX_JOURNAL_BODY_CHARS)
+/**
+ * The body of `text` as the journal keeps it: parsed JSON, or text; truncated when huge, or when
+ * `truncated` says the text is only the start of the body.
+ */
+export function journalBody(text: string, truncated = false): { body?: unknown; bodyTruncated?: true } {
+  if (text === '' && !truncated) return {};
+  if (truncated || text.length > MAX_JOURNAL_BODY_CHARS)
     return { body: text.slice(0, MAX_JOURNAL_BODY_CHARS), bodyTruncated: true };
   try {
     return { body: JSON.parse(text) as unknown };
   } catch {
     return { body: text };
-  }
-}
-
-/** Reads a copy of the request body for the journal, leaving the request itself unread. */
-export async function readRequestBody(request: Request): Promise<{ body?: unknown; bodyTruncated?: true }> {
-  if (request.body === null) return {};
-  try {
-    return journalBody(await request.clone().text());
-  } catch {
-    return {};
   }
 }
 

@@ -42,7 +42,11 @@ export interface JournalEntry {
   user?: string;
   /** The session the request is about: from the path, or the id a create returned. */
   sessionId?: string;
-  /** The request body parsed as JSON (text when it is not JSON; absent when empty). */
+  /**
+   * The request body parsed as JSON (text when it is not JSON; absent when empty), as the route
+   * read it. Absent when no route read it (authentication failed, unknown route, injected fault);
+   * for a body over the size limit, the start of it with `bodyTruncated`.
+   */
   body?: unknown;
   bodyTruncated?: true;
   /** The fault injected into this request, if any. */

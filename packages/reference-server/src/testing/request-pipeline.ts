@@ -13,7 +13,7 @@ import {
 } from './fault.js';
 import type { FaultQueue } from './fault-queue.js';
 import type { Journal, JournalEntry, JournalResponse } from './journal.js';
-import { journalBody, readRequestBody, recordStream, summarizeBody } from './journal-recorder.js';
+import { journalBody, recordStream, summarizeBody } from './journal-recorder.js';
 
 /**
  * What the toolkit tells the routes about one request (Hono bindings, `c.env`): the fault to
@@ -27,6 +27,12 @@ export interface RequestScope {
   user: string | undefined;
   /** Set by the stream route once it took over the body (and the stream part of the fault). */
   streamed: boolean;
+  /**
+   * Journals the request body: the routes call it with the text they read (`readRouteBody`), so
+   * the body is read once, by the route, within its size limit. A request whose body no route
+   * reads (unauthenticated, unknown route, injected fault) is journaled without a body.
+   */
+  recordBody: (text: string, truncated: boolean) => void;
 }
 
 export interface PipelineDeps {
@@ -56,7 +62,6 @@ export async function handleRequest(request: Request, deps: PipelineDeps): Promi
     path: url.pathname,
     query: url.search,
     ...(sessionInPath === undefined ? {} : { sessionId: sessionInPath }),
-    ...(await readRequestBody(request)),
   });
 
   let fault: Fault | undefined;
@@ -84,6 +89,11 @@ export async function handleRequest(request: Request, deps: PipelineDeps): Promi
     dropConnection: connectionDropOf(request),
     user: undefined,
     streamed: false,
+    recordBody: (text, truncated) => {
+      delete entry.body;
+      delete entry.bodyTruncated;
+      Object.assign(entry, journalBody(text, truncated));
+    },
   };
   let response: Response;
   try {

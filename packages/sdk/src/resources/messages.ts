@@ -60,8 +60,8 @@ export class Messages {
   /**
    * Sends the user's turn and streams the reply. The request starts at once; iterate the events,
    * listen with `.on(...)`, or await `finalReply()` / `finalText()`. A stream you stop caring about
-   * should be `abort()`ed (or left with `break`): an unread body keeps its connection and the
-   * server's reply open until the idle timeout.
+   * should be `abort()`ed (or left with `break`): an unread body keeps its connection open and
+   * the server's reply open until the reply ends.
    *
    * @example
    * ```ts
