@@ -31,6 +31,18 @@ describe('authentication', () => {
     expectError(await call(method, path, undefined, { token: 'wrong-token' }), 401, 'unauthorized');
   });
 
+  it('authentication is checked before the route: an unknown /v1 path is 401 without a token, 404 with one', async () => {
+    const { call } = harness();
+    for (const [method, path] of [
+      ['GET', '/v1/no-such-route'],
+      ['PUT', '/v1/sessions'],
+      ['POST', '/v1/messages/sess_x/unknown'],
+    ] as const) {
+      expectError(await call(method, path, undefined, { token: null }), 401, 'unauthorized');
+      expectError(await call(method, path), 404, 'route_not_found');
+    }
+  });
+
   it.each(['Basic abc', 'Bearer', 'Bearer  ', 'parley-demo-token', 'Bearer a b'])(
     'a malformed Authorization header (%j) is a 401',
     async (header) => {

@@ -1,8 +1,10 @@
 import { ExportMessagesResponseSchema, MessageReplySchema, RewindResponseSchema } from '@parley/protocol';
-import { ModelError, scriptedModel, turn } from '@parley/reference-server';
+import { ManualClock, ModelError, scriptedModel, turn } from '@parley/reference-server';
 import { describe, expect, it } from 'vitest';
+import { conversationState, isEmptyConversation, planSend } from '../src/conversation-state.js';
+import { appendMessage, SessionStore } from '../src/session-store.js';
 import { expectError, harness } from './helpers/api.js';
-import { eventsModel, textEvents, toolEvents } from './helpers/models.js';
+import { eventsModel, gatedModel, textEvents, toolEvents } from './helpers/models.js';
 
 describe('messages: buffered send, export, rewind', () => {
   it('a buffered send answers 200 with the user message and the assistant reply, in index order', async () => {
@@ -225,6 +227,101 @@ describe('messages: buffered send, export, rewind', () => {
     expect((await h.call('GET', `/v1/tools/request/${sessionId}/${ids[1]}`)).body.state).toBe('ABANDONED');
     expect((await h.call('GET', `/v1/tools/request/${sessionId}/${ids[0]}`)).body.state).toBe('COMPLETE');
     expect((await h.send(sessionId, 'fresh start')).messages[0]?.index).toBe(2);
+  });
+
+  it('rewinding a user message retracts the system message prefetched for it; prefetch runs again for the next one', async () => {
+    const model = eventsModel(textEvents('ok'));
+    const h = harness({ model });
+    const sessionId = await h.createSession({ agentId: 'support' });
+    const question = 'escalate a ticket about a payment charged twice';
+    const first = await h.send(sessionId, question);
+    expect(first.messages.map((m) => [m.role, m.index])).toEqual([
+      ['system', 0],
+      ['user', 1],
+      ['assistant', 2],
+    ]);
+
+    const res = await h.call('POST', `/v1/messages/${sessionId}/rewind`, { index: 1 });
+    expect(res.body).toEqual({ sessionId, retracted: [0, 1, 2], abandonedToolCalls: [] });
+    expect((await h.call('GET', `/v1/messages/${sessionId}`)).body.messages).toEqual([]);
+
+    // Only system messages (none here) left: the conversation is empty, there is nothing to resume.
+    expectError(await h.call('POST', `/v1/messages/${sessionId}`, {}), 409, 'nothing_to_resume');
+
+    const again = await h.send(sessionId, question);
+    expect(again.messages.map((m) => [m.role, m.index])).toEqual([
+      ['system', 3],
+      ['user', 4],
+      ['assistant', 5],
+    ]);
+    expect(model.requests.at(-1)?.messages.map((m) => [m.role, m.index])).toEqual([
+      ['system', 3],
+      ['user', 4],
+    ]);
+  });
+
+  it('rewinding a later user message keeps the prefetched system message of the first one', async () => {
+    const h = harness({ model: eventsModel(textEvents('ok')) });
+    const sessionId = await h.createSession({ agentId: 'support' });
+    await h.send(sessionId, 'escalate a ticket about a payment charged twice'); // 0 system, 1 user, 2 answer
+    await h.send(sessionId, 'and refunds?'); // 3 user, 4 answer (no prefetch)
+    const res = await h.call('POST', `/v1/messages/${sessionId}/rewind`, { index: 3 });
+    expect(res.body.retracted).toEqual([3, 4]);
+    const live = (await h.call('GET', `/v1/messages/${sessionId}`)).body.messages;
+    expect(live.map((m: { role: string; index: number }) => [m.role, m.index])).toEqual([
+      ['system', 0],
+      ['user', 1],
+      ['assistant', 2],
+    ]);
+  });
+
+  it('a conversation whose live messages are only system messages counts as empty', () => {
+    const clock = new ManualClock(0);
+    const store = new SessionStore({ clock, heartbeatTimeoutMs: 1000, toolCallTimeoutMs: 10_000 });
+    const session = store.create('demo', {}, 'support', undefined);
+    appendMessage(session, 'system', [{ type: 'text', text: 'context' }], 0);
+    expect(isEmptyConversation(session)).toBe(true);
+    expect(conversationState(session)).toEqual({ kind: 'empty' });
+    expect(() => planSend(session, false)).toThrow(/no messages to resume/);
+    expect(planSend(session, true)).toEqual({ kind: 'content' });
+  });
+
+  it('409 reply_in_progress names the running reply: when it started and whether it streams', async () => {
+    const gated = gatedModel();
+    const h = harness({ model: gated.model });
+    const sessionId = await h.createSession();
+    await h.clock.advance(250);
+    const running = h.call('POST', `/v1/messages/${sessionId}`, { content: 'hi' });
+    await gated.firstEventSent;
+    for (const path of [`/v1/messages/${sessionId}`, `/v1/messages/${sessionId}/stream`]) {
+      const busy = expectError(await h.call('POST', path, { content: 'again' }), 409, 'reply_in_progress');
+      expect(busy.details).toEqual({ sessionId, startedAt: 1_000_250, streamed: false });
+      expect(busy.message).toContain('buffered reply (started at 1970-01-01T00:16:40.250Z)');
+    }
+    const rewind = await h.call('POST', `/v1/messages/${sessionId}/rewind`, { index: 0 });
+    expect(expectError(rewind, 409, 'reply_in_progress').details).toMatchObject({ startedAt: 1_000_250 });
+    gated.release();
+    expect((await running).status).toBe(200);
+
+    const gatedStream = gatedModel();
+    h.server.setModel(gatedStream.model);
+    const streamed = await h.server.fetch(
+      new Request(`http://parley.test/v1/messages/${sessionId}/stream`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer parley-demo-token' },
+        body: JSON.stringify({ content: 'more' }),
+      }),
+    );
+    await gatedStream.firstEventSent;
+    const busy = expectError(
+      await h.call('POST', `/v1/messages/${sessionId}`, { content: 'x' }),
+      409,
+      'reply_in_progress',
+    );
+    expect(busy.details).toEqual({ sessionId, startedAt: 1_000_250, streamed: true });
+    expect(busy.message).toContain('streamed reply');
+    gatedStream.release();
+    expect(await streamed.text()).toContain('replyStop');
   });
 
   it('rewind must target a live, client-authored user message', async () => {

@@ -1,5 +1,6 @@
 import { EXCEPTION_EVENT_KINDS } from '@parley/protocol';
 import type { Clock } from '../clock.js';
+import { jsonDepth, MAX_JSON_DEPTH } from '../read-body.js';
 import type { JournalEntry, JournalResponse } from './journal.js';
 
 /** Longest body text the journal keeps (characters); longer bodies are kept truncated. */
@@ -9,12 +10,14 @@ const EXCEPTION_KINDS: ReadonlySet<string> = new Set(EXCEPTION_EVENT_KINDS);
 
 /**
  * The body of `text` as the journal keeps it: parsed JSON, or text; truncated when huge, or when
- * `truncated` says the text is only the start of the body.
+ * `truncated` says the text is only the start of the body. JSON nested deeper than the request
+ * limit is kept as text, so copying or serving the journal never recurses that deep.
  */
 export function journalBody(text: string, truncated = false): { body?: unknown; bodyTruncated?: true } {
   if (text === '' && !truncated) return {};
   if (truncated || text.length > MAX_JOURNAL_BODY_CHARS)
     return { body: text.slice(0, MAX_JOURNAL_BODY_CHARS), bodyTruncated: true };
+  if (jsonDepth(text, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) return { body: text };
   try {
     return { body: JSON.parse(text) as unknown };
   } catch {

@@ -61,15 +61,19 @@ describe('quotas per product', () => {
     quota.admit('a');
     quota.admit('b');
     expect(() => quota.admit('a')).toThrow();
-    for (let i = 0; i < 100; i++) {
-      quota.admit('unlisted');
-      quota.admit(undefined);
-    }
+    expect(() => {
+      for (let i = 0; i < 100; i++) {
+        quota.admit('unlisted');
+        quota.admit(undefined);
+      }
+    }).not.toThrow();
   });
 
   test('off by default', () => {
     const quota = new QuotaTracker([], new ManualClock(0));
-    for (let i = 0; i < 1000; i++) quota.admit('checkout');
+    expect(() => {
+      for (let i = 0; i < 1000; i++) quota.admit('checkout');
+    }).not.toThrow();
   });
 
   test('rejects a limit below 1', () => {

@@ -1,0 +1,204 @@
+import { type RunningServer, startServer } from '@parley/reference-server';
+import { afterEach, describe, expect, it } from 'vitest';
+import { expectError, harness } from './helpers/api.js';
+
+/** Rejects after `ms` of real time: only a failure guard, never what a test waits for. */
+function guard<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what}: no response within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** A request body that sends `bytes` bytes in 256-byte chunks and then stays open until `end()`. */
+function openBody(bytes: number) {
+  let sent = 0;
+  let close: (() => void) | undefined;
+  const stays = new Promise<void>((resolve) => {
+    close = resolve;
+  });
+  const stream = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (sent >= bytes) {
+        await stays;
+        controller.close();
+        return;
+      }
+      const chunk = new Uint8Array(Math.min(256, bytes - sent)).fill(0x20);
+      sent += chunk.byteLength;
+      controller.enqueue(chunk);
+    },
+  });
+  return { stream, end: () => close?.() };
+}
+
+/** A JSON value nested `depth` levels (the outermost object or array is level 1). */
+function nested(depth: number, innermost: unknown = 1): unknown {
+  let value = innermost;
+  for (let i = 1; i < depth; i++) value = i % 2 === 0 ? { a: value } : [value];
+  return depth === 0 ? innermost : { deep: value };
+}
+
+/** JSON text nested `depth` levels of arrays (built as text: JSON.stringify would recurse). */
+const deepArrays = (depth: number) => `${'['.repeat(depth)}1${']'.repeat(depth)}`;
+
+describe('request bodies over real HTTP: a body is read only as far as the route needs', () => {
+  let running: RunningServer | undefined;
+  const open: Array<{ end(): void }> = [];
+  afterEach(async () => {
+    for (const body of open.splice(0)) body.end();
+    await running?.close();
+    running = undefined;
+  });
+
+  const post = (path: string, body: ReadableStream<Uint8Array>, token: string | null) =>
+    fetch(`${running!.url}${path}`, {
+      method: 'POST',
+      headers: token === null ? {} : { authorization: `Bearer ${token}` },
+      body,
+      duplex: 'half',
+    } as RequestInit);
+
+  it('a chunked body that passes maxBodyBytes and stays open is 413 at once', async () => {
+    running = await startServer({ port: 0, maxBodyBytes: 1024 });
+    const body = openBody(8 * 1024);
+    open.push(body);
+    const res = await guard(post('/v1/sessions', body.stream, 'parley-demo-token'), 5000, 'oversized body');
+    expect(res.status).toBe(413);
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe('payload_too_large');
+    const entry = running.server.journal.last();
+    expect(entry?.response?.status).toBe(413);
+    expect(entry?.bodyTruncated).toBe(true);
+  });
+
+  it('an unauthenticated open body is 401 without reading it whole', async () => {
+    running = await startServer({ port: 0, maxBodyBytes: 1024 });
+    const body = openBody(512);
+    open.push(body);
+    const res = await guard(post('/v1/sessions', body.stream, null), 5000, 'unauthenticated body');
+    expect(res.status).toBe(401);
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe('unauthorized');
+    const entry = running.server.journal.last();
+    expect(entry?.response?.status).toBe(401);
+    expect(entry).not.toHaveProperty('body');
+  });
+
+  it('the journal keeps the body the route read', async () => {
+    running = await startServer({ port: 0 });
+    const res = await fetch(`${running.url}/v1/sessions`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer parley-demo-token' },
+      body: JSON.stringify({ customizations: {} }),
+    });
+    expect(res.status).toBe(201);
+    expect(running.server.journal.last()?.body).toEqual({ customizations: {} });
+  });
+});
+
+describe(`JSON nested deeper than 64 levels is 400 invalid_request`, () => {
+  it('names the limit, for a tool response, sessionData and a send; the session stays usable', async () => {
+    const h = harness({ control: true });
+    // 20 000 levels, 40 KB: far below the size limit.
+    const tooDeep = deepArrays(20_000);
+    const raw = (text: string) => ({ rawBody: text });
+
+    // sessionData at session creation
+    const created = await h.call(
+      'POST',
+      '/v1/sessions',
+      undefined,
+      raw(`{"customizations":{"sessionData":${tooDeep}}}`),
+    );
+    expect(expectError(created, 400, 'invalid_request').message).toMatch(/64/);
+    expect(created.body.error.details).toEqual({ maxDepth: 64 });
+
+    const sessionId = await h.createSession();
+    const reply = await h.send(sessionId, '/tool get_weather {"city":"Paris"}');
+    const requestId = reply.pendingTools[0]!.requestId;
+    const path = `/v1/tools/response/${sessionId}/${requestId}`;
+    const respond = (response: unknown) => h.call('POST', path, { response });
+
+    // a tool response, twice (a repeat must not turn into a 500)
+    for (let i = 0; i < 2; i++) {
+      const deepResponse = await h.call(
+        'POST',
+        path,
+        undefined,
+        raw(`{"response":{"state":"COMPLETE","data":${tooDeep}}}`),
+      );
+      expect(expectError(deepResponse, 400, 'invalid_request').message).toMatch(/64/);
+    }
+    // a send, buffered and streamed
+    for (const send of ['', '/stream']) {
+      const res = await h.call('POST', `/v1/messages/${sessionId}${send}`, undefined, {
+        rawBody: `{"content":[{"type":"text","text":"x","extra":${tooDeep}}]}`,
+      });
+      expect(expectError(res, 400, 'invalid_request').message).toMatch(/64/);
+    }
+
+    // The journal keeps the refused body as text: reading it does not recurse 20 000 levels.
+    expect(h.server.journal.last()?.body).toEqual(expect.stringContaining('[[[['));
+    expect(h.server.journal.entries()).toHaveLength(h.server.journal.size);
+
+    // 64 levels in all (the body is level 1) pass
+    const deepest = { state: 'COMPLETE', data: nested(62) };
+    expect((await respond(deepest)).status).toBe(200);
+    expect((await respond(deepest)).status).toBe(200); // an identical repeat
+    expect((await h.call('GET', `/v1/messages/${sessionId}`)).status).toBe(200);
+    expect((await h.call('POST', `/v1/messages/${sessionId}`, {})).status).toBe(200);
+    expect((await h.call('GET', `/v1/messages/${sessionId}`)).status).toBe(200);
+    expect((await h.call('GET', '/_parley/journal')).status).toBe(200);
+    expect((await h.call('GET', '/_parley/sessions')).status).toBe(200);
+  });
+
+  it('65 levels are refused; brackets inside strings do not count', async () => {
+    const h = harness();
+    const sessionId = await h.createSession();
+    const reply = await h.send(sessionId, '/tool get_weather {"city":"Paris"}');
+    const path = `/v1/tools/response/${sessionId}/${reply.pendingTools[0]!.requestId}`;
+    const tooDeep = await h.call('POST', path, { response: { state: 'COMPLETE', data: nested(63) } });
+    expect(expectError(tooDeep, 400, 'invalid_request').details).toEqual({ maxDepth: 64 });
+    const brackets = { response: { state: 'COMPLETE', text: '[[[[{{{{'.repeat(100), escaped: '\\"[[[' } };
+    expect((await h.call('POST', path, brackets)).status).toBe(200);
+  });
+});
+
+describe('a JSON null body is not "no body": body must be a JSON object', () => {
+  it('create, send (not a resume), rewind, heartbeat and response answer null with 400', async () => {
+    const h = harness();
+    const nullBody = { rawBody: 'null' };
+    const create = await h.call('POST', '/v1/sessions', undefined, nullBody);
+    expect(expectError(create, 400, 'invalid_request').message).toMatch(/body must be a JSON object/);
+    expect(h.server.sessionCount).toBe(0);
+
+    const sessionId = await h.createSession();
+    const reply = await h.send(sessionId, '/tool get_weather {"city":"Paris"}');
+    const requestId = reply.pendingTools[0]!.requestId;
+    for (const path of [
+      `/v1/messages/${sessionId}`,
+      `/v1/messages/${sessionId}/stream`,
+      `/v1/messages/${sessionId}/rewind`,
+      `/v1/tools/request/${sessionId}/${requestId}/heartbeat`,
+      `/v1/tools/response/${sessionId}/${requestId}`,
+    ]) {
+      for (const raw of ['null', '[]', '"text"', '7']) {
+        const res = await h.call('POST', path, undefined, { rawBody: raw });
+        expect(expectError(res, 400, 'invalid_request').message, `${path} ${raw}`).toMatch(
+          /body must be a JSON object/,
+        );
+      }
+    }
+    // Nothing changed: the tool call is still pending.
+    expect((await h.call('GET', `/v1/tools/request/${sessionId}/${requestId}`)).body.state).toBe('PENDING');
+  });
+
+  it('an absent or empty body still means no body (create; send = resume)', async () => {
+    const h = harness();
+    expect((await h.call('POST', '/v1/sessions')).status).toBe(201);
+    expect((await h.call('POST', '/v1/sessions', undefined, { rawBody: '' })).status).toBe(201);
+    const sessionId = await h.createSession();
+    const resume = await h.call('POST', `/v1/messages/${sessionId}`, undefined, { rawBody: ' ' });
+    expectError(resume, 409, 'nothing_to_resume');
+  });
+});
