@@ -1,3 +1,4 @@
+import type { ToolCallLostReason } from '@parley/sdk';
 import { z } from 'zod';
 
 /** Header the worker sends with every request, so the app side can tell its requests apart. */
@@ -41,10 +42,11 @@ export interface JobOutcome {
   output?: Record<string, unknown>;
   /** Why the job ended without this worker's result on the server, or the reported failure. */
   detail?: string;
+  /** `LOST` from a heartbeat: `ABANDONED` (409), `NOT_FOUND` (404) or `TIMED_OUT` (no beat got through). */
+  lostReason?: ToolCallLostReason;
   /**
-   * Terminal reports of this worker the server answered with 200. 1 normally; 0 when every answer
-   * was lost and `tools.get` showed the call settled. An identical repeat (a retry after a lost
-   * answer) changes nothing on the server and is not counted twice.
+   * 1 when this worker's terminal report is on the server (`COMPLETE`, `ERROR`), else 0. An identical
+   * repeat (a retry after a lost answer) changes nothing on the server and is not counted twice.
    */
   reportsAccepted: number;
 }

@@ -1,17 +1,19 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import {
   type AnyTool,
   isAPIError,
-  isAPIUserAbortError,
   isConflictError,
   isNotFoundError,
+  isToolCallLostError,
+  isToolReportError,
   type Parley,
   reportUnknownTool,
   runTool,
   type ToolCall,
+  type ToolReportError,
   type ToolRunResult,
   type ToolTransport,
 } from '@parley/sdk';
+import { systemClock, type WorkerClock } from './clock.js';
 import type { Job, JobOutcome, JobStatus } from './job.js';
 
 /** Report attempts inside `runTool` (SDK backoff) before the worker's own recovery takes over. */
@@ -35,10 +37,16 @@ export interface ToolWorkerOptions {
   recoveryIntervalMs?: number;
   /** Default {@link DEFAULT_MAX_RECOVERY_MS}. */
   maxRecoveryMs?: number;
+  /**
+   * The recovery loop's time: it sleeps on it between rounds and compares it with the call's
+   * `deadlineAt`. Default: real time. (The heartbeat and the report retries inside `runTool` run on
+   * `setTimeout`.)
+   */
+  clock?: WorkerClock;
 }
 
-/** The result a handler produced, kept until the server has it. */
-type KeptResult = { kind: 'complete'; output: Record<string, unknown> } | { kind: 'error'; message: string };
+/** The result a handler produced, kept until the server has it (`runTool` hands it back on failure). */
+type KeptResult = ToolReportError['report'];
 
 /**
  * Fulfils tool-call jobs: each runs with `runTool` (automatic heartbeat, report retried on
@@ -55,6 +63,7 @@ export class ToolWorker {
   readonly #reportAttempts: number;
   readonly #recoveryIntervalMs: number;
   readonly #maxRecoveryMs: number;
+  readonly #clock: WorkerClock;
   readonly #journal = new Map<string, JobOutcome>();
   readonly #running = new Map<string, Promise<JobOutcome>>();
 
@@ -65,6 +74,7 @@ export class ToolWorker {
     this.#reportAttempts = options.reportAttempts ?? DEFAULT_REPORT_ATTEMPTS;
     this.#recoveryIntervalMs = options.recoveryIntervalMs ?? DEFAULT_RECOVERY_INTERVAL_MS;
     this.#maxRecoveryMs = options.maxRecoveryMs ?? DEFAULT_MAX_RECOVERY_MS;
+    this.#clock = options.clock ?? systemClock;
   }
 
   /** Runs one job to its end. Never rejects: every way it can end is a {@link JobOutcome}. */
@@ -102,76 +112,43 @@ export class ToolWorker {
         pending: job,
         available: [...this.#tools.keys()],
       });
-      return fromRunResult(job, result, result.status === 'ERROR' ? 1 : 0);
+      return fromRunResult(job, result);
     }
 
     // Delivered before? A queue delivers at least once; the server knows whether the call is settled.
     const call = await this.#lookUp(job);
     if (call === 'NOT_FOUND')
-      return outcome(job, 'LOST', 0, { detail: 'tools.get: the call does not exist' });
+      return outcome(job, 'LOST', 0, {
+        detail: 'tools.get: the call does not exist',
+        lostReason: 'NOT_FOUND',
+      });
     if (call !== undefined && call.state !== 'PENDING' && call.state !== 'PROCESSING') {
       this.#say(job, `tools.get: already ${call.state}, not running it`);
       return outcome(job, 'ALREADY_SETTLED', 0, { detail: `tools.get: ${call.state}` });
     }
 
     this.#say(job, `running ${job.name}(${JSON.stringify(job.input)})`);
-    let kept: KeptResult | undefined;
-    let accepted = 0;
-    let beats = 0;
-    const transport: ToolTransport = {
-      heartbeat: async (...args) => {
-        await this.#client.tools.heartbeat(...args);
-        this.#say(job, `♥ heartbeat ${++beats}`);
-      },
-      respond: (...args) =>
-        this.#report(
-          job,
-          () => this.#client.tools.respond(...args),
-          () => accepted++,
-        ),
-      fail: (...args) =>
-        this.#report(
-          job,
-          () => this.#client.tools.fail(...args),
-          () => accepted++,
-        ),
-    };
-    // runTool does not hand back the output when its report fails for good, so keep it here.
-    const keeping: AnyTool = {
-      ...tool,
-      run: async (input, ctx) => {
-        try {
-          const output = await tool.run(input, ctx);
-          kept = { kind: 'complete', output: tool.output ? tool.output.parse(output) : output };
-          return output;
-        } catch (error) {
-          kept = { kind: 'error', message: errorMessage(error, job.name) };
-          throw error;
-        }
-      },
-    };
-
     try {
-      const result = await runTool(transport, {
+      const result = await runTool(this.#loggingTransport(job), {
         sessionId: job.sessionId,
         pending: job,
-        tool: keeping,
+        tool,
         heartbeatTimeoutMs: job.heartbeatTimeoutMs,
         maxReportAttempts: this.#reportAttempts,
+        onHeartbeat: (beats) => this.#say(job, `♥ heartbeat ${beats}`),
         onHeartbeatError: (error) => this.#say(job, `heartbeat failed (${describe(error)}); still working`),
       });
-      const done = fromRunResult(job, result, accepted);
+      const done = fromRunResult(job, result);
       this.#say(
         job,
         `${done.status}${done.output ? ` ${JSON.stringify(done.output)}` : ''}${done.detail ? `: ${done.detail}` : ''}`,
       );
       return done;
     } catch (error) {
-      if (kept === undefined || isAPIUserAbortError(error)) {
-        return outcome(job, 'FAILED', accepted, { detail: describe(error) });
-      }
-      this.#say(job, `report failed for now (${describe(error)}); keeping the result`);
-      return this.#recover(job, kept, accepted);
+      // runTool hands the result back with the error when its report fails for good.
+      if (!isToolReportError(error)) return outcome(job, 'FAILED', 0, { detail: describe(error) });
+      this.#say(job, `report failed for now (${describe(error.cause)}); keeping the result`);
+      return this.#recover(job, error.report);
     }
   }
 
@@ -180,10 +157,11 @@ export class ToolWorker {
    * the same report. Sending it again is safe: an identical repeat of a report that did land is
    * answered 200 and changes nothing; another worker's different result is a 409.
    */
-  async #recover(job: Job, kept: KeptResult, acceptedBefore: number): Promise<JobOutcome> {
-    const until = Math.min(job.deadlineAt ?? Number.POSITIVE_INFINITY, Date.now() + this.#maxRecoveryMs);
-    while (Date.now() < until) {
-      await sleep(this.#recoveryIntervalMs);
+  async #recover(job: Job, kept: KeptResult): Promise<JobOutcome> {
+    const clock = this.#clock;
+    const until = Math.min(job.deadlineAt ?? Number.POSITIVE_INFINITY, clock.now() + this.#maxRecoveryMs);
+    while (clock.now() < until) {
+      await clock.sleep(this.#recoveryIntervalMs);
       let call: ToolCall;
       try {
         call = await this.#client.tools.get(job.sessionId, job.requestId, {
@@ -192,15 +170,13 @@ export class ToolWorker {
         });
       } catch (error) {
         if (isNotFoundError(error))
-          return outcome(job, 'LOST', acceptedBefore, { detail: 'the call is gone' });
+          return outcome(job, 'LOST', 0, { detail: 'the call is gone', lostReason: 'NOT_FOUND' });
         this.#say(job, `server still unreachable (${describe(error)})`);
         continue;
       }
       this.#say(job, `server is back: tools.get says ${call.state}`);
       if (call.state === 'ABANDONED') {
-        return outcome(job, 'ALREADY_SETTLED', acceptedBefore, {
-          detail: 'abandoned while the server was away',
-        });
+        return outcome(job, 'ALREADY_SETTLED', 0, { detail: 'abandoned while the server was away' });
       }
       try {
         const options = { maxRetries: 0 };
@@ -210,12 +186,10 @@ export class ToolWorker {
       } catch (error) {
         if (isConflictError(error)) {
           this.#say(job, '409: settled by someone else; not reporting');
-          return outcome(job, 'ALREADY_SETTLED', acceptedBefore, {
-            detail: `409 after the restart (${call.state})`,
-          });
+          return outcome(job, 'ALREADY_SETTLED', 0, { detail: `409 after the restart (${call.state})` });
         }
         if (isNotFoundError(error))
-          return outcome(job, 'LOST', acceptedBefore, { detail: 'the call is gone' });
+          return outcome(job, 'LOST', 0, { detail: 'the call is gone', lostReason: 'NOT_FOUND' });
         this.#say(job, `report failed again (${describe(error)})`);
         continue;
       }
@@ -225,25 +199,29 @@ export class ToolWorker {
           : 'was already in (identical repeat)';
       this.#say(job, `report ${landed}`);
       // A 200 for an identical repeat means the first report had landed: still one report.
-      const accepted = Math.max(1, acceptedBefore);
       return kept.kind === 'complete'
-        ? outcome(job, 'COMPLETE', accepted, { output: kept.output })
-        : outcome(job, 'ERROR', accepted, { detail: kept.message });
+        ? outcome(job, 'COMPLETE', 1, { output: kept.output })
+        : outcome(job, 'ERROR', 1, { detail: kept.message });
     }
-    return outcome(job, 'FAILED', acceptedBefore, {
-      detail: 'the server did not come back before the deadline',
-    });
+    return outcome(job, 'FAILED', 0, { detail: 'the server did not come back before the deadline' });
   }
 
-  /** One attempt of a terminal report, logged when it fails (runTool decides whether to retry). */
-  async #report(job: Job, send: () => Promise<void>, onAccepted: () => void): Promise<void> {
-    try {
-      await send();
-      onAccepted();
-    } catch (error) {
-      this.#say(job, `report attempt failed (${describe(error)})`);
-      throw error;
-    }
+  /** The client's tool endpoints, logging each report attempt that fails (runTool decides on retries). */
+  #loggingTransport(job: Job): ToolTransport {
+    const tools = this.#client.tools;
+    const logged = async (send: () => Promise<void>) => {
+      try {
+        await send();
+      } catch (error) {
+        this.#say(job, `report attempt failed (${describe(error)})`);
+        throw error;
+      }
+    };
+    return {
+      heartbeat: (...args) => tools.heartbeat(...args),
+      respond: (...args) => logged(() => tools.respond(...args)),
+      fail: (...args) => logged(() => tools.fail(...args)),
+    };
   }
 
   /** The call as the server sees it; `undefined` when the server cannot be reached (run anyway). */
@@ -258,19 +236,29 @@ export class ToolWorker {
   }
 
   #say(job: Job, text: string): void {
-    this.#log(`[${job.requestId.slice(-6)}] ${text}`);
+    this.#log(`${jobTag(job.requestId)} ${text}`);
   }
 }
 
-function fromRunResult(job: Job, result: ToolRunResult, accepted: number): JobOutcome {
+/** How the worker's log lines name a job: `[` the last six characters of its request id `]`. */
+export function jobTag(requestId: string): string {
+  return `[${requestId.slice(-6)}]`;
+}
+
+function fromRunResult(job: Job, result: ToolRunResult): JobOutcome {
   switch (result.status) {
+    // runTool resolves COMPLETE / ERROR only once the server answered the report with 200.
     case 'COMPLETE':
-      return outcome(job, 'COMPLETE', accepted, result.output ? { output: result.output } : {});
+      return outcome(job, 'COMPLETE', 1, result.output ? { output: result.output } : {});
     case 'ERROR':
-      return outcome(job, 'ERROR', accepted, { detail: result.error ?? '' });
+      return outcome(job, 'ERROR', 1, { detail: result.error ?? '' });
     case 'LOST':
+      return outcome(job, 'LOST', 0, {
+        detail: result.error ?? '',
+        ...(isToolCallLostError(result.cause) ? { lostReason: result.cause.reason } : {}),
+      });
     case 'ALREADY_SETTLED':
-      return outcome(job, result.status, accepted, { detail: result.error ?? '' });
+      return outcome(job, 'ALREADY_SETTLED', 0, { detail: result.error ?? '' });
   }
 }
 
@@ -278,7 +266,7 @@ function outcome(
   job: Job,
   status: JobStatus,
   reportsAccepted: number,
-  extra: { output?: Record<string, unknown>; detail?: string } = {},
+  extra: Pick<JobOutcome, 'output' | 'detail' | 'lostReason'> = {},
 ): JobOutcome {
   return {
     type: 'outcome',
@@ -289,12 +277,6 @@ function outcome(
     ...extra,
     reportsAccepted,
   };
-}
-
-/** The message runTool reports for a thrown error, so a repeat of the report is identical. */
-function errorMessage(error: unknown, name: string): string {
-  const message = error instanceof Error ? error.message : typeof error === 'string' ? error : '';
-  return message.trim() !== '' ? message : `Tool "${name}" failed without a message`;
 }
 
 /** A short reason: the system error code of a connection failure, the status of an API error, or the message. */

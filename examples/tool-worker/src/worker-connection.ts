@@ -1,19 +1,17 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import type { Job, JobOutcome } from './job.js';
-import { serveJobs } from './serve-jobs.js';
-import { createWorker, settingsToArgs, type WorkerSettings } from './worker-setup.js';
+import { settingsToArgs, type WorkerSettings } from './worker-setup.js';
 
 /**
- * The app side's end of the job queue: jobs go to the worker's stdin as JSON lines, outcomes come
- * back on its stdout, its log on stderr. The same whether the worker is a child process or, in the
- * smoke test, runs in this process over in-memory streams.
+ * The app side's end of the job queue: jobs go to the worker process's stdin as JSON lines,
+ * outcomes come back on its stdout, its log on stderr.
  */
 export class WorkerConnection {
   readonly #stdin: NodeJS.WritableStream;
   readonly #outcomes: JobOutcome[] = [];
+  readonly #logs: string[] = [];
   readonly #waiters = new Set<() => void>();
   readonly #finished: Promise<void>;
   #closed = false;
@@ -25,7 +23,11 @@ export class WorkerConnection {
   ) {
     this.#stdin = streams.stdin;
     this.#finished = finished;
-    createInterface({ input: streams.stderr, terminal: false }).on('line', onLog);
+    createInterface({ input: streams.stderr, terminal: false }).on('line', (line) => {
+      this.#logs.push(line);
+      onLog(line);
+      for (const wake of this.#waiters) wake();
+    });
     createInterface({ input: streams.stdout, terminal: false }).on('line', (line) => {
       const message = JSON.parse(line) as JobOutcome | { type: 'invalid_job' };
       if (message.type === 'outcome') this.#outcomes.push(message);
@@ -45,14 +47,26 @@ export class WorkerConnection {
       const at = this.#outcomes.findIndex((outcome) => outcome.requestId === requestId);
       if (at >= 0) return this.#outcomes.splice(at, 1)[0]!;
       if (this.#closed) throw new Error(`The worker ended without an outcome for ${requestId}`);
-      await new Promise<void>((wake) => {
-        const once = () => {
-          this.#waiters.delete(once);
-          wake();
-        };
-        this.#waiters.add(once);
-      });
+      await this.#nextLine();
     }
+  }
+
+  /** Resolves once the worker has logged `line` (now or earlier). */
+  async waitForLog(line: string): Promise<void> {
+    while (!this.#logs.includes(line)) {
+      if (this.#closed) throw new Error(`The worker ended without logging "${line}"`);
+      await this.#nextLine();
+    }
+  }
+
+  #nextLine(): Promise<void> {
+    return new Promise<void>((wake) => {
+      const once = () => {
+        this.#waiters.delete(once);
+        wake();
+      };
+      this.#waiters.add(once);
+    });
   }
 
   /** Ends the job stream and waits for the worker to finish its jobs and exit. */
@@ -79,25 +93,4 @@ export function spawnWorker(settings: WorkerSettings, onLog: (line: string) => v
     );
   });
   return new WorkerConnection(child, onLog, finished);
-}
-
-/** Runs the same worker in this process over in-memory streams (fast, for the smoke test). */
-export function startInProcessWorker(
-  settings: WorkerSettings,
-  onLog: (line: string) => void,
-): WorkerConnection {
-  const stdin = new PassThrough();
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  const worker = createWorker(settings, (line) => stderr.write(`${line}\n`));
-  const finished = serveJobs({
-    input: stdin,
-    output: stdout,
-    worker,
-    ...(settings.concurrency === undefined ? {} : { concurrency: settings.concurrency }),
-  }).finally(() => {
-    stdout.end();
-    stderr.end();
-  });
-  return new WorkerConnection({ stdin, stdout, stderr }, onLog, finished);
 }

@@ -1,7 +1,8 @@
 import { Parley } from '@parley/sdk';
+import { systemClock, type WorkerClock } from './clock.js';
 import { CLIENT_HEADER } from './job.js';
 import { DEFAULT_RECOVERY_INTERVAL_MS, DEFAULT_REPORT_ATTEMPTS, ToolWorker } from './tool-worker.js';
-import { createWeatherTool } from './weather-tool.js';
+import { createWeatherTool, DEFAULT_TOOL_DELAY_MS } from './weather-tool.js';
 
 /** How the worker is configured; the flags of the worker process. */
 export interface WorkerSettings {
@@ -14,10 +15,15 @@ export interface WorkerSettings {
   concurrency?: number;
 }
 
-export const DEFAULT_TOOL_DELAY_MS = 500;
-
-/** The worker's client (marked with {@link CLIENT_HEADER}) and its {@link ToolWorker}. */
-export function createWorker(settings: WorkerSettings, log: (line: string) => void): ToolWorker {
+/**
+ * The worker's client (marked with {@link CLIENT_HEADER}) and its {@link ToolWorker}. `clock` is the
+ * time the tool's work and the recovery loop wait on (real time unless a test passes its own).
+ */
+export function createWorker(
+  settings: WorkerSettings,
+  log: (line: string) => void,
+  { clock = systemClock }: { clock?: WorkerClock } = {},
+): ToolWorker {
   const client = new Parley({
     baseUrl: settings.baseUrl,
     token: settings.token,
@@ -25,9 +31,10 @@ export function createWorker(settings: WorkerSettings, log: (line: string) => vo
   });
   return new ToolWorker({
     client,
-    tools: [createWeatherTool(settings.toolDelayMs ?? DEFAULT_TOOL_DELAY_MS)],
+    tools: [createWeatherTool({ delayMs: settings.toolDelayMs ?? DEFAULT_TOOL_DELAY_MS, clock })],
     reportAttempts: settings.reportAttempts ?? DEFAULT_REPORT_ATTEMPTS,
     recoveryIntervalMs: settings.recoveryIntervalMs ?? DEFAULT_RECOVERY_INTERVAL_MS,
+    clock,
     log,
   });
 }

@@ -1,71 +1,291 @@
 import { Readable } from 'node:stream';
-import { DEMO_USER } from '@parley/reference-server';
-import { Parley } from '@parley/sdk';
-import { describe, expect, it } from 'vitest';
+import { DEMO_USER, ManualClock } from '@parley/reference-server';
+import { heartbeatIntervalMs, INITIAL_RETRY_DELAY_MS, Parley } from '@parley/sdk';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { appModel } from '../src/app-model.js';
+import { askForTool, callFacts, resume } from '../src/app-side.js';
+import type { Job } from '../src/job.js';
 import { RestartableServer } from '../src/restartable-server.js';
 import { serveJobs } from '../src/serve-jobs.js';
-import { ToolWorker } from '../src/tool-worker.js';
-import { runTour, type ScenarioResult } from '../src/tour.js';
+import { jobTag, ToolWorker } from '../src/tool-worker.js';
+import { HEARTBEAT_TIMEOUT_MS } from '../src/tour.js';
 import { spawnWorker } from '../src/worker-connection.js';
+import { createWorker } from '../src/worker-setup.js';
 
-describe('tool-worker', () => {
-  it('reports each result exactly once through lost answers, a restart, a 409 and redelivery', async () => {
-    let transcript = '';
-    const results = await runTour({
-      output: { write: (text: string) => (transcript += text) },
-      worker: 'in-process',
-      toolDelayMs: 300,
-      downMs: 1000,
-      reportAttempts: 2,
-      recoveryIntervalMs: 200,
+const TOOL_DELAY_MS = 500;
+const RECOVERY_INTERVAL_MS = 100;
+/** Each call's deadline after its creation (shorter than the worker's longest recovery, 60 s). */
+const TOOL_CALL_TIMEOUT_MS = 30_000;
+/** The SDK's heartbeat interval for the server's timeout (jitter only shortens it). */
+const HEARTBEAT_INTERVAL_MS = heartbeatIntervalMs(HEARTBEAT_TIMEOUT_MS);
+
+/** The worker's log, with a way to wait for a line: the tests' only synchronisation with the worker. */
+class LogBook {
+  readonly lines: string[] = [];
+  readonly #waiters = new Set<() => void>();
+
+  push = (line: string): void => {
+    this.lines.push(line);
+    for (const wake of this.#waiters) wake();
+  };
+
+  /** The lines about one job, without its tag. */
+  of(job: Job): string[] {
+    const tag = `${jobTag(job.requestId)} `;
+    return this.lines.filter((line) => line.startsWith(tag)).map((line) => line.slice(tag.length));
+  }
+
+  /** Resolves once the worker logged `text` about `job`. */
+  async waitFor(job: Job, text: string | RegExp): Promise<void> {
+    const seen = () =>
+      this.of(job).some((line) => (typeof text === 'string' ? line === text : text.test(line)));
+    while (!seen()) {
+      await new Promise<void>((wake) => {
+        const once = () => {
+          this.#waiters.delete(once);
+          wake();
+        };
+        this.#waiters.add(once);
+      });
+    }
+  }
+}
+
+/**
+ * Each scenario runs the worker in this process against a reference server behind real HTTP. Time
+ * never passes on its own:
+ * - one `ManualClock` is the server's time (leases, deadlines) and the worker's (the tool's work and
+ *   the pause between recovery rounds), moved with `clock.advance`;
+ * - the SDK's heartbeat timer and report backoff run on `setTimeout`, faked and moved with
+ *   `vi.advanceTimersByTimeAsync`.
+ * The test moves either only once the worker's log shows it is waiting for it.
+ */
+describe('tool-worker scenarios (manual clock, fake timers)', () => {
+  let clock: ManualClock;
+  let server: RestartableServer;
+  let client: Parley;
+  let logs: LogBook;
+  let worker: ToolWorker;
+
+  beforeEach(async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    clock = new ManualClock(1_000_000);
+    server = await RestartableServer.start({
+      model: appModel,
+      heartbeatTimeoutMs: HEARTBEAT_TIMEOUT_MS,
+      toolCallTimeoutMs: TOOL_CALL_TIMEOUT_MS,
+      clock,
     });
-    const byName = new Map(results.map((r) => [r.name, r]));
-    const get = (name: string): ScenarioResult => byName.get(name)!;
+    client = new Parley({ baseUrl: server.url, token: DEMO_USER.token, maxRetries: 0 });
+    logs = new LogBook();
+    worker = createWorker(
+      {
+        baseUrl: server.url,
+        token: DEMO_USER.token,
+        toolDelayMs: TOOL_DELAY_MS,
+        reportAttempts: 2,
+        recoveryIntervalMs: RECOVERY_INTERVAL_MS,
+      },
+      logs.push,
+      { clock },
+    );
+  });
 
-    // 1. Plain job: one report, one tool_result.
-    expect(get('plain').outcomes.map((o) => [o.status, o.reportsAccepted])).toEqual([['COMPLETE', 1]]);
-    expect(get('plain').outcomes[0]?.output).toEqual({ city: 'Paris', tempC: 18 });
-    expect(get('plain').workerReports).toEqual([{ status: 200 }]);
-    expect(get('plain').toolResults).toBe(1);
+  afterEach(async () => {
+    vi.useRealTimers();
+    if (!server.listening) await server.start();
+    await server.stop();
+  });
 
-    // 2. Lost answer: the retry is an identical repeat the server answers 200; still one tool_result.
-    expect(get('lost answer').outcomes.map((o) => [o.status, o.reportsAccepted])).toEqual([['COMPLETE', 1]]);
-    expect(get('lost answer').workerReports).toEqual([
-      { status: 200, deliveredStatus: 502 },
-      { status: 200 },
+  /** Waits until the job's first heartbeat went through; the tool is then waiting on the clock. */
+  const running = async (job: Job) => {
+    await logs.waitFor(job, '♥ heartbeat 1');
+    expect(clock.pendingSleeps).toBe(1);
+  };
+
+  it('1. a plain job: COMPLETE, one report, one tool_result', async () => {
+    const { job } = await askForTool(client, "What's the weather in Paris?");
+    const done = worker.handle(job);
+    await running(job);
+    await clock.advance(TOOL_DELAY_MS);
+
+    expect(await done).toEqual({
+      type: 'outcome',
+      sessionId: job.sessionId,
+      requestId: job.requestId,
+      name: 'get_weather',
+      status: 'COMPLETE',
+      output: { city: 'Paris', tempC: 18 },
+      reportsAccepted: 1,
+    });
+    expect(await resume(client, job.sessionId)).toContain('"tempC":18');
+    expect(await callFacts(server, client, job)).toEqual({
+      workerReports: [{ status: 200 }],
+      toolResults: 1,
+      finalState: 'COMPLETE',
+    });
+    expect(logs.of(job)).toEqual([
+      'running get_weather({"city":"Paris"})',
+      '♥ heartbeat 1',
+      'COMPLETE {"city":"Paris","tempC":18}',
     ]);
-    expect(get('lost answer').toolResults).toBe(1);
+  });
 
-    // 3. Restart: the SDK's retries ran out while the server was away; the worker kept the result,
-    // asked tools.get once the server was back, and delivered it once.
-    expect(get('restart').outcomes.map((o) => [o.status, o.reportsAccepted])).toEqual([['COMPLETE', 1]]);
-    expect(get('restart').outcomes[0]?.output).toEqual({ city: 'Tokyo', tempC: 22 });
-    expect(get('restart').workerReports).toEqual([{ status: 200 }]);
-    expect(get('restart').toolResults).toBe(1);
-    expect(get('restart').finalState).toBe('COMPLETE');
-    expect(transcript).toMatch(/report failed for now \(connection refused\); keeping the result/);
-    expect(transcript).toMatch(/server is back: tools\.get says (PENDING|PROCESSING)/);
+  it('2. the answer to the report is lost (502): the retry is an identical repeat, one tool_result', async () => {
+    const { job } = await askForTool(client, "What's the weather in London?");
+    server.loseNextReportAnswer(job.requestId);
+    const done = worker.handle(job);
+    await running(job);
+    await clock.advance(TOOL_DELAY_MS);
+    await logs.waitFor(job, 'report attempt failed (502 bad_gateway)');
+    await vi.advanceTimersByTimeAsync(INITIAL_RETRY_DELAY_MS); // the SDK's first backoff is at most this
 
-    // 4. Rewind while running: the 409 ends the job; nothing is reported.
-    const conflict = get('conflict');
-    expect(['LOST', 'ALREADY_SETTLED']).toContain(conflict.outcomes[0]?.status);
-    expect(conflict.outcomes[0]?.reportsAccepted).toBe(0);
-    expect(conflict.workerReports.filter((r) => r.status === 200)).toEqual([]);
-    expect(conflict.finalState).toBe('ABANDONED');
-    expect(conflict.toolResults).toBe(0);
+    expect(await done).toMatchObject({
+      status: 'COMPLETE',
+      output: { city: 'London', tempC: 14 },
+      reportsAccepted: 1,
+    });
+    await resume(client, job.sessionId);
+    expect(await callFacts(server, client, job)).toEqual({
+      workerReports: [{ status: 200, deliveredStatus: 502 }, { status: 200 }],
+      toolResults: 1,
+      finalState: 'COMPLETE',
+    });
+  });
 
-    // 5. Redelivery: nothing runs or is reported again.
-    expect(get('redelivered plain').outcomes.map((o) => o.status)).toEqual(['COMPLETE', 'DUPLICATE']);
-    expect(get('redelivered conflict').outcomes.at(-1)).toMatchObject({
+  it('3. the server is away longer than the report retries: the result is kept and delivered after tools.get', async () => {
+    const { job } = await askForTool(client, "What's the weather in Tokyo?");
+    const done = worker.handle(job);
+    await running(job);
+    await server.stop();
+    await clock.advance(TOOL_DELAY_MS); // the tool finishes while the server is away
+    await logs.waitFor(job, /^report attempt failed/);
+    await vi.advanceTimersByTimeAsync(INITIAL_RETRY_DELAY_MS); // the second and last attempt fails too
+    await logs.waitFor(job, 'report failed for now (connection refused); keeping the result');
+
+    await clock.advance(RECOVERY_INTERVAL_MS); // recovery round 1: still away
+    await logs.waitFor(job, 'server still unreachable (connection refused)');
+    await server.start();
+    // Round 2. 700 ms since the last heartbeat, within the 900 ms lease: still PROCESSING.
+    await clock.advance(RECOVERY_INTERVAL_MS);
+
+    expect(await done).toMatchObject({
+      status: 'COMPLETE',
+      output: { city: 'Tokyo', tempC: 22 },
+      reportsAccepted: 1,
+    });
+    expect(logs.of(job).slice(-3)).toEqual([
+      'server still unreachable (connection refused)',
+      'server is back: tools.get says PROCESSING',
+      'report delivered',
+    ]);
+    await resume(client, job.sessionId);
+    expect(await callFacts(server, client, job)).toEqual({
+      workerReports: [{ status: 200 }],
+      toolResults: 1,
+      finalState: 'COMPLETE',
+    });
+  });
+
+  it('4. the user rewinds while the tool runs: the next heartbeat gets 409, LOST (ABANDONED), nothing reported', async () => {
+    const { job, userIndex } = await askForTool(client, "What's the weather in Oslo?");
+    const done = worker.handle(job);
+    await running(job);
+    const rewind = await client.messages.rewind(job.sessionId, userIndex);
+    expect(rewind.abandonedToolCalls).toEqual([job.requestId]);
+    // The tool is still working (the clock has not moved); the next beat is due within one interval.
+    await vi.advanceTimersByTimeAsync(HEARTBEAT_INTERVAL_MS);
+
+    expect(await done).toEqual({
+      type: 'outcome',
+      sessionId: job.sessionId,
+      requestId: job.requestId,
+      name: 'get_weather',
+      status: 'LOST',
+      lostReason: 'ABANDONED',
+      detail: expect.stringContaining('409'),
+      reportsAccepted: 0,
+    });
+    expect(clock.pendingSleeps).toBe(0); // the tool's work was aborted through its signal
+    expect(await callFacts(server, client, job)).toEqual({
+      workerReports: [],
+      toolResults: 0,
+      finalState: 'ABANDONED',
+    });
+  });
+
+  it('5a. a job delivered again after it was settled: DUPLICATE, nothing run or sent', async () => {
+    const { job } = await askForTool(client, "What's the weather in Paris?");
+    const done = worker.handle(job);
+    await running(job);
+    await clock.advance(TOOL_DELAY_MS);
+    expect((await done).status).toBe('COMPLETE');
+    const requestsBefore = server.requests.length;
+
+    expect(await worker.handle(job)).toMatchObject({
+      status: 'DUPLICATE',
+      detail: 'already COMPLETE',
+      reportsAccepted: 0,
+    });
+    expect(server.requests).toHaveLength(requestsBefore);
+  });
+
+  it('5b. a job delivered again while it runs: joins the running job, one report', async () => {
+    const { job } = await askForTool(client, "What's the weather in Paris?");
+    const first = worker.handle(job);
+    await running(job);
+    const second = worker.handle(job);
+    await clock.advance(TOOL_DELAY_MS);
+
+    expect((await first).status).toBe('COMPLETE');
+    expect(await second).toMatchObject({
+      status: 'DUPLICATE',
+      detail: 'joined the running job (COMPLETE)',
+      reportsAccepted: 0,
+    });
+    expect((await callFacts(server, client, job)).workerReports).toEqual([{ status: 200 }]);
+  });
+
+  it('5c. a job for a call that was abandoned: ALREADY_SETTLED from tools.get, not run', async () => {
+    const { job, userIndex } = await askForTool(client, "What's the weather in Oslo?");
+    await client.messages.rewind(job.sessionId, userIndex);
+
+    expect(await worker.handle(job)).toMatchObject({
       status: 'ALREADY_SETTLED',
       detail: 'tools.get: ABANDONED',
       reportsAccepted: 0,
     });
+    expect(logs.of(job)).toEqual(['tools.get: already ABANDONED, not running it']);
   });
 
+  it('6. the server stays away past the call deadline: FAILED, nothing reported', async () => {
+    const { job } = await askForTool(client, "What's the weather in Tokyo?");
+    const done = worker.handle(job);
+    await running(job);
+    await server.stop();
+    await clock.advance(TOOL_DELAY_MS);
+    await logs.waitFor(job, /^report attempt failed/);
+    await vi.advanceTimersByTimeAsync(INITIAL_RETRY_DELAY_MS);
+    await logs.waitFor(job, 'report failed for now (connection refused); keeping the result');
+
+    // Past the deadline: the round that wakes up fails, and the loop gives up.
+    await clock.set(job.deadlineAt!);
+
+    expect(await done).toMatchObject({
+      status: 'FAILED',
+      detail: 'the server did not come back before the deadline',
+      reportsAccepted: 0,
+    });
+    expect(logs.of(job).filter((line) => line.startsWith('server still unreachable'))).toHaveLength(1);
+  });
+});
+
+describe('tool-worker process and job stream', () => {
   it('runs as a separate process: jobs in as JSON lines on stdin, outcomes out on stdout', async () => {
-    const server = await RestartableServer.start({ model: appModel, heartbeatTimeoutMs: 900 });
+    const server = await RestartableServer.start({
+      model: appModel,
+      heartbeatTimeoutMs: HEARTBEAT_TIMEOUT_MS,
+    });
     const logs: string[] = [];
     const worker = spawnWorker({ baseUrl: server.url, token: DEMO_USER.token, toolDelayMs: 50 }, (line) =>
       logs.push(line),
@@ -82,7 +302,7 @@ describe('tool-worker', () => {
         reportsAccepted: 1,
       });
       await worker.close();
-      expect(logs.some((line) => line.endsWith('running get_weather({"city":"Oslo"})'))).toBe(true);
+      expect(logs).toContain(`${jobTag(pending.requestId)} running get_weather({"city":"Oslo"})`);
       expect((await client.tools.get(sessionId, pending.requestId)).state).toBe('COMPLETE');
     } finally {
       await worker.close().catch(() => {});
