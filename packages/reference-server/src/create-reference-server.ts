@@ -1,4 +1,6 @@
+import { REQUEST_ID_HEADER } from '@parley/protocol';
 import { Hono } from 'hono';
+import { cors } from 'hono/cors';
 import { type AgentDefinition, DEFAULT_AGENTS, DEFAULT_MODELS, DEFAULT_PROVIDERS } from './agents.js';
 import type { Clock } from './clock.js';
 import type { ExtensionHost } from './extension-host.js';
@@ -20,6 +22,7 @@ import { createSessionSetup } from './session-setup.js';
 import { SessionStore } from './session-store.js';
 import { systemClock } from './system-clock.js';
 import { createControlRoutes, isControlPath } from './testing/control-routes.js';
+import { FAULT_HEADER } from './testing/fault.js';
 import { FaultQueue } from './testing/fault-queue.js';
 import { DEFAULT_JOURNAL_LIMIT, Journal } from './testing/journal.js';
 import { handleRequest } from './testing/request-pipeline.js';
@@ -71,6 +74,12 @@ export interface ReferenceServerOptions {
   control?: boolean;
   /** Journal entries kept (the oldest go first). Default 1000. */
   journalLimit?: number;
+  /**
+   * CORS for browser apps on another origin (a dev server on another port): `true` allows every
+   * origin, a string or list allows those, `false` sends no CORS headers. Default `true`: a local
+   * emulator should not need a proxy. Preflight requests are answered without authentication.
+   */
+  cors?: boolean | string | readonly string[];
 }
 
 /** A running reference server: a web-standard fetch handler plus inspection and control. */
@@ -146,6 +155,19 @@ export function createReferenceServer(options: ReferenceServerOptions = {}): Ref
   const auth = new TokenAuth(users);
 
   const app = new Hono<AppEnv>();
+  const corsOrigin = options.cors ?? true;
+  if (corsOrigin !== false) {
+    app.use(
+      '/v1/*',
+      cors({
+        origin: corsOrigin === true ? '*' : typeof corsOrigin === 'string' ? corsOrigin : [...corsOrigin],
+        allowMethods: ['GET', 'POST', 'DELETE', 'OPTIONS'],
+        allowHeaders: ['authorization', 'content-type', FAULT_HEADER],
+        exposeHeaders: [REQUEST_ID_HEADER, 'retry-after', 'retry-after-ms'],
+        maxAge: 600,
+      }),
+    );
+  }
   app.use('/v1/*', async (c, next) => {
     const user = await auth.authenticate(c.req.header('authorization') ?? null);
     c.set('user', user);
