@@ -23,8 +23,8 @@ export type {
 export { scriptedModel } from './model/scripted-model.js';
 export type { StandInModelOptions } from './model/stand-in-model.js';
 export { createStandInModel, standInModel } from './model/stand-in-model.js';
-export type { ScriptedToolUse, ScriptedTurn } from './model/turn.js';
-export { turn } from './model/turn.js';
+export type { ScriptedToolUse, ScriptedTurn, TurnExtras } from './model/turn.js';
+export { turn, turnToEvents } from './model/turn.js';
 export { MAX_MODEL_CALLS_PER_REPLY, SERVER_TOOL_LIMIT_STOP_REASON } from './reply-runner.js';
 export type { ServerTool, ServerToolContext, ServerToolResult } from './server-tool.js';
 export type { RunningServer, StartServerOptions } from './start-server.js';

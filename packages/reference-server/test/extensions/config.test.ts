@@ -2,14 +2,14 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import {
   createExtensionHost,
   type ExtensionsConfigError,
   isExtensionsConfigError,
   loadExtensionsConfig,
   toExtensionHostOptions,
-} from '../../src/extensions/index.js';
+} from '@parley/reference-server';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { loadExtensionsConfigFile } from '../../src/extensions/load-files.js';
 
 function issuesOf(json: unknown): string[] {

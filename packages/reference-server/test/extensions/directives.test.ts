@@ -1,6 +1,10 @@
-import { createStandInModel, ManualClock, type ModelRequest } from '@parley/reference-server';
+import {
+  createStandInModel,
+  EXTENSION_DIRECTIVES,
+  ManualClock,
+  type ModelRequest,
+} from '@parley/reference-server';
 import { describe, expect, test } from 'vitest';
-import { EXTENSION_DIRECTIVES } from '../../src/extensions/index.js';
 
 async function toolUses(text: string) {
   const model = createStandInModel({ directives: EXTENSION_DIRECTIVES });

@@ -1,8 +1,8 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type DocumentLoadError, isDocumentLoadError, parseDocuments } from '@parley/reference-server';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { type DocumentLoadError, isDocumentLoadError, parseDocuments } from '../../src/extensions/index.js';
 import { loadDocumentsFile } from '../../src/extensions/load-files.js';
 
 describe('parseDocuments', () => {

@@ -1,8 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { createErpServer, ERP_TOOL_NAMES, erpProvider, Gateway, ManualClock } from '@parley/reference-server';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { createErpServer, ERP_TOOL_NAMES, erpProvider, Gateway } from '../../src/extensions/index.js';
-import { ManualClock } from '../../src/manual-clock.js';
 
 describe('the ERP server over MCP', () => {
   let client: Client;

@@ -1,13 +1,13 @@
 import type { Customizations } from '@parley/protocol';
-import { afterEach, describe, expect, test } from 'vitest';
-import type { SessionInfo } from '../../src/extension-host.js';
+import type { SessionInfo } from '@parley/reference-server';
 import {
   createExtensionHost,
+  isHttpError,
+  ManualClock,
   type ParleyExtensionHost,
   PREFETCH_JSON_KEY,
-} from '../../src/extensions/index.js';
-import { isHttpError } from '../../src/http-error.js';
-import { ManualClock } from '../../src/manual-clock.js';
+} from '@parley/reference-server';
+import { afterEach, describe, expect, test } from 'vitest';
 import { testProvider } from './helpers/test-provider.js';
 
 const hosts: ParleyExtensionHost[] = [];

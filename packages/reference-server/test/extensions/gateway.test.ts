@@ -1,7 +1,6 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { Gateway, ManualClock } from '@parley/reference-server';
 import { afterEach, describe, expect, test } from 'vitest';
-import { Gateway } from '../../src/extensions/index.js';
-import { ManualClock } from '../../src/manual-clock.js';
 import { testProvider } from './helpers/test-provider.js';
 import { until } from './helpers/until.js';
 

@@ -1,6 +1,6 @@
 import type { Message, StreamBody } from '@parley/protocol';
+import { PREFETCH_JSON_KEY } from '@parley/reference-server';
 import { afterEach, describe, expect, test } from 'vitest';
-import { PREFETCH_JSON_KEY } from '../../src/extensions/index.js';
 import { expectError } from '../helpers/api.js';
 import { type ExtensionServer, extensionServer } from './helpers/extension-server.js';
 import { testProvider } from './helpers/test-provider.js';

@@ -1,7 +1,5 @@
+import { isHttpError, ManualClock, QuotaTracker } from '@parley/reference-server';
 import { describe, expect, test } from 'vitest';
-import { QuotaTracker } from '../../src/extensions/index.js';
-import { isHttpError } from '../../src/http-error.js';
-import { ManualClock } from '../../src/manual-clock.js';
 
 function refusal(run: () => void): { status: number; retryAfter: string | undefined; details: unknown } {
   try {

@@ -1,4 +1,3 @@
-import { describe, expect, test } from 'vitest';
 import {
   createSearchDocumentsTool,
   type Document,
@@ -6,7 +5,8 @@ import {
   PREFETCH_JSON_KEY,
   prefetchContent,
   Retriever,
-} from '../../src/extensions/index.js';
+} from '@parley/reference-server';
+import { describe, expect, test } from 'vitest';
 
 const many = (prefix: string, n: number): Document[] =>
   Array.from({ length: n }, (_, i) => ({

@@ -1,6 +1,6 @@
+import { type Document, matchesTagFilter, Retriever, type TagFilter } from '@parley/reference-server';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { type Document, matchesTagFilter, Retriever, type TagFilter } from '../../src/extensions/index.js';
 
 const corpus: Document[] = [
   {

@@ -75,9 +75,9 @@ export interface Harness {
   send(sessionId: string, content?: unknown): Promise<MessageReply>;
 }
 
-/** A reference server on a ManualClock (start 1 000 000) with the given model. */
+/** A reference server on a ManualClock (the given one, else one starting at 1 000 000) with the given options. */
 export function harness(options: ReferenceServerOptions & { model?: Model } = {}): Harness {
-  const clock = new ManualClock(1_000_000);
+  const clock = options.clock instanceof ManualClock ? options.clock : new ManualClock(1_000_000);
   const server = createReferenceServer({ clock, ...options });
   const token = options.users?.[0]?.token ?? DEMO_TOKEN;
   const call = caller(server.fetch, BASE_URL, token);

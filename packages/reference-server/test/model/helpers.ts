@@ -1,6 +1,6 @@
 import type { ContentBlock, Customizations, JsonObject, Message, ToolResultContent } from '@parley/protocol';
-import { ManualClock } from '../../src/manual-clock.js';
-import type { Model, ModelEvent, ModelRequest, ModelTool } from '../../src/model/model.js';
+import type { Model, ModelEvent, ModelRequest, ModelTool } from '@parley/reference-server';
+import { ManualClock } from '@parley/reference-server';
 
 let nextIndex = 0;
 function message(role: Message['role'], content: ContentBlock[]): Message {

@@ -1,6 +1,10 @@
+import {
+  type InvalidScriptError,
+  isInvalidScriptError,
+  loadScript,
+  scriptedModel,
+} from '@parley/reference-server';
 import { describe, expect, it } from 'vitest';
-import { type InvalidScriptError, isInvalidScriptError, loadScript } from '../../src/model/script-file.js';
-import { scriptedModel } from '../../src/model/scripted-model.js';
 import { fakeRequest, joinedText, msg, run, runToError, toolUses } from './helpers.js';
 
 function loadError(json: unknown): InvalidScriptError {

@@ -1,7 +1,6 @@
+import { ModelError, type ModelEvent, scriptedModel, turn } from '@parley/reference-server';
 import { describe, expect, it } from 'vitest';
-import { ModelError, type ModelEvent } from '../../src/model/model.js';
-import { partialMatch, scriptedModel } from '../../src/model/scripted-model.js';
-import { turn } from '../../src/model/turn.js';
+import { partialMatch } from '../../src/model/scripted-model.js';
 import { fakeRequest, joinedText, msg, run, runToError, stopReason, toolUses } from './helpers.js';
 
 const weatherResult = () => [

@@ -1,7 +1,6 @@
+import { createStandInModel, ModelError, standInModel } from '@parley/reference-server';
 import { describe, expect, it } from 'vitest';
 import type { Directive } from '../../src/model/directives.js';
-import { ModelError } from '../../src/model/model.js';
-import { createStandInModel, standInModel } from '../../src/model/stand-in-model.js';
 import {
   fakeRequest,
   joinedText,

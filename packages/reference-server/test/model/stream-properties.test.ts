@@ -1,7 +1,6 @@
+import { standInModel, turnToEvents } from '@parley/reference-server';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { standInModel } from '../../src/model/stand-in-model.js';
-import { turnToEvents } from '../../src/model/turn.js';
 import { collect, fakeRequest, joinedText, run, toolUses } from './helpers.js';
 
 const anyText = fc.string({ unit: 'grapheme', maxLength: 200 });

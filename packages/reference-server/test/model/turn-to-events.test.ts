@@ -1,9 +1,13 @@
+import {
+  ManualClock,
+  ModelError,
+  type ModelEvent,
+  standInModel,
+  turn,
+  turnToEvents,
+} from '@parley/reference-server';
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/manual-clock.js';
-import { ModelError, type ModelEvent } from '../../src/model/model.js';
 import { jsonFragments, textChunks } from '../../src/model/model-events.js';
-import { standInModel } from '../../src/model/stand-in-model.js';
-import { turn, turnToEvents } from '../../src/model/turn.js';
 import {
   collect,
   fakeRequest,

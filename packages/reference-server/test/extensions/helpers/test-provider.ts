@@ -1,6 +1,6 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { InProcessProviderConfig } from '@parley/reference-server';
 import { z } from 'zod';
-import type { InProcessProviderConfig } from '../../../src/extensions/index.js';
 
 /** Handles on what a test provider's tools are doing. */
 export interface TestProviderProbe {
