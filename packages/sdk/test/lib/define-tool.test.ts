@@ -1,7 +1,7 @@
 import { ToolDefinitionSchema } from '@parley/protocol';
+import { defineTool, type ToolContext, toolsToExtensions } from '@parley/sdk';
 import { describe, expect, expectTypeOf, test } from 'vitest';
 import { z } from 'zod';
-import { defineTool, type ToolContext, toolsToExtensions } from '../../src/lib/index.js';
 
 const getWeather = defineTool({
   name: 'get_weather',

@@ -1,16 +1,16 @@
-import fc from 'fast-check';
-import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
-import { isToolCallLostError } from '../../src/errors.js';
 import {
   DEFAULT_HEARTBEAT_INTERVAL_MS,
   Heartbeat,
   heartbeatIntervalMs,
+  isToolCallLostError,
   jitteredIntervalMs,
   LOCAL_TIMEOUT_BUFFER_MS,
   MAX_HEARTBEAT_INTERVAL_MS,
   MIN_HEARTBEAT_INTERVAL_MS,
   startHeartbeat,
-} from '../../src/lib/index.js';
+} from '@parley/sdk';
+import fc from 'fast-check';
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import {
   apiError,
   connectionError,

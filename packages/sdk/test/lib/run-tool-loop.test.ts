@@ -1,8 +1,13 @@
+import type { Parley } from '@parley/sdk';
+import {
+  defineTool,
+  isAPIUserAbortError,
+  runToolLoop,
+  type ToolLoopClient,
+  type ToolLoopStep,
+} from '@parley/sdk';
 import { afterEach, beforeEach, describe, expect, expectTypeOf, test, vi } from 'vitest';
 import { z } from 'zod';
-import type { Parley } from '../../src/client.js';
-import { isAPIUserAbortError } from '../../src/errors.js';
-import { defineTool, runToolLoop, type ToolLoopClient, type ToolLoopStep } from '../../src/lib/index.js';
 import { FakeClient } from './helpers/fake-client.js';
 import { apiError } from './helpers/fake-transport.js';
 

@@ -1,7 +1,6 @@
+import { defineTool, isToolCallLostError, runTool, type ToolContext } from '@parley/sdk';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { z } from 'zod';
-import { isToolCallLostError } from '../../src/errors.js';
-import { defineTool, runTool, type ToolContext } from '../../src/lib/index.js';
 import {
   apiError,
   connectionError,

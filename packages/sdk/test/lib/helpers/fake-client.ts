@@ -1,6 +1,6 @@
 import type { ContentBlock, Message, MessageReply, PendingTool, SendMessageRequest } from '@parley/protocol';
-import { APIUserAbortError } from '../../../src/errors.js';
-import type { ToolLoopClient, ToolLoopStream, ToolRequestOptions } from '../../../src/lib/index.js';
+import type { ToolLoopClient, ToolLoopStream, ToolRequestOptions } from '@parley/sdk';
+import { APIUserAbortError } from '@parley/sdk';
 import { FakeTransport } from './fake-transport.js';
 
 /** One scripted model turn: some text and/or client tool calls. */

@@ -1,5 +1,5 @@
-import { APIConnectionError, APIError } from '../../../src/errors.js';
-import type { ToolRequestOptions, ToolTransport } from '../../../src/lib/index.js';
+import type { ToolRequestOptions, ToolTransport } from '@parley/sdk';
+import { APIConnectionError, APIError } from '@parley/sdk';
 
 export type CallKind = 'heartbeat' | 'respond' | 'fail';
 
