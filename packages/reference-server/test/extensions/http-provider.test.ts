@@ -14,6 +14,7 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { loadExtensionsConfigFile } from '../../src/extensions/load-files.js';
 import { type Call, caller } from '../helpers/api.js';
 import { freePort, type HttpMcpServer, startHttpMcpServer, TICKETS } from './helpers/http-mcp-server.js';
+import { until } from './helpers/until.js';
 
 // Everything started here is closed after each test, reference servers (and their gateway
 // connections) first, then the MCP servers.
@@ -75,7 +76,8 @@ const shape = (messages: Message[]) =>
 const block = (message: Message | undefined, i = 0): any => message?.content[i];
 
 const TICKET_TOOLS = ['tickets__close_ticket', 'tickets__lookup_ticket'];
-const ticketTools = (names: string[] | undefined) => (names ?? []).filter((n) => n.startsWith('tickets__')).sort();
+const ticketTools = (names: string[] | undefined) =>
+  (names ?? []).filter((n) => n.startsWith('tickets__')).sort();
 
 describe('a provider registered by URL (MCP over streamable HTTP)', () => {
   test('its tool is called inside the reply: tool_use, tool_result with the server data, answer', async () => {
@@ -188,10 +190,46 @@ describe('a provider registered by URL (MCP over streamable HTTP)', () => {
     const p = parley({ providers: [{ name: 'tickets', url: mcp.url }] });
     const id = await p.createSession({ extensions: { mcpProviders: ['tickets'] } });
     await p.send(id, '/mcp tickets.lookup_ticket {"id":"T-1"}');
+    // The client's GET event stream is open while connected.
+    expect(mcp.requests.map((r) => r.method)).toContain('GET');
+    expect(mcp.openResponses).toBe(1);
     await p.server.close();
+    await until(() => mcp.openResponses === 0);
     const result = await p.server.extensions!.gateway.call('tickets', 'lookup_ticket', { id: 'T-1' });
     expect(result.isError).toBe(true);
     expect(result.content[0]).toMatchObject({ text: expect.stringContaining('The gateway is closed') });
+  });
+});
+
+describe('a URL provider that forgets its MCP session (restart, expiry)', () => {
+  test('the 404 is an error result for that call, and the gateway opens a new session', async () => {
+    const mcp = await mcpServer();
+    const p = parley({ providers: [{ name: 'tickets', url: mcp.url }] });
+    const id = await p.createSession({ extensions: { mcpProviders: ['tickets'] } });
+    await p.send(id, '/mcp tickets.lookup_ticket {"id":"T-1"}');
+    expect(mcp.sessions).toBe(1);
+
+    await mcp.forgetSessions();
+    const stale = await p.send(id, '/mcp tickets.lookup_ticket {"id":"T-1"}');
+    // The call went out on the old session, which the server answers with 404.
+    expect(stale.stopReason).toBe('end_turn');
+    expect(block(stale.messages[2])).toMatchObject({
+      is_error: true,
+      content: [
+        { type: 'text', text: expect.stringContaining('Provider "tickets" (tool lookup_ticket) failed') },
+      ],
+    });
+    // The stale connection was dropped: the reply's next model call listed the tools on a new session.
+    expect(mcp.sessions).toBe(2);
+    expect(ticketTools(p.toolsSeen.at(-1))).toEqual(TICKET_TOOLS);
+
+    const next = await p.send(id, '/mcp tickets.lookup_ticket {"id":"T-2"}');
+    expect(block(next.messages[2])).toMatchObject({ is_error: false, content: [{ json: TICKETS['T-2'] }] });
+    expect(mcp.sessions).toBe(2);
+    expect(mcp.calls).toEqual([
+      { tool: 'lookup_ticket', args: { id: 'T-1' } },
+      { tool: 'lookup_ticket', args: { id: 'T-2' } },
+    ]);
   });
 });
 

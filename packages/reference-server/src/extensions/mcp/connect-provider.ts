@@ -23,6 +23,7 @@ export async function connectProvider(
 ): Promise<ProviderConnection> {
   let server: McpServer | undefined;
   let transport: Transport;
+  let isSessionExpired: (error: Error) => boolean = () => false;
   if ('server' in config) {
     const { InMemoryTransport } = await import('@modelcontextprotocol/sdk/inMemory.js');
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
@@ -33,12 +34,18 @@ export async function connectProvider(
     const { createStdioTransport } = await import('./stdio-transport.js');
     transport = createStdioTransport(config.stdio);
   } else if ('url' in config) {
-    const { StreamableHTTPClientTransport } = await import(
+    const { StreamableHTTPClientTransport, StreamableHTTPError } = await import(
       '@modelcontextprotocol/sdk/client/streamableHttp.js'
     );
-    transport = new StreamableHTTPClientTransport(new URL(config.url), {
+    const http = new StreamableHTTPClientTransport(new URL(config.url), {
       ...(config.headers === undefined ? {} : { requestInit: { headers: config.headers } }),
     });
+    // A 404 to a request carrying a session id: the server no longer knows the session (it restarted
+    // or expired it). The spec says to start a new session, so this connection is closed and the
+    // gateway opens a fresh one on the next use instead of failing every call from now on.
+    isSessionExpired = (error) =>
+      error instanceof StreamableHTTPError && error.code === 404 && http.sessionId !== undefined;
+    transport = http;
   } else {
     transport = await config.transport();
   }
@@ -56,6 +63,9 @@ export async function connectProvider(
     throw error;
   }
   client.onclose = options.onClose;
+  client.onerror = (error) => {
+    if (isSessionExpired(error)) void close();
+  };
   return { client, close };
 }
 

@@ -20,8 +20,12 @@ export interface HttpMcpServer {
   requests: { method: string; headers: IncomingHttpHeaders }[];
   /** MCP sessions initialized (one per gateway connection). */
   sessions: number;
+  /** HTTP responses still open (e.g. the client's GET event stream). */
+  openResponses: number;
   /** Tool calls the server ran, in order. */
   calls: { tool: string; args: unknown }[];
+  /** Drops every MCP session, as a restarted server would: their ids are then answered with 404. */
+  forgetSessions(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -62,6 +66,10 @@ export async function startHttpMcpServer(port = 0): Promise<HttpMcpServer> {
   const mcpServers: McpServer[] = [];
   const httpServer: Server = createServer((req, res) => {
     probe.requests.push({ method: req.method ?? '', headers: req.headers });
+    probe.openResponses += 1;
+    res.on('close', () => {
+      probe.openResponses -= 1;
+    });
     if (new URL(req.url ?? '/', 'http://localhost').pathname !== '/mcp') {
       res.writeHead(404).end();
       return;
@@ -107,10 +115,14 @@ export async function startHttpMcpServer(port = 0): Promise<HttpMcpServer> {
     port: actualPort,
     requests: [],
     sessions: 0,
+    openResponses: 0,
     calls: [],
-    async close() {
-      await Promise.all(mcpServers.splice(0).map((s) => s.close().catch(() => undefined)));
+    async forgetSessions() {
       transports.clear();
+      await Promise.all(mcpServers.splice(0).map((s) => s.close().catch(() => undefined)));
+    },
+    async close() {
+      await probe.forgetSessions();
       httpServer.closeAllConnections();
       await new Promise<void>((resolve) => httpServer.close(() => resolve()));
     },
