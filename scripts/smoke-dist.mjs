@@ -33,6 +33,16 @@ const cjs = {
   server: require(at('reference-server/dist/index.cjs')),
   msw: require(at('reference-server/dist/msw.cjs')),
 };
+// One copy of every class whichever entries are loaded (shared chunks in both formats).
+for (const [label, mod] of [
+  ['ESM', esm],
+  ['CJS', cjs],
+]) {
+  if (mod.server.ManualClock !== mod.msw.ManualClock) throw new Error(`${label}: ManualClock is duplicated`);
+  if (mod.server.createReferenceServer !== mod.msw.createReferenceServer) {
+    throw new Error(`${label}: createReferenceServer is duplicated`);
+  }
+}
 for (const [label, mod] of [
   ['ESM', esm],
   ['CJS', cjs],

@@ -4,6 +4,8 @@ export default defineConfig([
   {
     entry: ['src/index.ts', 'src/msw.ts', 'src/node.ts', 'src/vitest.ts'],
     format: ['esm', 'cjs'],
+    // Shared chunks in both formats: one copy of every class whichever entries are loaded.
+    splitting: true,
     dts: true,
     clean: false,
     sourcemap: true,
