@@ -6,7 +6,13 @@ export default defineConfig({
   resolve: { conditions: ['@parley/source', 'module', 'node', 'import', 'default'] },
   ssr: { resolve: { conditions: ['@parley/source', 'node', 'import', 'default'] } },
   test: {
-    include: ['packages/*/src/**/*.test.ts', 'packages/*/test/**/*.test.ts', 'examples/*/test/**/*.test.ts'],
+    include: [
+      'packages/*/src/**/*.test.ts',
+      'packages/*/test/**/*.test.ts',
+      'examples/*/test/**/*.test.ts',
+      // Every fenced TypeScript snippet of README.md and docs/ (scripts/doc-snippets/generate.mjs).
+      'scripts/doc-snippets/.generated/*.test.ts',
+    ],
     testTimeout: 20_000,
     hookTimeout: 20_000,
   },
