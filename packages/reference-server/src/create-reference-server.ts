@@ -1,33 +1,38 @@
 import { REQUEST_ID_HEADER } from '@parley/protocol';
 import { Hono } from 'hono';
 import { cors } from 'hono/cors';
-import { type AgentDefinition, DEFAULT_AGENTS, DEFAULT_MODELS, DEFAULT_PROVIDERS } from './agents.js';
-import type { Clock } from './clock.js';
-import type { ExtensionHost } from './extension-host.js';
+import {
+  type AgentDefinition,
+  DEFAULT_AGENTS,
+  DEFAULT_MODELS,
+  DEFAULT_PROVIDERS,
+} from './conversation/agents.js';
+import type { ExtensionHost } from './conversation/extension-host.js';
+import { createSessionSetup } from './conversation/session-setup.js';
+import { SessionStore } from './conversation/session-store.js';
 import {
   createExtensionHost,
   type ExtensionHostOptions,
   type ParleyExtensionHost,
 } from './extensions/create-extension-host.js';
+import { registerMessageRoutes } from './http/routes/message-routes.js';
+import { registerRewindRoute } from './http/routes/rewind-route.js';
+import { registerSessionRoutes } from './http/routes/session-routes.js';
+import { registerToolRoutes } from './http/routes/tool-routes.js';
+import type { AppEnv, ServerContext } from './http/server-context.js';
+import { TokenAuth, type User } from './http/token-auth.js';
 import { HttpError, isHttpError } from './http-error.js';
-import { registerMessageRoutes } from './message-routes.js';
 import type { Model } from './model/model.js';
 import { loadScript } from './model/script-file.js';
 import { type Script, scriptedModel } from './model/scripted-model.js';
 import { standInModel } from './model/stand-in-model.js';
-import { registerRewindRoute } from './rewind-route.js';
-import type { AppEnv, ServerContext } from './server-context.js';
-import { registerSessionRoutes } from './session-routes.js';
-import { createSessionSetup } from './session-setup.js';
-import { SessionStore } from './session-store.js';
-import { systemClock } from './system-clock.js';
 import { createControlRoutes, isControlPath } from './testing/control-routes.js';
 import { FAULT_HEADER } from './testing/fault.js';
 import { FaultQueue } from './testing/fault-queue.js';
 import { DEFAULT_JOURNAL_LIMIT, Journal } from './testing/journal.js';
-import { handleRequest } from './testing/request-pipeline.js';
-import { TokenAuth, type User } from './token-auth.js';
-import { registerToolRoutes } from './tool-routes.js';
+import { handleRequest } from './testing/with-toolkit.js';
+import type { Clock } from './time/clock.js';
+import { systemClock } from './time/system-clock.js';
 
 /** The demo user a server gets when no `users` are given. */
 export const DEMO_USER: Readonly<User> = { name: 'demo', token: 'parley-demo-token' };

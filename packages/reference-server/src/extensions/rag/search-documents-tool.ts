@@ -1,7 +1,7 @@
 import type { RagConfig } from '@parley/protocol';
 import { z } from 'zod';
+import type { ServerTool, ServerToolResult } from '../../conversation/server-tool.js';
 import { SEARCH_DOCUMENTS_TOOL } from '../../model/tool-names.js';
-import type { ServerTool, ServerToolResult } from '../../server-tool.js';
 import { formatIssues } from '../format-issues.js';
 import type { Retriever } from './retriever.js';
 

@@ -1,5 +1,5 @@
-import type { Clock } from './clock.js';
-import { MALFORMED_MARKER, type StreamFault } from './testing/fault.js';
+import { MALFORMED_MARKER, type StreamFault } from '../testing/fault.js';
+import type { Clock } from '../time/clock.js';
 
 const encoder = new TextEncoder();
 

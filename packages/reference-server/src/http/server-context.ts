@@ -1,9 +1,9 @@
-import type { Clock } from './clock.js';
-import type { ExtensionHost } from './extension-host.js';
-import type { Model } from './model/model.js';
-import type { SessionSetup } from './session-setup.js';
-import type { SessionStore } from './session-store.js';
-import type { RequestScope } from './testing/request-pipeline.js';
+import type { ExtensionHost } from '../conversation/extension-host.js';
+import type { SessionSetup } from '../conversation/session-setup.js';
+import type { SessionStore } from '../conversation/session-store.js';
+import type { Model } from '../model/model.js';
+import type { RequestScope } from '../testing/with-toolkit.js';
+import type { Clock } from '../time/clock.js';
 
 /** What every route handler shares. */
 export interface ServerContext {

@@ -1,7 +1,7 @@
 import { REQUEST_ID_HEADER } from '@parley/protocol';
-import type { Clock } from '../clock.js';
+import { connectionDropOf } from '../http/connection-drop.js';
 import { HttpError, isHttpError } from '../http-error.js';
-import { connectionDropOf } from './connection-drop.js';
+import type { Clock } from '../time/clock.js';
 import {
   FAULT_HEADER,
   type Fault,

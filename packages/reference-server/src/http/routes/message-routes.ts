@@ -1,13 +1,13 @@
 import { SendMessageRequestSchema, type UserContentBlock } from '@parley/protocol';
 import type { Context, Hono } from 'hono';
-import { planSend } from './conversation-state.js';
-import { exceptionEvent } from './exception-event.js';
-import { HttpError, toHttpError } from './http-error.js';
-import { parseWith, readObjectBody } from './read-body.js';
-import { type ReplyRequest, type ReplyResult, runReply } from './reply-runner.js';
-import type { AppEnv, ServerContext } from './server-context.js';
-import { sessionInfo } from './session-store.js';
-import { StreamWriter, type StreamWriterFault } from './stream-writer.js';
+import { planSend } from '../../conversation/conversation-state.js';
+import { type ReplyRequest, type ReplyResult, runReply } from '../../conversation/reply-runner.js';
+import { sessionInfo } from '../../conversation/session-store.js';
+import { HttpError, toHttpError } from '../../http-error.js';
+import { exceptionEvent } from '../exception-event.js';
+import { parseWith, readObjectBody } from '../read-body.js';
+import type { AppEnv, ServerContext } from '../server-context.js';
+import { StreamWriter, type StreamWriterFault } from '../stream-writer.js';
 
 /** Why a reply was aborted when the client went away. */
 export class ClientDisconnectedError extends Error {

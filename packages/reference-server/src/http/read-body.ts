@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import type { z } from 'zod';
-import { HttpError } from './http-error.js';
+import { HttpError } from '../http-error.js';
 import type { AppEnv } from './server-context.js';
 
 /** Deepest nesting of objects and arrays a request body may have (the body itself is level 1). */
