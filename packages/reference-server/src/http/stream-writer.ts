@@ -1,40 +1,32 @@
-import { MALFORMED_MARKER, type StreamFault } from '../testing/fault.js';
-import type { Clock } from '../time/clock.js';
+import type { EventPacer, PacedStream } from './event-pacer.js';
 
 const encoder = new TextEncoder();
-
-/** A fault to play on the stream (testing toolkit), with what it needs. */
-export interface StreamWriterFault {
-  fault: StreamFault;
-  clock: Clock;
-  /** Destroys the real connection (node:http); without it a drop errors the body. */
-  dropConnection: (() => void) | undefined;
-}
 
 /**
  * Writes a streamed reply as it happens: `{"sessionId":"...","events":[` then each event, comma
  * separated, then `]}`. Writes after the end or after the client went away are ignored.
  *
- * With a fault, events are queued and written by the fault's pace: latency before the first,
- * a delay between two, and the body cut, dropped or made malformed after so many events.
+ * With an {@link EventPacer}, events are queued and the pacer writes each in its turn (it may wait,
+ * write something else, or end the body early with {@link cut} or {@link drop}).
  */
-export class StreamWriter {
+export class StreamWriter implements PacedStream {
   readonly stream: ReadableStream<Uint8Array>;
   #controller!: ReadableStreamDefaultController<Uint8Array>;
   #count = 0;
   #closed = false;
   readonly #onCancel: (reason: unknown) => void;
-  readonly #fault: StreamWriterFault | undefined;
-  /** Fault mode: the writes waiting for their turn. */
+  readonly #pacer: EventPacer | undefined;
+  /** Paced mode: the writes waiting for their turn. */
   #queue: Promise<void> = Promise.resolve();
-  readonly #stopSleeps = new AbortController();
-  /** Resolves when the reader emptied the queue (see {@link #drop}). */
+  /** Aborts the pacer's waits when the body ends early. */
+  readonly #stopPacing = new AbortController();
+  /** Resolves when the reader emptied the queue (see {@link drop}). */
   #onDrain: (() => void) | undefined;
 
   /** @param onCancel called when the reader cancels the body (the client went away). */
-  constructor(sessionId: string, onCancel: (reason: unknown) => void, fault?: StreamWriterFault) {
+  constructor(sessionId: string, onCancel: (reason: unknown) => void, pacer?: EventPacer) {
     this.#onCancel = onCancel;
-    this.#fault = fault;
+    this.#pacer = pacer;
     this.stream = new ReadableStream<Uint8Array>({
       start: (controller) => {
         this.#controller = controller;
@@ -45,7 +37,7 @@ export class StreamWriter {
       },
       cancel: (reason) => {
         this.#closed = true;
-        this.#stopSleeps.abort(reason);
+        this.#stopPacing.abort(reason);
         onCancel(reason);
       },
     });
@@ -55,54 +47,80 @@ export class StreamWriter {
     return this.#closed;
   }
 
-  /** Appends one event. */
-  event(event: Record<string, unknown>): void {
-    if (this.#fault === undefined) this.#write(event);
-    else this.#enqueue(() => this.#faultyWrite(event));
+  get written(): number {
+    return this.#count;
   }
 
-  /** Closes the JSON (`]}`) and the body. */
+  /** Appends one event (through the pacer, when there is one). */
+  event(event: Record<string, unknown>): void {
+    const pacer = this.#pacer;
+    if (pacer === undefined) this.write(event);
+    else
+      this.#enqueue(() =>
+        this.#closed ? Promise.resolve() : pacer.pace(event, this, this.#stopPacing.signal),
+      );
+  }
+
+  /** Closes the JSON (`]}`) and the body, after the events queued before. */
   end(): void {
-    if (this.#fault === undefined) this.#end();
+    if (this.#pacer === undefined) this.#end();
     else this.#enqueue(async () => this.#end());
+  }
+
+  /** Writes one event now, bypassing the pacer. */
+  write(event: Record<string, unknown>): void {
+    if (this.#closed) return;
+    this.#enqueueText((this.#count === 0 ? '\n' : ',\n') + JSON.stringify(event));
+  }
+
+  /** Writes raw text in place of an event (it counts as one). */
+  writeText(text: string): void {
+    if (this.#closed) return;
+    this.#enqueueText(`${this.#count === 0 ? '\n' : ',\n'}${text}`);
+  }
+
+  /** The body ends here, its JSON left open; the reply goes on (as behind a proxy that cut it). */
+  cut(): void {
+    this.#closed = true;
+    try {
+      this.#controller.close();
+    } catch {
+      // Already closed.
+    }
+  }
+
+  /**
+   * The connection drops: `dropConnection` destroys the socket (otherwise the body errors with
+   * `reason`) and the reply aborts.
+   */
+  async drop(reason: Error, dropConnection?: () => void): Promise<void> {
+    this.#closed = true;
+    // Erroring a stream discards what it still queues: let the reader take the events first.
+    if ((this.#controller.desiredSize ?? 1) < 1) {
+      await new Promise<void>((resolve) => {
+        this.#onDrain = resolve;
+      });
+    }
+    if (dropConnection !== undefined) dropConnection();
+    else {
+      try {
+        this.#controller.error(reason);
+      } catch {
+        // Already closed.
+      }
+    }
+    this.#stopPacing.abort(reason);
+    this.#onCancel(reason);
   }
 
   #enqueue(step: () => Promise<void>): void {
     this.#queue = this.#queue.then(step).catch(() => {
-      // A sleep aborted by the client leaving: nothing more to write.
+      // A wait aborted by the client leaving: nothing more to write.
     });
   }
 
-  async #faultyWrite(event: Record<string, unknown>): Promise<void> {
-    if (this.#closed || this.#fault === undefined) return;
-    const { fault, clock } = this.#fault;
-    if (await this.#limitReached(fault)) return;
-    const wait = this.#count === 0 ? fault.latencyMs : fault.delayMs;
-    if (wait !== undefined && wait > 0) await clock.sleep(wait, this.#stopSleeps.signal);
-    if (this.#closed) return;
-    if (fault.malformed && this.#count === 0) {
-      this.#count++;
-      this.#enqueueText(`\n${MALFORMED_MARKER}`);
-    } else {
-      this.#write(event);
-    }
-    await this.#limitReached(fault);
-  }
-
-  /** Cuts or drops the body once it carries as many events as the fault allows. */
-  async #limitReached(fault: StreamFault): Promise<boolean> {
-    if (fault.cutAfterEvents !== undefined && this.#count >= fault.cutAfterEvents) this.#cut();
-    else if (fault.dropAfterEvents !== undefined && this.#count >= fault.dropAfterEvents) await this.#drop();
-    else return false;
-    return true;
-  }
-
-  #write(event: Record<string, unknown>): void {
-    if (this.#closed) return;
-    this.#enqueueText((this.#count++ === 0 ? '\n' : ',\n') + JSON.stringify(event));
-  }
-
   #enqueueText(text: string): void {
+    this.#count++;
     try {
       this.#controller.enqueue(encoder.encode(text));
     } catch {
@@ -119,37 +137,5 @@ export class StreamWriter {
     } catch {
       this.#closed = true;
     }
-  }
-
-  /** The body ends here, its JSON left open; the reply goes on (as behind a proxy that cut it). */
-  #cut(): void {
-    this.#closed = true;
-    try {
-      this.#controller.close();
-    } catch {
-      // Already closed.
-    }
-  }
-
-  /** The connection drops: the socket is destroyed (or the body errors) and the reply aborts. */
-  async #drop(): Promise<void> {
-    this.#closed = true;
-    const reason = new TypeError('Injected fault: the connection was dropped');
-    // Erroring a stream discards what it still queues: let the reader take the events first.
-    if ((this.#controller.desiredSize ?? 1) < 1) {
-      await new Promise<void>((resolve) => {
-        this.#onDrain = resolve;
-      });
-    }
-    if (this.#fault?.dropConnection !== undefined) this.#fault.dropConnection();
-    else {
-      try {
-        this.#controller.error(reason);
-      } catch {
-        // Already closed.
-      }
-    }
-    this.#stopSleeps.abort(reason);
-    this.#onCancel(reason);
   }
 }

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import type { SessionStore } from '../conversation/session-store.js';
-import { readJsonBody } from '../http/read-body.js';
+import { readJsonBody } from '../http/json-body.js';
 import type { User } from '../http/token-auth.js';
 import { HttpError, isHttpError } from '../http-error.js';
 import type { Clock } from '../time/clock.js';

@@ -2,7 +2,8 @@ import { type Message, RewindRequestSchema } from '@parley/protocol';
 import type { Hono } from 'hono';
 import { assertNoReplyRunning } from '../../conversation/conversation-state.js';
 import { HttpError } from '../../http-error.js';
-import { parseWith, readObjectBody } from '../read-body.js';
+import { parseWith } from '../parse-with.js';
+import { readObjectBody } from '../route-body.js';
 import type { AppEnv, ServerContext } from '../server-context.js';
 
 /**

@@ -1,7 +1,8 @@
 import { CreateSessionRequestSchema, type Customizations } from '@parley/protocol';
 import type { Hono } from 'hono';
 import { resolveSession } from '../../conversation/session-setup.js';
-import { parseWith, readObjectBody } from '../read-body.js';
+import { parseWith } from '../parse-with.js';
+import { readObjectBody } from '../route-body.js';
 import type { AppEnv, ServerContext } from '../server-context.js';
 
 /** `GET /v1/sessions`, `POST /v1/sessions`, `DELETE /v1/sessions/:sessionId`. */
