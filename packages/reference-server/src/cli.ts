@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import process from 'node:process';
-import { runCli } from './cli-main.js';
+import { runCli } from './adapters/cli-main.js';
 
 const result = await runCli(process.argv.slice(2), {
   stdout: (text) => process.stdout.write(text),

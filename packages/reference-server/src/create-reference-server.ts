@@ -1,33 +1,32 @@
-import { REQUEST_ID_HEADER } from '@parley/protocol';
-import { Hono } from 'hono';
-import { cors } from 'hono/cors';
-import { type AgentDefinition, DEFAULT_AGENTS, DEFAULT_MODELS, DEFAULT_PROVIDERS } from './agents.js';
-import type { Clock } from './clock.js';
-import type { ExtensionHost } from './extension-host.js';
+import {
+  type AgentDefinition,
+  DEFAULT_AGENTS,
+  DEFAULT_MODELS,
+  DEFAULT_PROVIDERS,
+} from './conversation/agents.js';
+import type { ExtensionHost } from './conversation/extension-host.js';
+import { createSessionSetup } from './conversation/session-setup.js';
+import { SessionStore } from './conversation/session-store.js';
 import {
   createExtensionHost,
   type ExtensionHostOptions,
   type ParleyExtensionHost,
 } from './extensions/create-extension-host.js';
-import { HttpError, isHttpError } from './http-error.js';
-import { registerMessageRoutes } from './message-routes.js';
+import { createProtocolApp } from './http/app.js';
+import type { ServerContext } from './http/server-context.js';
+import type { User } from './http/token-auth.js';
+import { HttpError } from './http-error.js';
 import type { Model } from './model/model.js';
 import { loadScript } from './model/script-file.js';
 import { type Script, scriptedModel } from './model/scripted-model.js';
 import { standInModel } from './model/stand-in-model.js';
-import { registerRewindRoute } from './rewind-route.js';
-import type { AppEnv, ServerContext } from './server-context.js';
-import { registerSessionRoutes } from './session-routes.js';
-import { createSessionSetup } from './session-setup.js';
-import { SessionStore } from './session-store.js';
-import { systemClock } from './system-clock.js';
 import { createControlRoutes, isControlPath } from './testing/control-routes.js';
 import { FAULT_HEADER } from './testing/fault.js';
 import { FaultQueue } from './testing/fault-queue.js';
 import { DEFAULT_JOURNAL_LIMIT, Journal } from './testing/journal.js';
-import { handleRequest } from './testing/request-pipeline.js';
-import { TokenAuth, type User } from './token-auth.js';
-import { registerToolRoutes } from './tool-routes.js';
+import { withToolkit } from './testing/with-toolkit.js';
+import type { Clock } from './time/clock.js';
+import { systemClock } from './time/system-clock.js';
 
 /** The demo user a server gets when no `users` are given. */
 export const DEMO_USER: Readonly<User> = { name: 'demo', token: 'parley-demo-token' };
@@ -152,44 +151,14 @@ export function createReferenceServer(options: ReferenceServerOptions = {}): Ref
     heartbeatTimeoutMs,
     maxBodyBytes: options.maxBodyBytes ?? 1024 * 1024,
   };
-  const auth = new TokenAuth(users);
-
-  const app = new Hono<AppEnv>();
-  const corsOrigin = options.cors ?? true;
-  if (corsOrigin !== false) {
-    app.use(
-      '/v1/*',
-      cors({
-        origin: corsOrigin === true ? '*' : typeof corsOrigin === 'string' ? corsOrigin : [...corsOrigin],
-        allowMethods: ['GET', 'POST', 'DELETE', 'OPTIONS'],
-        allowHeaders: ['authorization', 'content-type', FAULT_HEADER],
-        exposeHeaders: [REQUEST_ID_HEADER, 'retry-after', 'retry-after-ms'],
-        maxAge: 600,
-      }),
-    );
-  }
-  app.use('/v1/*', async (c, next) => {
-    const user = await auth.authenticate(c.req.header('authorization') ?? null);
-    c.set('user', user);
-    c.env.user = user;
-    await next();
+  const core = createProtocolApp(ctx, {
+    users,
+    cors: options.cors ?? true,
+    // A browser app may inject faults too: the toolkit's header passes CORS preflight.
+    corsAllowHeaders: [FAULT_HEADER],
   });
-  registerSessionRoutes(app, ctx);
-  registerRewindRoute(app, ctx);
-  registerMessageRoutes(app, ctx);
-  registerToolRoutes(app, ctx);
-  app.notFound((c) => {
-    return new HttpError(
-      'route_not_found',
-      `No endpoint at ${c.req.method} ${new URL(c.req.url).pathname}`,
-    ).toResponse();
-  });
-  app.onError((error) => {
-    if (!isHttpError(error)) console.error('[parley] internal error:', error);
-    return (
-      isHttpError(error) ? error : new HttpError('internal_error', 'An unexpected server failure')
-    ).toResponse();
-  });
+  // The testing toolkit wraps the core: journal and faults around it, stream faults as its pacer.
+  const protocolFetch = withToolkit(core.fetch, { clock, journal, faults });
 
   const reset = (resetOptions: { user?: string } = {}) => {
     if (resetOptions.user !== undefined) {
@@ -229,12 +198,7 @@ export function createReferenceServer(options: ReferenceServerOptions = {}): Ref
     if (controlRoutes !== undefined && isControlPath(new URL(request.url).pathname)) {
       return controlRoutes(request);
     }
-    return handleRequest(request, {
-      clock,
-      journal,
-      faults,
-      app: async (req, scope) => app.fetch(req, scope),
-    });
+    return protocolFetch(request);
   };
 
   return {

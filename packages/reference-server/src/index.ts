@@ -1,13 +1,21 @@
-export type { AgentDefinition } from './agents.js';
-export { DEFAULT_AGENT_ID, DEFAULT_AGENTS, DEFAULT_MODELS, DEFAULT_PROVIDERS } from './agents.js';
-export type { Clock } from './clock.js';
+export type { RunningServer, StartServerOptions } from './adapters/start-server.js';
+export { startServer } from './adapters/start-server.js';
+export type { AgentDefinition } from './conversation/agents.js';
+export {
+  DEFAULT_AGENT_ID,
+  DEFAULT_AGENTS,
+  DEFAULT_MODELS,
+  DEFAULT_PROVIDERS,
+} from './conversation/agents.js';
+export type { ExtensionHost, SessionInfo } from './conversation/extension-host.js';
+export { MAX_MODEL_CALLS_PER_REPLY, SERVER_TOOL_LIMIT_STOP_REASON } from './conversation/reply-runner.js';
+export type { ServerTool, ServerToolContext, ServerToolResult } from './conversation/server-tool.js';
 export type { ReferenceServer, ReferenceServerOptions } from './create-reference-server.js';
 export { createReferenceServer, DEMO_USER } from './create-reference-server.js';
-export type { ExtensionHost, SessionInfo } from './extension-host.js';
 export * from './extensions/index.js';
+export type { User } from './http/token-auth.js';
 export type { HttpErrorOptions } from './http-error.js';
 export { HttpError, isHttpError, toHttpError } from './http-error.js';
-export { ManualClock } from './manual-clock.js';
 export type { Model, ModelEvent, ModelRequest, ModelTool } from './model/model.js';
 export { ModelError } from './model/model.js';
 export { InvalidScriptError, isInvalidScriptError, loadScript } from './model/script-file.js';
@@ -25,11 +33,6 @@ export type { StandInModelOptions } from './model/stand-in-model.js';
 export { createStandInModel, standInModel } from './model/stand-in-model.js';
 export type { ScriptedToolUse, ScriptedTurn, TurnExtras } from './model/turn.js';
 export { turn, turnToEvents } from './model/turn.js';
-export { MAX_MODEL_CALLS_PER_REPLY, SERVER_TOOL_LIMIT_STOP_REASON } from './reply-runner.js';
-export type { ServerTool, ServerToolContext, ServerToolResult } from './server-tool.js';
-export type { RunningServer, StartServerOptions } from './start-server.js';
-export { startServer } from './start-server.js';
-export { systemClock } from './system-clock.js';
 export { CONTROL_PREFIX } from './testing/control-routes.js';
 export type { Fault, StreamFault } from './testing/fault.js';
 export {
@@ -45,4 +48,6 @@ export type { JournalEntry, JournalFilter, JournalResponse } from './testing/jou
 export { Journal } from './testing/journal.js';
 export type { PathPattern } from './testing/path-pattern.js';
 export type { SessionSnapshot } from './testing/session-snapshot.js';
-export type { User } from './token-auth.js';
+export type { Clock } from './time/clock.js';
+export { ManualClock } from './time/manual-clock.js';
+export { systemClock } from './time/system-clock.js';

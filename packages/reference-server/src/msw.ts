@@ -38,9 +38,9 @@ export type { ReferenceServer, ReferenceServerOptions } from './create-reference
 // The web-standard core, re-exported so a browser bundle can import everything it needs from this
 // entry without pulling the node:http adapter of the main entry.
 export { createReferenceServer, DEMO_USER } from './create-reference-server.js';
-export { ManualClock } from './manual-clock.js';
 export { scriptedModel } from './model/scripted-model.js';
 export { standInModel } from './model/stand-in-model.js';
 export { turn } from './model/turn.js';
 export type { Fault } from './testing/fault.js';
 export { FAULT_HEADER } from './testing/fault.js';
+export { ManualClock } from './time/manual-clock.js';

@@ -1,4 +1,4 @@
-export type { CliIo } from './cli-main.js';
-export { runCli } from './cli-main.js';
-export type { RunningServer, StartServerOptions } from './start-server.js';
-export { startServer } from './start-server.js';
+export type { CliIo } from './adapters/cli-main.js';
+export { runCli } from './adapters/cli-main.js';
+export type { RunningServer, StartServerOptions } from './adapters/start-server.js';
+export { startServer } from './adapters/start-server.js';

@@ -1,5 +1,6 @@
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll } from 'vitest';
+import { type RunningServer, startServer } from './adapters/start-server.js';
 import {
   createReferenceServer,
   DEMO_USER,
@@ -7,7 +8,6 @@ import {
   type ReferenceServerOptions,
 } from './create-reference-server.js';
 import { createHandlers } from './msw.js';
-import { type RunningServer, startServer } from './start-server.js';
 
 /** What a client factory gets: where the server is and whose token to send. */
 export interface ClientInit {

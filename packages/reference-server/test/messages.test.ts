@@ -1,8 +1,8 @@
 import { ExportMessagesResponseSchema, MessageReplySchema, RewindResponseSchema } from '@parley/protocol';
 import { ManualClock, ModelError, scriptedModel, turn } from '@parley/reference-server';
 import { describe, expect, it } from 'vitest';
-import { conversationState, isEmptyConversation, planSend } from '../src/conversation-state.js';
-import { appendMessage, SessionStore } from '../src/session-store.js';
+import { conversationState, isEmptyConversation, planSend } from '../src/conversation/conversation-state.js';
+import { appendMessage, SessionStore } from '../src/conversation/session-store.js';
 import { expectError, harness } from './helpers/api.js';
 import { eventsModel, gatedModel, textEvents, toolEvents } from './helpers/models.js';
 

@@ -1,5 +1,10 @@
 import type { RagConfig } from '@parley/protocol';
-import { type AgentDefinition, DEFAULT_AGENT_ID, DEFAULT_AGENTS, DEFAULT_MODELS } from '../agents.js';
+import {
+  type AgentDefinition,
+  DEFAULT_AGENT_ID,
+  DEFAULT_AGENTS,
+  DEFAULT_MODELS,
+} from '../conversation/agents.js';
 import { ERP_PROVIDER } from './mcp/erp/erp-server.js';
 import { HANDBOOK_INDEX } from './rag/handbook.js';
 

@@ -1,9 +1,9 @@
 import type { ContentBlock, Customizations, RagConfig } from '@parley/protocol';
-import type { Clock } from '../clock.js';
-import type { ExtensionHost, SessionInfo } from '../extension-host.js';
+import type { ExtensionHost, SessionInfo } from '../conversation/extension-host.js';
+import type { ServerTool } from '../conversation/server-tool.js';
 import { HttpError } from '../http-error.js';
-import type { ServerTool } from '../server-tool.js';
-import { systemClock } from '../system-clock.js';
+import type { Clock } from '../time/clock.js';
+import { systemClock } from '../time/system-clock.js';
 import { builtInCatalogue, type Catalogue, type ExtensionAgent, type ModelDefinition } from './catalogue.js';
 import { erpProvider } from './mcp/erp-provider.js';
 import { Gateway } from './mcp/gateway.js';

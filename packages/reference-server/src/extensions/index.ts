@@ -1,5 +1,6 @@
 // The public surface of the extensions (browser-safe). Node-only file loading is in `load-files.ts`.
 
+export { EXTENSION_DIRECTIVES } from '../model/directives.js';
 export type { Catalogue, ExtensionAgent, ModelDefinition } from './catalogue.js';
 export { builtInCatalogue, EXTENSION_AGENTS } from './catalogue.js';
 export type {
@@ -8,7 +9,6 @@ export type {
   ResolvedExtensions,
 } from './create-extension-host.js';
 export { createExtensionHost, resolveExtensions } from './create-extension-host.js';
-export { EXTENSION_DIRECTIVES } from './directives.js';
 export type { ExtensionsConfig } from './extensions-config.js';
 export {
   ExtensionsConfigError,

@@ -1,5 +1,5 @@
-import type { Clock } from '../clock.js';
 import { HttpError } from '../http-error.js';
+import type { Clock } from '../time/clock.js';
 
 /** A per-product message quota: at most `messagesPerMinute` sends in any 60-second window. */
 export interface QuotaRule {

@@ -1,6 +1,6 @@
 import type { JsonObject } from '@parley/protocol';
-import { EXTENSION_DIRECTIVES } from '../extensions/directives.js';
 import { ModelError, type ModelRequest } from './model.js';
+import { PROVIDER_TOOL_SEPARATOR, SEARCH_DOCUMENTS_TOOL } from './tool-names.js';
 import type { ScriptedToolUse } from './turn.js';
 
 /** What the directives of one user message ask the stand-in model to do. */
@@ -39,8 +39,12 @@ export function directiveError(context: DirectiveContext, reason: string): Model
   return new ModelError(`Bad directive on line ${context.lineNumber} ("${context.line}"): ${reason}`);
 }
 
-/** Parses the JSON object argument of a directive (`{}` when empty). */
-export function parseJsonObjectArgument(text: string, context: DirectiveContext): JsonObject {
+/** Parses the JSON object argument of a directive (`{}` when empty); `example` shows a valid one. */
+export function parseJsonObjectArgument(
+  text: string,
+  context: DirectiveContext,
+  example = '{"city":"Paris"}',
+): JsonObject {
   if (text.trim() === '') return {};
   let value: unknown;
   try {
@@ -49,7 +53,7 @@ export function parseJsonObjectArgument(text: string, context: DirectiveContext)
     throw directiveError(context, `the input is not valid JSON (${(error as Error).message})`);
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw directiveError(context, 'the input must be a JSON object, like {"city":"Paris"}');
+    throw directiveError(context, `the input must be a JSON object, like ${example}`);
   }
   return value as JsonObject;
 }
@@ -60,6 +64,45 @@ export function splitFirstWord(argument: string): [word: string, rest: string] {
   const space = trimmed.search(/\s/);
   return space === -1 ? [trimmed, ''] : [trimmed.slice(0, space), trimmed.slice(space + 1).trim()];
 }
+
+/**
+ * Stand-in model directives for the extensions:
+ *
+ * - `/search QUERY` calls the retrieval tool: `search_documents {"query": QUERY}`.
+ * - `/mcp PROVIDER.TOOL {json}` calls a gateway provider tool: `PROVIDER__TOOL {json}`.
+ *
+ * Pass them to `createStandInModel({ directives: EXTENSION_DIRECTIVES })`, or merge them into a
+ * table of your own. {@link DIRECTIVES} includes them.
+ */
+export const EXTENSION_DIRECTIVES: Readonly<Record<string, Directive>> = {
+  search: {
+    syntax: '/search QUERY',
+    apply(argument, plan, context) {
+      const query = argument.trim();
+      if (query === '') throw directiveError(context, 'expected /search QUERY');
+      plan.toolUses.push({ name: SEARCH_DOCUMENTS_TOOL, input: { query } });
+    },
+  },
+  mcp: {
+    syntax: '/mcp PROVIDER.TOOL {json}',
+    apply(argument, plan, context) {
+      const [target, json] = splitFirstWord(argument);
+      const dot = target.indexOf('.');
+      if (dot <= 0 || dot === target.length - 1) {
+        throw directiveError(
+          context,
+          'expected /mcp PROVIDER.TOOL {json}, e.g. /mcp erp.get_customer {"customerId":"C-1001"}',
+        );
+      }
+      const provider = target.slice(0, dot);
+      const tool = target.slice(dot + 1).replace(/[^a-zA-Z0-9_-]/g, '_');
+      plan.toolUses.push({
+        name: `${provider}${PROVIDER_TOOL_SEPARATOR}${tool}`,
+        input: parseJsonObjectArgument(json, context, '{"customerId":"C-1001"}'),
+      });
+    },
+  },
+};
 
 /**
  * The stand-in model's directives, keyed by the word after the slash. Adding a directive is one

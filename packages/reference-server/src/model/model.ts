@@ -1,5 +1,5 @@
 import type { Customizations, Message, StopReason } from '@parley/protocol';
-import type { Clock } from '../clock.js';
+import type { Clock } from '../time/clock.js';
 
 /** A tool as the model sees it: client tools stop the reply, server tools run inside it. */
 export interface ModelTool {

@@ -1,9 +1,9 @@
 import { Hono } from 'hono';
-import type { Clock } from '../clock.js';
+import type { SessionStore } from '../conversation/session-store.js';
+import { readJsonBody } from '../http/json-body.js';
+import type { User } from '../http/token-auth.js';
 import { HttpError, isHttpError } from '../http-error.js';
-import { readJsonBody } from '../read-body.js';
-import type { SessionStore } from '../session-store.js';
-import type { User } from '../token-auth.js';
+import type { Clock } from '../time/clock.js';
 import type { FaultQueue, QueuedFault } from './fault-queue.js';
 import type { Journal, JournalFilter } from './journal.js';
 import { JOURNAL_PAGE_HTML } from './journal-page.js';

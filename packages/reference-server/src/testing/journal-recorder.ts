@@ -1,6 +1,6 @@
 import { EXCEPTION_EVENT_KINDS } from '@parley/protocol';
-import type { Clock } from '../clock.js';
-import { jsonDepth, MAX_JSON_DEPTH } from '../read-body.js';
+import { jsonDepth, MAX_JSON_DEPTH } from '../http/json-body.js';
+import type { Clock } from '../time/clock.js';
 import type { JournalEntry, JournalResponse } from './journal.js';
 
 /** Longest body text the journal keeps (characters); longer bodies are kept truncated. */

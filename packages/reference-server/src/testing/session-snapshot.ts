@@ -1,5 +1,5 @@
 import type { Customizations, Message, ToolCall } from '@parley/protocol';
-import type { Session, SessionStore } from '../session-store.js';
+import type { Session, SessionStore } from '../conversation/session-store.js';
 
 /** A session as `GET /_parley/sessions` shows it: everything, retracted messages included. */
 export interface SessionSnapshot {

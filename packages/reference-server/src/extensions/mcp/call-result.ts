@@ -1,5 +1,5 @@
 import type { ToolResultContent } from '@parley/protocol';
-import type { ServerToolResult } from '../../server-tool.js';
+import type { ServerToolResult } from '../../conversation/server-tool.js';
 
 /**
  * Converts an MCP tool result to a tool result the model sees. Structured content, when present, is

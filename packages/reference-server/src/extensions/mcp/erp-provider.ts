@@ -1,4 +1,4 @@
-import type { Clock } from '../../clock.js';
+import type { Clock } from '../../time/clock.js';
 import { createErpServer, ERP_PROVIDER } from './erp/erp-server.js';
 import type { InProcessProviderConfig } from './provider-config.js';
 

@@ -1,7 +1,7 @@
 import type { JsonObject } from '@parley/protocol';
-import type { Clock } from '../../clock.js';
-import type { ServerTool, ServerToolResult } from '../../server-tool.js';
-import { systemClock } from '../../system-clock.js';
+import type { ServerTool, ServerToolResult } from '../../conversation/server-tool.js';
+import type { Clock } from '../../time/clock.js';
+import { systemClock } from '../../time/system-clock.js';
 import { errorResult, toServerToolResult } from './call-result.js';
 import { connectProvider, type ProviderConnection, SDK_TIMEOUT_MS } from './connect-provider.js';
 import {

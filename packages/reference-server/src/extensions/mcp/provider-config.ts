@@ -8,8 +8,7 @@ import { z } from 'zod';
  */
 export const PROVIDER_NAME_PATTERN = /^[A-Za-z0-9]+(?:[-_][A-Za-z0-9]+)*$/;
 
-/** Separator between provider name and tool name in the names the model sees. */
-export const PROVIDER_TOOL_SEPARATOR = '__';
+export { PROVIDER_TOOL_SEPARATOR } from '../../model/tool-names.js';
 
 /** Per-call timeout of provider calls (connect, list tools, call a tool) unless configured. */
 export const DEFAULT_PROVIDER_TIMEOUT_MS = 10_000;

@@ -1,4 +1,4 @@
-import type { Clock } from '../../clock.js';
+import type { Clock } from '../../time/clock.js';
 
 /** Raised (as the abort reason) when a provider call outlives its timeout. */
 export class ProviderTimeoutError extends Error {

@@ -1,11 +1,11 @@
 import type { RagConfig } from '@parley/protocol';
 import { z } from 'zod';
-import type { ServerTool, ServerToolResult } from '../../server-tool.js';
+import type { ServerTool, ServerToolResult } from '../../conversation/server-tool.js';
+import { SEARCH_DOCUMENTS_TOOL } from '../../model/tool-names.js';
 import { formatIssues } from '../format-issues.js';
 import type { Retriever } from './retriever.js';
 
-/** Name of the retrieval server tool as the model sees it. */
-export const SEARCH_DOCUMENTS_TOOL = 'search_documents';
+export { SEARCH_DOCUMENTS_TOOL };
 
 const InputSchema = z.strictObject({ query: z.string().trim().min(1, 'must not be empty').max(2000) });
 

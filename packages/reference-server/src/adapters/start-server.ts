@@ -4,8 +4,8 @@ import {
   createReferenceServer,
   type ReferenceServer,
   type ReferenceServerOptions,
-} from './create-reference-server.js';
-import { registerConnectionDrop } from './testing/connection-drop.js';
+} from '../create-reference-server.js';
+import { registerConnectionDrop } from '../http/connection-drop.js';
 
 /** Options of {@link startServer}: where to listen, plus every {@link ReferenceServerOptions}. */
 export interface StartServerOptions extends ReferenceServerOptions {

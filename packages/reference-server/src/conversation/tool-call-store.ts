@@ -1,7 +1,7 @@
 import type { HeartbeatRequest, JsonObject, PendingTool, ToolCall, ToolCallState } from '@parley/protocol';
-import type { Clock } from './clock.js';
-import { HttpError } from './http-error.js';
-import { stableStringify } from './stable-stringify.js';
+import { HttpError } from '../http-error.js';
+import type { Clock } from '../time/clock.js';
+import { stableStringify } from '../utils/stable-stringify.js';
 
 /** A client tool call as stored. `state` is the stored state; read it through {@link ToolCallStore.stateOf}. */
 export interface ToolCallRecord {

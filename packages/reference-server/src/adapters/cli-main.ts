@@ -1,14 +1,14 @@
 import { readFile } from 'node:fs/promises';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { DEMO_USER } from './create-reference-server.js';
-import type { ExtensionHostOptions } from './extensions/create-extension-host.js';
-import { loadDocumentsFile, loadExtensionsConfigFile } from './extensions/load-files.js';
-import type { Document } from './extensions/rag/document.js';
-import type { Model } from './model/model.js';
-import { loadScript } from './model/script-file.js';
-import { scriptedModel } from './model/scripted-model.js';
+import { DEMO_USER } from '../create-reference-server.js';
+import type { ExtensionHostOptions } from '../extensions/create-extension-host.js';
+import { loadDocumentsFile, loadExtensionsConfigFile } from '../extensions/load-files.js';
+import type { Document } from '../extensions/rag/document.js';
+import type { User } from '../http/token-auth.js';
+import type { Model } from '../model/model.js';
+import { loadScript } from '../model/script-file.js';
+import { scriptedModel } from '../model/scripted-model.js';
 import { type RunningServer, startServer } from './start-server.js';
-import type { User } from './token-auth.js';
 
 /** Where the CLI writes. */
 export interface CliIo {

@@ -1,9 +1,10 @@
 import { type Message, RewindRequestSchema } from '@parley/protocol';
 import type { Hono } from 'hono';
-import { assertNoReplyRunning } from './conversation-state.js';
-import { HttpError } from './http-error.js';
-import { parseWith, readObjectBody } from './read-body.js';
-import type { AppEnv, ServerContext } from './server-context.js';
+import { assertNoReplyRunning } from '../../conversation/conversation-state.js';
+import { HttpError } from '../../http-error.js';
+import { parseWith } from '../parse-with.js';
+import { readObjectBody } from '../route-body.js';
+import type { AppEnv, ServerContext } from '../server-context.js';
 
 /**
  * `POST /v1/messages/:sessionId/rewind`: retracts the client-authored user message at `index`, the

@@ -1,13 +1,14 @@
 import { SendMessageRequestSchema, type UserContentBlock } from '@parley/protocol';
 import type { Context, Hono } from 'hono';
-import { planSend } from './conversation-state.js';
-import { exceptionEvent } from './exception-event.js';
-import { HttpError, toHttpError } from './http-error.js';
-import { parseWith, readObjectBody } from './read-body.js';
-import { type ReplyRequest, type ReplyResult, runReply } from './reply-runner.js';
-import type { AppEnv, ServerContext } from './server-context.js';
-import { sessionInfo } from './session-store.js';
-import { StreamWriter, type StreamWriterFault } from './stream-writer.js';
+import { planSend } from '../../conversation/conversation-state.js';
+import { type ReplyRequest, type ReplyResult, runReply } from '../../conversation/reply-runner.js';
+import { sessionInfo } from '../../conversation/session-store.js';
+import { HttpError, toHttpError } from '../../http-error.js';
+import { exceptionEvent } from '../exception-event.js';
+import { parseWith } from '../parse-with.js';
+import { readObjectBody } from '../route-body.js';
+import type { AppEnv, ServerContext } from '../server-context.js';
+import { StreamWriter } from '../stream-writer.js';
 
 /** Why a reply was aborted when the client went away. */
 export class ClientDisconnectedError extends Error {
@@ -33,10 +34,12 @@ export function registerMessageRoutes(app: Hono<AppEnv>, ctx: ServerContext): vo
 
   app.post('/v1/messages/:sessionId/stream', async (c) => {
     const { reply, release, abort } = await startSend(c, ctx, true);
+    // The body is a stream from here on; a wrapper that paces events (the toolkit's faults) says how.
+    c.env.onStreamed?.();
     const writer = new StreamWriter(
       reply.session.id,
       () => abort(new ClientDisconnectedError()),
-      streamFault(c, ctx),
+      c.env.pacer,
     );
     const run = async () => {
       try {
@@ -70,15 +73,6 @@ export function registerMessageRoutes(app: Hono<AppEnv>, ctx: ServerContext): vo
     const messages = session.messages.filter((m) => includeDeleted === 'true' || m.deletedAt === null);
     return c.json({ sessionId: session.id, messages }, 200);
   });
-}
-
-/** The testing toolkit's fault for this stream, if any; the stream takes over the body. */
-function streamFault(c: Context<AppEnv>, ctx: ServerContext): StreamWriterFault | undefined {
-  const scope = c.env;
-  if (scope === undefined) return undefined;
-  scope.streamed = true;
-  if (scope.fault === undefined) return undefined;
-  return { fault: scope.fault, clock: ctx.clock, dropConnection: scope.dropConnection };
 }
 
 function replyConfig(ctx: ServerContext) {

@@ -1,5 +1,5 @@
 import type { Message, ToolResultBlock, ToolUseBlock } from '@parley/protocol';
-import { HttpError } from './http-error.js';
+import { HttpError } from '../http-error.js';
 import type { Session } from './session-store.js';
 import { isTerminal, type ToolCallRecord } from './tool-call-store.js';
 

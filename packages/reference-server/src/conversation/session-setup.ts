@@ -1,8 +1,8 @@
 import type { Customizations, ToolDefinition } from '@parley/protocol';
+import { HttpError } from '../http-error.js';
+import type { ModelTool } from '../model/model.js';
 import { type AgentDefinition, DEFAULT_AGENT_ID } from './agents.js';
 import type { ExtensionHost } from './extension-host.js';
-import { HttpError } from './http-error.js';
-import type { ModelTool } from './model/model.js';
 import type { ServerTool } from './server-tool.js';
 import { type Session, sessionInfo } from './session-store.js';
 

@@ -1,7 +1,4 @@
-import type { Context } from 'hono';
-import type { z } from 'zod';
-import { HttpError } from './http-error.js';
-import type { AppEnv } from './server-context.js';
+import { HttpError } from '../http-error.js';
 
 /** Deepest nesting of objects and arrays a request body may have (the body itself is level 1). */
 export const MAX_JSON_DEPTH = 64;
@@ -78,42 +75,6 @@ export async function readJsonBody(
 }
 
 /**
- * A route's JSON body, read with {@link readJsonBody} and journaled through the request scope (the
- * journal keeps what the route read; nothing else reads the body).
- */
-export function readRouteBody(c: Context<AppEnv>, maxBytes: number): Promise<unknown> {
-  return readJsonBody(c.req.raw, maxBytes, c.env?.recordBody);
-}
-
-/**
- * A route's body as a JSON object. Only an absent or empty body means "no body" (`undefined`, or
- * `400 invalid_request` when `required`); `null`, an array or any other non-object is
- * `400 invalid_request`.
- */
-export async function readObjectBody(
-  c: Context<AppEnv>,
-  maxBytes: number,
-  options: { required: boolean },
-): Promise<Record<string, unknown> | undefined> {
-  const body = await readRouteBody(c, maxBytes);
-  if (body === undefined && !options.required) return undefined;
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    const got =
-      body === undefined
-        ? 'no body'
-        : body === null
-          ? 'null'
-          : Array.isArray(body)
-            ? 'an array'
-            : typeof body;
-    throw new HttpError('invalid_request', `(body): the body must be a JSON object (got ${got})`, {
-      details: { issues: [{ path: '(body)', message: `the body must be a JSON object (got ${got})` }] },
-    });
-  }
-  return body as Record<string, unknown>;
-}
-
-/**
  * The nesting depth of valid JSON `text` (objects and arrays), counted without recursion; stops
  * counting once it passes `stopAbove`.
  */
@@ -145,40 +106,4 @@ function concat(chunks: readonly Uint8Array[], size: number): Uint8Array {
     offset += chunk.byteLength;
   }
   return bytes;
-}
-
-/** Validates `value` with `schema`; a failure is `400 invalid_request` naming each field path. */
-export function parseWith<T>(schema: z.ZodType<T>, value: unknown, what = 'body'): T {
-  const result = schema.safeParse(value);
-  if (result.success) return result.data;
-  const issues = flattenIssues(result.error.issues, []).map((issue) => ({
-    path: issue.path.length === 0 ? `(${what})` : issue.path.map(String).join('.'),
-    message: issue.message,
-  }));
-  throw new HttpError('invalid_request', issues.map((i) => `${i.path}: ${i.message}`).join('; '), {
-    details: { issues },
-  });
-}
-
-interface FlatIssue {
-  path: PropertyKey[];
-  message: string;
-}
-
-/**
- * A failed union reports "Invalid input" with one issue list per branch. Report instead the branch
- * that got furthest into the value (its deepest issue), which is the one the caller meant: for
- * `content: [{ type: 'tool_result' }]` the array branch, not "expected string".
- */
-function flattenIssues(issues: readonly z.core.$ZodIssue[], base: PropertyKey[]): FlatIssue[] {
-  return issues.flatMap((issue) => {
-    const path = [...base, ...issue.path];
-    if (issue.code === 'invalid_union' && issue.errors.length > 0) {
-      const branches = issue.errors.map((branch) => flattenIssues(branch, path));
-      const depth = (branch: FlatIssue[]) => Math.max(...branch.map((i) => i.path.length));
-      const best = branches.reduce((a, b) => (depth(b) > depth(a) ? b : a));
-      if (depth(best) > path.length) return best;
-    }
-    return [{ path, message: issue.message }];
-  });
 }

@@ -1,5 +1,5 @@
 import type { ExceptionEventKind } from '@parley/protocol';
-import type { HttpError } from './http-error.js';
+import type { HttpError } from '../http-error.js';
 
 /** The stream event for an error after the headers were sent, e.g. `{"modelStreamErrorException":{...}}`. */
 export function exceptionEvent(error: HttpError): Record<string, unknown> {

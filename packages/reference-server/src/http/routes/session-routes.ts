@@ -1,8 +1,9 @@
 import { CreateSessionRequestSchema, type Customizations } from '@parley/protocol';
 import type { Hono } from 'hono';
-import { parseWith, readObjectBody } from './read-body.js';
-import type { AppEnv, ServerContext } from './server-context.js';
-import { resolveSession } from './session-setup.js';
+import { resolveSession } from '../../conversation/session-setup.js';
+import { parseWith } from '../parse-with.js';
+import { readObjectBody } from '../route-body.js';
+import type { AppEnv, ServerContext } from '../server-context.js';
 
 /** `GET /v1/sessions`, `POST /v1/sessions`, `DELETE /v1/sessions/:sessionId`. */
 export function registerSessionRoutes(app: Hono<AppEnv>, ctx: ServerContext): void {

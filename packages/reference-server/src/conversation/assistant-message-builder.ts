@@ -1,5 +1,5 @@
 import type { ContentBlock, JsonObject, StopReason, Usage } from '@parley/protocol';
-import { ModelError, type ModelEvent } from './model/model.js';
+import { ModelError, type ModelEvent } from '../model/model.js';
 
 type OpenBlock =
   | { kind: 'text'; position: number; text: string; open: boolean }

@@ -10,9 +10,11 @@ import {
   type Usage,
   type UserContentBlock,
 } from '@parley/protocol';
-import { abortable } from './abortable.js';
+import { HttpError, isHttpError } from '../http-error.js';
+import { type Model, ModelError, type ModelRequest } from '../model/model.js';
+import type { Clock } from '../time/clock.js';
+import { abortable } from '../utils/abortable.js';
 import { AssistantMessageBuilder, type EmitEvent } from './assistant-message-builder.js';
-import type { Clock } from './clock.js';
 import {
   errorResult,
   isEmptyConversation,
@@ -21,9 +23,7 @@ import {
   toolResultFor,
 } from './conversation-state.js';
 import type { ExtensionHost } from './extension-host.js';
-import { HttpError, isHttpError } from './http-error.js';
 import { emitMessage } from './message-events.js';
-import { type Model, ModelError, type ModelRequest } from './model/model.js';
 import { type ResolvedTools, resolveTools, type SessionSetup } from './session-setup.js';
 import { appendMessage, type Session, sessionInfo } from './session-store.js';
 

@@ -1,7 +1,10 @@
 import { REQUEST_ID_HEADER } from '@parley/protocol';
-import type { Clock } from '../clock.js';
+import { connectionDropOf } from '../http/connection-drop.js';
+import type { EventPacer } from '../http/event-pacer.js';
+import type { RequestHooks } from '../http/request-hooks.js';
+import { newRequestId } from '../http/request-id.js';
 import { HttpError, isHttpError } from '../http-error.js';
-import { connectionDropOf } from './connection-drop.js';
+import type { Clock } from '../time/clock.js';
 import {
   FAULT_HEADER,
   type Fault,
@@ -14,45 +17,34 @@ import {
 import type { FaultQueue } from './fault-queue.js';
 import type { Journal, JournalEntry, JournalResponse } from './journal.js';
 import { journalBody, recordStream, summarizeBody } from './journal-recorder.js';
+import { streamPacer } from './stream-pacer.js';
 
-/**
- * What the toolkit tells the routes about one request (Hono bindings, `c.env`): the fault to
- * inject, and what the routes report back (the authenticated user, whether the reply streams).
- */
-export interface RequestScope {
-  fault: Fault | undefined;
-  /** Destroys the real connection (node:http only); undefined under msw and fetch injection. */
-  dropConnection: (() => void) | undefined;
-  /** Set by authentication. */
-  user: string | undefined;
-  /** Set by the stream route once it took over the body (and the stream part of the fault). */
-  streamed: boolean;
-  /**
-   * Journals the request body: the routes call it with the text they read (`readRouteBody`), so
-   * the body is read once, by the route, within its size limit. A request whose body no route
-   * reads (unauthenticated, unknown route, injected fault) is journaled without a body.
-   */
-  recordBody: (text: string, truncated: boolean) => void;
-}
-
-export interface PipelineDeps {
+/** What the toolkit works with. */
+export interface ToolkitDeps {
   clock: Clock;
   journal: Journal;
   faults: FaultQueue;
-  /** The protocol's routes. */
-  app: (request: Request, scope: RequestScope) => Promise<Response>;
 }
+
+/** The core the toolkit wraps: the protocol app's fetch, which takes per-request hooks. */
+export type CoreFetch = (request: Request, hooks: RequestHooks) => Promise<Response>;
 
 const SESSION_IN_PATH = /\/(sess_[A-Za-z0-9]+)(?:\/|$)/;
 
 /**
- * Handles one protocol request with the testing toolkit around it: records it in the journal,
- * injects the fault its `x-parley-fault` header or a queued one-shot asks for, and stamps the
- * request id. Rejects (like a network error) only for an injected dropped connection.
+ * Wraps the protocol core in the testing toolkit: each request is recorded in the journal, and gets
+ * the fault its `x-parley-fault` header or a queued one-shot asks for. Error faults, drops, latency
+ * and `malformed` on buffered replies happen around the core; stream faults reach it only as an
+ * {@link EventPacer}. The returned fetch rejects (like a network error) only for an injected
+ * dropped connection.
  */
-export async function handleRequest(request: Request, deps: PipelineDeps): Promise<Response> {
+export function withToolkit(core: CoreFetch, deps: ToolkitDeps): (request: Request) => Promise<Response> {
+  return (request) => handleRequest(request, core, deps);
+}
+
+async function handleRequest(request: Request, core: CoreFetch, deps: ToolkitDeps): Promise<Response> {
   const { clock, journal } = deps;
-  const requestId = `req_${crypto.randomUUID().replaceAll('-', '')}`;
+  const requestId = newRequestId();
   const url = new URL(request.url);
   const sessionInPath = SESSION_IN_PATH.exec(url.pathname)?.[1];
   const entry = journal.record({
@@ -84,25 +76,29 @@ export async function handleRequest(request: Request, deps: PipelineDeps): Promi
     return finishBuffered(request, entry, faultResponse(fault), requestId, deps, fault);
   }
 
-  const scope: RequestScope = {
-    fault,
-    dropConnection: connectionDropOf(request),
-    user: undefined,
-    streamed: false,
-    recordBody: (text, truncated) => {
+  let streamed = false;
+  const hooks: RequestHooks = {
+    requestId,
+    onUser: (user) => {
+      entry.user = user;
+    },
+    onBody: (text, truncated) => {
       delete entry.body;
       delete entry.bodyTruncated;
       Object.assign(entry, journalBody(text, truncated));
     },
+    onStreamed: () => {
+      streamed = true;
+    },
   };
+  if (fault !== undefined) hooks.pacer = streamPacer(fault, clock, connectionDropOf(request));
   let response: Response;
   try {
-    response = await deps.app(request, scope);
+    response = await core(request, hooks);
   } catch (error) {
     response = (isHttpError(error) ? error : toInternal(error)).toResponse();
   }
-  if (scope.user !== undefined) entry.user = scope.user;
-  if (!scope.streamed || response.body === null)
+  if (!streamed || response.body === null)
     return finishBuffered(request, entry, response, requestId, deps, fault);
 
   const journalResponse: JournalResponse = { status: response.status, complete: false };
@@ -131,7 +127,7 @@ async function finishBuffered(
   entry: JournalEntry,
   response: Response,
   requestId: string,
-  deps: PipelineDeps,
+  deps: ToolkitDeps,
   fault?: Fault,
 ): Promise<Response> {
   const text = response.body === null ? '' : await response.text();

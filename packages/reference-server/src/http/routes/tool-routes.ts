@@ -1,7 +1,8 @@
 import { HeartbeatRequestSchema, type JsonObject, ToolResponseRequestSchema } from '@parley/protocol';
 import type { Hono } from 'hono';
-import { parseWith, readObjectBody } from './read-body.js';
-import type { AppEnv, ServerContext } from './server-context.js';
+import { parseWith } from '../parse-with.js';
+import { readObjectBody } from '../route-body.js';
+import type { AppEnv, ServerContext } from '../server-context.js';
 
 /** Heartbeat (and failure report), tool response, and the tool call's current view. */
 export function registerToolRoutes(app: Hono<AppEnv>, ctx: ServerContext): void {

@@ -1,4 +1,4 @@
-import { HttpError } from './http-error.js';
+import { HttpError } from '../http-error.js';
 
 /** A user of the reference server and the bearer token that authenticates it. */
 export interface User {

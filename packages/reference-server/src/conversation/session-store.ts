@@ -1,7 +1,7 @@
 import type { ContentBlock, Customizations, Message, Role, ToolResultBlock } from '@parley/protocol';
-import type { Clock } from './clock.js';
+import { HttpError } from '../http-error.js';
+import type { Clock } from '../time/clock.js';
 import type { SessionInfo } from './extension-host.js';
-import { HttpError } from './http-error.js';
 import { ToolCallStore } from './tool-call-store.js';
 
 /** One session and everything that cascades with it. */

@@ -1,0 +1,80 @@
+import { REQUEST_ID_HEADER } from '@parley/protocol';
+import { Hono } from 'hono';
+import { cors } from 'hono/cors';
+import { HttpError, isHttpError } from '../http-error.js';
+import type { RequestHooks } from './request-hooks.js';
+import { requestIdMiddleware } from './request-id.js';
+import { registerMessageRoutes } from './routes/message-routes.js';
+import { registerRewindRoute } from './routes/rewind-route.js';
+import { registerSessionRoutes } from './routes/session-routes.js';
+import { registerToolRoutes } from './routes/tool-routes.js';
+import type { AppEnv, ServerContext } from './server-context.js';
+import { TokenAuth, type User } from './token-auth.js';
+
+/** Options of {@link createProtocolApp}. */
+export interface ProtocolAppOptions {
+  /** Users and their bearer tokens. */
+  users: readonly User[];
+  /** CORS: `true` allows every origin, a string or list those origins, `false` sends no CORS headers. */
+  cors: boolean | string | readonly string[];
+  /** Request headers a browser may send besides `authorization` and `content-type`. */
+  corsAllowHeaders?: readonly string[];
+}
+
+/** The protocol's core: every `/v1` endpoint as one web-standard fetch. */
+export interface ProtocolApp {
+  /**
+   * Handles one request; `hooks` let a wrapper (the testing toolkit) observe and pace it. Answers
+   * every failure with a JSON error response. An arrow property: pass it around freely.
+   */
+  readonly fetch: (request: Request, hooks?: RequestHooks) => Promise<Response>;
+}
+
+const NO_HOOKS: RequestHooks = Object.freeze({});
+
+/**
+ * The Hono app of the protocol: request id, CORS, bearer authentication for `/v1`, the routes of
+ * each resource, and JSON errors for unknown routes and failures. Knows nothing of the testing
+ * toolkit: a wrapper reaches a request only through its {@link RequestHooks}.
+ */
+export function createProtocolApp(ctx: ServerContext, options: ProtocolAppOptions): ProtocolApp {
+  const auth = new TokenAuth(options.users);
+  const app = new Hono<AppEnv>();
+  app.use('*', ...requestIdMiddleware());
+  if (options.cors !== false) {
+    const origin = options.cors;
+    app.use(
+      '/v1/*',
+      cors({
+        origin: origin === true ? '*' : typeof origin === 'string' ? origin : [...origin],
+        allowMethods: ['GET', 'POST', 'DELETE', 'OPTIONS'],
+        allowHeaders: ['authorization', 'content-type', ...(options.corsAllowHeaders ?? [])],
+        exposeHeaders: [REQUEST_ID_HEADER, 'retry-after', 'retry-after-ms'],
+        maxAge: 600,
+      }),
+    );
+  }
+  app.use('/v1/*', async (c, next) => {
+    const user = await auth.authenticate(c.req.header('authorization') ?? null);
+    c.set('user', user);
+    c.env.onUser?.(user);
+    await next();
+  });
+  registerSessionRoutes(app, ctx);
+  registerRewindRoute(app, ctx);
+  registerMessageRoutes(app, ctx);
+  registerToolRoutes(app, ctx);
+  app.notFound((c) => {
+    return new HttpError(
+      'route_not_found',
+      `No endpoint at ${c.req.method} ${new URL(c.req.url).pathname}`,
+    ).toResponse();
+  });
+  app.onError((error) => {
+    if (!isHttpError(error)) console.error('[parley] internal error:', error);
+    return (
+      isHttpError(error) ? error : new HttpError('internal_error', 'An unexpected server failure')
+    ).toResponse();
+  });
+  return { fetch: async (request, hooks = NO_HOOKS) => app.fetch(request, hooks) };
+}

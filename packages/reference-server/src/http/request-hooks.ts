@@ -1,0 +1,20 @@
+import type { EventPacer } from './event-pacer.js';
+import type { BodyObserver } from './json-body.js';
+
+/**
+ * What a wrapper around the core (the testing toolkit) may hand one request, as the Hono bindings
+ * (`c.env`). Every member is optional: the core runs the same with none of them, e.g. when
+ * `app.fetch(request)` is called directly.
+ */
+export interface RequestHooks {
+  /** The request id to stamp on the response; the core makes one when absent. */
+  requestId?: string;
+  /** Told the name of the user the request authenticated as. */
+  onUser?: (user: string) => void;
+  /** Told the body text a route read (see {@link BodyObserver}); a body no route reads is never read. */
+  onBody?: BodyObserver;
+  /** Told that the response body is a stream of events written as the reply runs. */
+  onStreamed?: () => void;
+  /** Paces the events of a streamed reply (the toolkit's stream faults). */
+  pacer?: EventPacer;
+}
