@@ -9,14 +9,6 @@ import {
 } from './lib/worker-handler.js';
 
 export type { ToolWorkerContext, ToolWorkerHandler } from './lib/serve-tool-handler.js';
-export {
-  isToolWorkerDataError,
-  isToolWorkerError,
-  isToolWorkerTimeoutError,
-  ToolWorkerDataError,
-  ToolWorkerError,
-  ToolWorkerTimeoutError,
-} from './lib/tool-worker-errors.js';
 export type { ToolWorkerExit, WorkerHandlerOptions, WorkerToolHandler } from './lib/worker-handler.js';
 export { DEFAULT_ABORT_GRACE_MS } from './lib/worker-handler.js';
 

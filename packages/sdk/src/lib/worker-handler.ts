@@ -1,6 +1,6 @@
 import type { ToolContext, ToolObject } from './index.js';
 import { findNonPlainData } from './plain-data.js';
-import { ToolWorkerDataError, ToolWorkerError, ToolWorkerTimeoutError } from './tool-worker-errors.js';
+import type * as ToolWorkerErrors from './tool-worker-errors.js';
 import {
   ABORT_FLAG,
   type HostMessage,
@@ -97,7 +97,19 @@ export function createWorkerHandler<TInput extends ToolObject, TOutput extends T
     runInWorker(spawn, module, { ...options, abortGraceMs }, input, ctx) as Promise<TOutput>;
 }
 
-function runInWorker(
+let errorClasses: Promise<typeof ToolWorkerErrors> | undefined;
+
+/**
+ * The error classes, loaded on first use: they extend `ParleyError`, whose module pulls in the
+ * protocol schemas (zod). The worker thread imports this entry too (for `serveToolHandler`) and
+ * must not pay for them at every start.
+ */
+function loadErrors(): Promise<typeof ToolWorkerErrors> {
+  errorClasses ??= import('./tool-worker-errors.js');
+  return errorClasses;
+}
+
+async function runInWorker(
   spawn: ToolWorkerSpawner,
   module: string | URL,
   options: WorkerHandlerOptions & { abortGraceMs: number },
@@ -105,15 +117,16 @@ function runInWorker(
   ctx: ToolContext,
 ): Promise<ToolObject> {
   const { signal } = ctx;
-  if (signal.aborted) return Promise.reject(signal.reason);
+  signal.throwIfAborted();
+  const errors = await loadErrors();
+  const { ToolWorkerDataError, ToolWorkerError, ToolWorkerTimeoutError } = errors;
+  signal.throwIfAborted();
   const problem = findNonPlainData(input, 'input');
   if (problem) {
-    return Promise.reject(
-      new ToolWorkerDataError(
-        `Tool "${ctx.name}": its parsed input cannot be sent to its worker: ${problem.path} is ${problem.found}. ` +
-          'An input schema for a tool worker must produce plain JSON data.',
-        { path: problem.path },
-      ),
+    throw new ToolWorkerDataError(
+      `Tool "${ctx.name}": its parsed input cannot be sent to its worker: ${problem.path} is ${problem.found}. ` +
+        'An input schema for a tool worker must produce plain JSON data.',
+      { path: problem.path },
     );
   }
   return new Promise<ToolObject>((resolve, reject) => {
@@ -171,7 +184,7 @@ function runInWorker(
           return;
         }
         handlerRunning = false;
-        settle(data.kind === 'result' ? { output: data.output } : { error: fromWire(data.error) });
+        settle(data.kind === 'result' ? { output: data.output } : { error: fromWire(errors, data.error) });
         shutdown();
       },
       error(error) {
@@ -262,9 +275,10 @@ function runInWorker(
   });
 }
 
-function fromWire(error: WireError): ToolWorkerError {
-  if (error.dataPath !== undefined) return new ToolWorkerDataError(error.message, { path: error.dataPath });
-  return new ToolWorkerError(error.message, {
+function fromWire(errors: typeof ToolWorkerErrors, error: WireError): ToolWorkerErrors.ToolWorkerError {
+  if (error.dataPath !== undefined)
+    return new errors.ToolWorkerDataError(error.message, { path: error.dataPath });
+  return new errors.ToolWorkerError(error.message, {
     thrown: { name: error.name, message: error.message, stack: error.stack },
   });
 }

@@ -1,13 +1,11 @@
 import {
-  DEFAULT_ABORT_GRACE_MS,
   isToolWorkerDataError,
   isToolWorkerError,
   isToolWorkerTimeoutError,
-  serveToolHandler,
   ToolWorkerDataError,
   ToolWorkerError,
-  workerHandler,
-} from '@parley/sdk/worker';
+} from '@parley/sdk';
+import { DEFAULT_ABORT_GRACE_MS, serveToolHandler, workerHandler } from '@parley/sdk/worker';
 import { describe, expect, test } from 'vitest';
 import {
   ExitLog,
