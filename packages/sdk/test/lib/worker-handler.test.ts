@@ -122,18 +122,21 @@ describe('workerHandler: abort, time limit and a failing worker', () => {
     expect(await log.nth(1)).toEqual({ requestId: 'toolu_1', reason: 'aborted', terminated: true });
   });
 
-  test('a handler that never awaits still sees its signal abort (shared flag) and stops by itself', async () => {
-    const flags = sharedFlags();
-    const log = new ExitLog();
-    // A grace period long enough that only the handler itself can end the worker before it.
-    const run = cpuBound({ workerData: flags, onExit: log.onExit, abortGraceMs: 60_000 });
-    const controller = new AbortController();
-    const call = run({ mode: 'until-aborted' }, toolContext({ signal: controller.signal }));
-    await started(flags);
-    controller.abort(new Error('lost'));
-    await expect(call).rejects.toThrow('lost');
-    expect(await log.nth(1)).toEqual({ requestId: 'toolu_1', reason: 'aborted', terminated: false });
-  });
+  test.each(['until-aborted', 'until-throw-if-aborted', 'await-abort'])(
+    'a handler sees its signal abort (shared flag, or the message once it awaits) and stops by itself: %s',
+    async (mode) => {
+      const flags = sharedFlags();
+      const log = new ExitLog();
+      // A grace period long enough that only the handler itself can end the worker before it.
+      const run = cpuBound({ workerData: flags, onExit: log.onExit, abortGraceMs: 60_000 });
+      const controller = new AbortController();
+      const call = run({ mode }, toolContext({ signal: controller.signal }));
+      await started(flags);
+      controller.abort(new Error('lost'));
+      await expect(call).rejects.toThrow('lost');
+      expect(await log.nth(1)).toEqual({ requestId: 'toolu_1', reason: 'aborted', terminated: false });
+    },
+  );
 
   test('a handler past timeoutMs fails with ToolWorkerTimeoutError and its worker is terminated', async () => {
     const flags = sharedFlags();

@@ -29,6 +29,17 @@ serveToolHandler(async (input, ctx) => {
       const rounds = burnCpu(() => ctx.signal.aborted);
       throw new Error(`stopped after ${rounds > 0 ? 'some' : 'no'} rounds: ${ctx.signal.reason.message}`);
     }
+    case 'await-abort':
+      started();
+      await new Promise((resolve) => ctx.signal.addEventListener('abort', resolve, { once: true }));
+      throw ctx.signal.reason;
+    case 'until-throw-if-aborted':
+      started();
+      burnCpu(() => {
+        ctx.signal.throwIfAborted();
+        return false;
+      });
+      break;
     case 'context':
       return {
         input,
