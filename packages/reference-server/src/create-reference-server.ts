@@ -155,6 +155,12 @@ export function createReferenceServer(options: ReferenceServerOptions = {}): Ref
   const auth = new TokenAuth(users);
 
   const app = new Hono<AppEnv>();
+  // The OpenAPI document, no auth. Imported on first request: bundles that never serve it stay small.
+  let openApi: Promise<object> | undefined;
+  app.get('/openapi.json', async (c) => {
+    openApi ??= import('@parley/protocol/openapi').then((m) => m.createOpenApiDocument());
+    return c.json(await openApi);
+  });
   const corsOrigin = options.cors ?? true;
   if (corsOrigin !== false) {
     app.use(
