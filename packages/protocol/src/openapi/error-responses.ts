@@ -48,7 +48,10 @@ export function errorResponses(codes: readonly ErrorCode[]): Record<string, Json
           schema: {
             allOf: [
               schemaRef('ErrorBody'),
-              { properties: { error: { properties: { code: { enum: statusCodes } } } } },
+              {
+                type: 'object',
+                properties: { error: { type: 'object', properties: { code: { enum: statusCodes } } } },
+              },
             ],
           },
         },
