@@ -66,8 +66,13 @@ export function createOpenApiDocument(): OpenApiDocument {
         OpenApiDocument: {
           type: 'object',
           description: 'An OpenAPI 3.1 document.',
-          properties: { openapi: { type: 'string' }, info: { type: 'object' }, paths: { type: 'object' } },
+          properties: {
+            openapi: { type: 'string' },
+            info: { type: 'object', additionalProperties: {} },
+            paths: { type: 'object', additionalProperties: {} },
+          },
           required: ['openapi', 'info', 'paths'],
+          additionalProperties: {},
         },
       },
       parameters: {

@@ -47,6 +47,7 @@ export function streamEventSchemas(): Record<string, JsonSchema> {
     minProperties: 1,
     maxProperties: 1,
     propertyNames: { not: { enum: STREAM_EVENT_KINDS } },
+    additionalProperties: {},
   };
   schemas.StreamEvent = {
     description:
