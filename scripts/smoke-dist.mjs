@@ -17,6 +17,8 @@ async function conversation(sdk, server, label) {
   const reply = await client.messages.send(sessionId, { content: '/say It works.' });
   const text = reply.messages.at(-1)?.content[0]?.text;
   if (text !== 'It works.') throw new Error(`${label}: unexpected reply ${JSON.stringify(reply)}`);
+  const openapi = await (await reference.fetch(new Request('http://parley.test/openapi.json'))).json();
+  if (!openapi.openapi?.startsWith('3.1.')) throw new Error(`${label}: GET /openapi.json`);
   await reference.close();
   console.log(`${label}: ok`);
 }

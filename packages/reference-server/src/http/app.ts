@@ -41,6 +41,12 @@ export function createProtocolApp(ctx: ServerContext, options: ProtocolAppOption
   const auth = new TokenAuth(options.users);
   const app = new Hono<AppEnv>();
   app.use('*', ...requestIdMiddleware());
+  // The OpenAPI document, no auth. Imported on first request: bundles that never serve it stay small.
+  let openApi: Promise<object> | undefined;
+  app.get('/openapi.json', async (c) => {
+    openApi ??= import('@parley/protocol/openapi').then((m) => m.createOpenApiDocument());
+    return c.json(await openApi);
+  });
   if (options.cors !== false) {
     const origin = options.cors;
     app.use(
