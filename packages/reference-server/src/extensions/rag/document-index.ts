@@ -71,7 +71,8 @@ export class DocumentIndex {
     this.name = name;
     const language = options.language ?? DEFAULT_INDEX_LANGUAGE;
     for (const candidate of [language, ...(options.stopWordLanguages ?? [])]) {
-      if (!isIndexLanguage(candidate)) throw new Error(`Index "${name}": ${unknownLanguageMessage(candidate)}`);
+      if (!isIndexLanguage(candidate))
+        throw new Error(`Index "${name}": ${unknownLanguageMessage(candidate)}`);
     }
     this.language = language;
     for (const document of documents) {
