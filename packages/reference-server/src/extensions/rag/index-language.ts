@@ -13,7 +13,44 @@ interface LanguageSpec {
 
 // Each loader is a literal dynamic import, so a bundler puts every language in a chunk of its own
 // and an application downloads only the languages its indexes use.
-const LANGUAGES = {
+/** Every supported index language, alphabetically. */
+export const INDEX_LANGUAGES = [
+  'arabic',
+  'armenian',
+  'bulgarian',
+  'danish',
+  'dutch',
+  'english',
+  'finnish',
+  'french',
+  'german',
+  'greek',
+  'hungarian',
+  'indian',
+  'indonesian',
+  'irish',
+  'italian',
+  'japanese',
+  'lithuanian',
+  'mandarin',
+  'nepali',
+  'norwegian',
+  'portuguese',
+  'romanian',
+  'russian',
+  'sanskrit',
+  'serbian',
+  'spanish',
+  'swedish',
+  'tamil',
+  'turkish',
+  'ukrainian',
+] as const;
+
+/** A language an index can be built for: it picks word segmentation, stop words and stemmer. */
+export type IndexLanguage = (typeof INDEX_LANGUAGES)[number];
+
+const LANGUAGES: Record<IndexLanguage, LanguageSpec> = {
   arabic: {
     locale: 'ar',
     stemmer: () => import('@orama/stemmers/arabic'),
@@ -158,13 +195,7 @@ const LANGUAGES = {
     stemmer: () => import('@orama/stemmers/ukrainian'),
     stopWords: () => import('@orama/stopwords/ukrainian'),
   },
-} satisfies Record<string, LanguageSpec>;
-
-/** A language an index can be built for: it picks word segmentation, stop words and stemmer. */
-export type IndexLanguage = keyof typeof LANGUAGES;
-
-/** Every supported index language, alphabetically. */
-export const INDEX_LANGUAGES = Object.keys(LANGUAGES) as IndexLanguage[];
+};
 
 /** The language of an index that names none. */
 export const DEFAULT_INDEX_LANGUAGE: IndexLanguage = 'english';
