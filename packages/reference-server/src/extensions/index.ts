@@ -5,6 +5,7 @@ export type { Catalogue, ExtensionAgent, ModelDefinition } from './catalogue.js'
 export { builtInCatalogue, EXTENSION_AGENTS } from './catalogue.js';
 export type {
   ExtensionHostOptions,
+  IndexInput,
   ParleyExtensionHost,
   ResolvedExtensions,
 } from './create-extension-host.js';
@@ -49,10 +50,13 @@ export {
   parseDocuments,
   toDocument,
 } from './rag/document.js';
-export type { DocumentHit, IndexSearchOptions } from './rag/document-index.js';
+export type { DocumentHit, IndexOptions, IndexSearchOptions } from './rag/document-index.js';
 export { DocumentIndex } from './rag/document-index.js';
-export { HANDBOOK_DOCUMENTS, HANDBOOK_INDEX } from './rag/handbook.js';
+export { HANDBOOK_DOCUMENTS, HANDBOOK_INDEX, HANDBOOK_INDEX_OPTIONS } from './rag/handbook.js';
+export type { IndexLanguage } from './rag/index-language.js';
+export { DEFAULT_INDEX_LANGUAGE, INDEX_LANGUAGES } from './rag/index-language.js';
 export { PREFETCH_JSON_KEY, prefetchContent } from './rag/prefetch-content.js';
+export type { IndexDefinition } from './rag/retriever.js';
 export { Retriever } from './rag/retriever.js';
 export { createSearchDocumentsTool, SEARCH_DOCUMENTS_TOOL } from './rag/search-documents-tool.js';
 export type { TagFilter } from './rag/tag-filter.js';
