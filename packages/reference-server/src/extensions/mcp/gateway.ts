@@ -2,6 +2,7 @@ import type { JsonObject } from '@parley/protocol';
 import type { ServerTool, ServerToolResult } from '../../conversation/server-tool.js';
 import type { Clock } from '../../time/clock.js';
 import { systemClock } from '../../time/system-clock.js';
+import { abortable } from '../../utils/abortable.js';
 import { errorResult, toServerToolResult } from './call-result.js';
 import { connectProvider, type ProviderConnection, SDK_TIMEOUT_MS } from './connect-provider.js';
 import {
@@ -172,7 +173,7 @@ export class Gateway {
       if (this.#connections.get(provider) === connecting) this.#connections.delete(provider);
     });
     if (signal === undefined) return connecting;
-    return Promise.race([connecting, abortPromise(signal)]);
+    return abortable(connecting, signal);
   }
 }
 
@@ -205,11 +206,4 @@ async function listAllTools(
     cursor = page.nextCursor;
   } while (cursor !== undefined);
   return tools;
-}
-
-function abortPromise(signal: AbortSignal): Promise<never> {
-  return new Promise<never>((_, reject) => {
-    if (signal.aborted) reject(signal.reason);
-    else signal.addEventListener('abort', () => reject(signal.reason), { once: true });
-  });
 }
