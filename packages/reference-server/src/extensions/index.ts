@@ -1,5 +1,6 @@
 // The public surface of the extensions (browser-safe). Node-only file loading is in `load-files.ts`.
 
+export type { Directive, DirectiveContext, TurnPlan } from '../model/directives.js';
 export { EXTENSION_DIRECTIVES } from '../model/directives.js';
 export type { Catalogue, ExtensionAgent, ModelDefinition } from './catalogue.js';
 export { builtInCatalogue, EXTENSION_AGENTS } from './catalogue.js';
@@ -18,7 +19,16 @@ export {
   loadExtensionsConfig,
   toExtensionHostOptions,
 } from './extensions-config.js';
-export type { Customer, ErpData, Invoice, Order, OrderLine, Product } from './mcp/erp/erp-data.js';
+export type {
+  Customer,
+  ErpData,
+  Invoice,
+  InvoiceStatus,
+  Order,
+  OrderLine,
+  OrderStatus,
+  Product,
+} from './mcp/erp/erp-data.js';
 export { erpSeedData } from './mcp/erp/erp-data.js';
 export type { ErpServerOptions } from './mcp/erp/erp-server.js';
 export { createErpServer, ERP_PROVIDER, ERP_TOOL_NAMES } from './mcp/erp/erp-server.js';
