@@ -36,7 +36,12 @@ export {
 } from './client.js';
 export type { FetchLike, Logger, RequestOptions } from './core/http-client.js';
 export { INITIAL_RETRY_DELAY_MS, MAX_RETRY_DELAY_MS } from './core/retry-policy.js';
-export type { APIErrorInit, StreamErrorInit, ToolCallLostReason } from './errors.js';
+export type {
+  APIErrorInit,
+  StreamErrorInit,
+  ToolCallLostReason,
+  ValidationIssue,
+} from './errors/index.js';
 export {
   APIConnectionError,
   APIError,
@@ -74,7 +79,7 @@ export {
   StreamError,
   ToolCallLostError,
   ToolReportError,
-} from './errors.js';
+} from './errors/index.js';
 export * from './lib/index.js';
 export type { SendMessageParams, StreamRequestOptions } from './resources/messages.js';
 export { Messages } from './resources/messages.js';

@@ -9,9 +9,9 @@ import {
   isParleyError,
   ParleyError,
   ResponseValidationError,
-} from '../errors.js';
+} from '../errors/index.js';
+import { sleep } from '../internal/sleep.js';
 import { isRetryableStatus, provablyNotSent, rejectedUnprocessed, retryDelayMs } from './retry-policy.js';
-import { sleep } from './sleep.js';
 
 /** Where the SDK logs: any object with console's four methods. */
 export type Logger = Pick<Console, 'debug' | 'info' | 'warn' | 'error'>;

@@ -6,10 +6,10 @@ import {
   isNotFoundError,
   ToolCallLostError,
   ToolReportError,
-} from '../errors.js';
+} from '../errors/index.js';
+import { raceSignal } from '../internal/race-signal.js';
 import { type AnyTool, RESERVED_OUTPUT_FIELD, type ToolContext, type ToolObject } from './define-tool.js';
 import { Heartbeat } from './heartbeat.js';
-import { raceSignal } from './race-signal.js';
 import { reportWithRetry } from './report-with-retry.js';
 import type { ToolClient, ToolTransport } from './tool-transport.js';
 

@@ -8,7 +8,7 @@ import {
   type UserContentBlock,
 } from '@parley/protocol';
 import type { HttpClient, RequestOptions } from '../core/http-client.js';
-import { pathSegment } from '../core/path.js';
+import { pathSegment } from '../internal/path.js';
 import { MessageStream, type StreamTimeouts } from '../streaming/message-stream.js';
 
 /** Body of `send` / `stream`: the user's turn, or nothing to resume after tool calls. */

@@ -5,7 +5,7 @@ import {
   type SessionSummary,
 } from '@parley/protocol';
 import type { HttpClient, RequestOptions } from '../core/http-client.js';
-import { pathSegment } from '../core/path.js';
+import { pathSegment } from '../internal/path.js';
 
 /** Body of `client.sessions.create`: one of the three variants (Simple, Full, Minimal). */
 export interface CreateSessionParams {

@@ -1,6 +1,6 @@
 import { type ToolCall, ToolCallSchema } from '@parley/protocol';
 import type { HttpClient, RequestOptions } from '../core/http-client.js';
-import { pathSegment } from '../core/path.js';
+import { pathSegment } from '../internal/path.js';
 import { type RunToolOptions, runTool, type ToolRunResult } from '../lib/run-tool.js';
 
 /** `client.tools`: report on the client tool calls a reply stopped for. */

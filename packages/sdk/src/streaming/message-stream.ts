@@ -6,7 +6,7 @@ import {
   isParleyError,
   ResponseValidationError,
   StreamError,
-} from '../errors.js';
+} from '../errors/index.js';
 import { EventQueue } from './event-queue.js';
 import { type MessageSnapshot, ReplyAccumulator, ToolInputParseError } from './reply-accumulator.js';
 import { StreamBodyParser } from './stream-body-parser.js';
