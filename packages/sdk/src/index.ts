@@ -34,6 +34,8 @@ export {
   DEFAULT_TIMEOUT_MS,
   Parley,
 } from './client.js';
+export type { WithResponse } from './core/api-promise.js';
+export { APIPromise } from './core/api-promise.js';
 export type { FetchLike, Logger, RequestOptions } from './core/http-client.js';
 export { INITIAL_RETRY_DELAY_MS, MAX_RETRY_DELAY_MS } from './core/retry-policy.js';
 export type {
@@ -86,6 +88,7 @@ export { Messages } from './resources/messages.js';
 export type { CreateSessionParams } from './resources/sessions.js';
 export { Sessions } from './resources/sessions.js';
 export { Tools } from './resources/tools.js';
+export { STREAM_HIGH_WATER_MARK, STREAM_LOW_WATER_MARK } from './streaming/event-queue.js';
 export type { MessageStreamEvents, StreamTimeouts } from './streaming/message-stream.js';
 export { MessageStream } from './streaming/message-stream.js';
 export type { MessageSnapshot } from './streaming/reply-accumulator.js';
