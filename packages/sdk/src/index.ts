@@ -28,11 +28,13 @@ export type {
 export { ERROR_CODES } from '@parley/protocol';
 export type { ParleyOptions } from './client.js';
 export {
+  BASE_URL_ENV,
   DEFAULT_MAX_RETRIES,
   DEFAULT_STREAM_FIRST_EVENT_TIMEOUT_MS,
   DEFAULT_STREAM_IDLE_TIMEOUT_MS,
   DEFAULT_TIMEOUT_MS,
   Parley,
+  TOKEN_ENV,
 } from './client.js';
 export type { WithResponse } from './core/api-promise.js';
 export { APIPromise } from './core/api-promise.js';

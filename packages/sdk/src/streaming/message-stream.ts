@@ -129,6 +129,7 @@ export class MessageStream implements AsyncIterable<StreamEventItem> {
    */
   async withResponse(): Promise<WithResponse<MessageStream>> {
     const { response } = await this.#opening;
+    this.#response = response;
     return { data: this, response, requestId: response.headers.get(REQUEST_ID_HEADER) ?? undefined };
   }
 
