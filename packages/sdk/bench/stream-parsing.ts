@@ -1,6 +1,7 @@
 // Benchmark: the SDK's streamed-reply decoding against two baselines taken in the same run on the
-// same bytes, fed in the same chunks: the raw @streamparser/json parser the SDK is built on (same
-// paths, no SDK work), and `response.json()` (buffers the whole body first). Runs at 20k and 200k
+// same bytes, fed in the same chunks: the raw @streamparser/json parser (a general incremental JSON
+// parser on the same paths, doing no SDK work; the SDK was built on it before its own scanner), and
+// `response.json()` (buffers the whole body first). Runs at 20k and 200k
 // events to show whether the SDK's cost per event stays flat. Prints ratios, never asserts times.
 // Run: npx --yes pnpm@10 bench (from the repository root). BENCH_ROUNDS=n changes the rounds.
 import { Parley } from '@parley/sdk';

@@ -74,7 +74,10 @@ async function start(mode: Mode): Promise<Harness> {
 async function arrived(server: ReferenceServer, path: string): Promise<void> {
   await vi.waitFor(
     () => {
-      const entry = server.journal.entries().findLast((e) => e.path === path);
+      const entry = server.journal
+        .entries()
+        .filter((e) => e.path === path)
+        .at(-1);
       if (entry?.response === undefined) throw new Error(`no answer for ${path} yet`);
     },
     { timeout: 5_000, interval: 5 },
@@ -88,7 +91,7 @@ async function storedState(client: Parley, sessionId: string): Promise<string[]>
       const messages = await client.messages.export(sessionId, { includeDeleted: true });
       const next = await client.messages.send(sessionId, { content: '/say next' }).then(
         () => 'next turn accepted',
-        (error: { code?: string }) => `next turn refused: ${error.code}`,
+        (error: unknown) => `next turn refused: ${(error as { code?: string }).code}`,
       );
       if (next.includes('reply_in_progress')) throw new Error('the aborted reply is still running');
       return [
