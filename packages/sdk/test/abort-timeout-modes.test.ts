@@ -116,7 +116,7 @@ interface Case {
   name: string;
   start(harness: Harness, client: Parley, sessionId: string, signal: AbortSignal): Started;
   /** What happens once the server holds the call: the caller aborts, or the SDK's deadline passes. */
-  then: 'abort' | 'deadline';
+  act: 'abort' | 'deadline';
   error: 'APIUserAbortError' | 'APITimeoutError';
   state: string[];
 }
@@ -154,7 +154,7 @@ const CASES: Case[] = [
         sessionId,
         client.messages.send(sessionId, { content: '/say held' }, { signal, headers: HOLD }),
       ),
-    then: 'abort',
+    act: 'abort',
     error: 'APIUserAbortError',
     state: HELD_REPLY,
   },
@@ -166,7 +166,7 @@ const CASES: Case[] = [
         sessionId,
         client.messages.send(sessionId, { content: '/say held' }, { timeoutMs: DEADLINE_MS, headers: HOLD }),
       ),
-    then: 'deadline',
+    act: 'deadline',
     error: 'APITimeoutError',
     state: HELD_REPLY,
   },
@@ -174,7 +174,7 @@ const CASES: Case[] = [
     name: 'a GET whose caller aborts while the server holds the answer',
     start: (harness, client, sessionId, signal) =>
       buffered(harness, sessionId, client.messages.export(sessionId, {}, { signal, headers: HOLD })),
-    then: 'abort',
+    act: 'abort',
     error: 'APIUserAbortError',
     state: ['next turn accepted'],
   },
@@ -182,7 +182,7 @@ const CASES: Case[] = [
     name: 'a stream whose caller aborts before the first event',
     start: (_, client, sessionId, signal) =>
       streamed(client.messages.stream(sessionId, { content: SLOW }, { signal, headers: HOLD })),
-    then: 'abort',
+    act: 'abort',
     error: 'APIUserAbortError',
     state: LEFT_REPLY,
   },
@@ -196,7 +196,7 @@ const CASES: Case[] = [
           { firstEventTimeoutMs: DEADLINE_MS, headers: HOLD },
         ),
       ),
-    then: 'deadline',
+    act: 'deadline',
     error: 'APITimeoutError',
     state: LEFT_REPLY,
   },
@@ -207,7 +207,7 @@ const CASES: Case[] = [
       const first = new Promise<void>((resolve) => stream.once('text', () => resolve()));
       return { settled: stream.finalReply(), held: first };
     },
-    then: 'abort',
+    act: 'abort',
     error: 'APIUserAbortError',
     state: LEFT_REPLY,
   },
@@ -218,7 +218,7 @@ const CASES: Case[] = [
       const first = new Promise<void>((resolve) => stream.once('text', () => resolve()));
       return { settled: stream.finalReply(), held: first };
     },
-    then: 'deadline',
+    act: 'deadline',
     error: 'APITimeoutError',
     state: LEFT_REPLY,
   },
@@ -250,7 +250,7 @@ describe.each(MODES)('abort and timeout over %s', (mode) => {
       },
     );
     await started.held;
-    if (c.then === 'abort') {
+    if (c.act === 'abort') {
       expect(settled).toBe(false);
       controller.abort();
     }
