@@ -1,31 +1,16 @@
 import type { Message, MessageReply, PendingTool, StopReason } from '@parley/protocol';
 import type { WithResponse } from '../core/api-promise.js';
 import type { OpenResponse } from '../core/http-client.js';
-import {
-  APIUserAbortError,
-  describeReceived,
-  isParleyError,
-  REQUEST_ID_HEADER,
-  ResponseValidationError,
-  StreamError,
-} from '../errors/index.js';
-import { raceSignal } from '../internal/race-signal.js';
-import { EventQueue, STREAM_HIGH_WATER_MARK, STREAM_LOW_WATER_MARK } from './event-queue.js';
+import { APIUserAbortError, isParleyError, REQUEST_ID_HEADER } from '../errors/index.js';
+import { BodyReader, type StreamTimeouts } from './body-reader.js';
+import { EventQueue } from './event-queue.js';
 import { type MessageSnapshot, ReplyAccumulator, ToolInputParseError } from './reply-accumulator.js';
-import { StreamBodyParser } from './stream-body-parser.js';
 import { decodeStreamEvent, isExceptionEvent, type StreamEventItem } from './stream-events.js';
 import { ListenerFailure, type MessageStreamEvents, StreamListeners } from './stream-listeners.js';
-import { timedRead } from './timed-read.js';
+import { StreamProgress } from './stream-progress.js';
 
+export type { StreamTimeouts } from './body-reader.js';
 export type { MessageStreamEvents } from './stream-listeners.js';
-
-/** Stream time limits, in ms. */
-export interface StreamTimeouts {
-  /** Longest wait for the first event once the response headers are in. */
-  firstEventTimeoutMs: number;
-  /** Longest gap between two chunks of the body. */
-  idleTimeoutMs: number;
-}
 
 const noop = () => {};
 
@@ -36,13 +21,13 @@ const noop = () => {};
  * The request starts at once; the body is read from the first use (iteration, `.on()`, or any
  * `final*()` call), so iterate or listen from the start to see every event. A `for await` loop
  * that falls behind pauses the reading: the body is not pulled while the loop has
- * {@link STREAM_HIGH_WATER_MARK} events waiting, and reading resumes once it is down to
- * {@link STREAM_LOW_WATER_MARK}. Listeners (`.on`) are called as events are parsed.
+ * `STREAM_HIGH_WATER_MARK` events waiting, and reading resumes once it is down to
+ * `STREAM_LOW_WATER_MARK`. Listeners (`.on`) are called as events are parsed.
  */
 export class MessageStream implements AsyncIterable<StreamEventItem> {
   readonly #controller = new AbortController();
   readonly #opening: Promise<OpenResponse>;
-  readonly #timeouts: StreamTimeouts;
+  readonly #reader: BodyReader;
   readonly #fallbackSessionId: string | undefined;
   readonly #listeners = new StreamListeners();
   readonly #accumulator: ReplyAccumulator;
@@ -51,12 +36,9 @@ export class MessageStream implements AsyncIterable<StreamEventItem> {
   #sessionId: string | undefined;
   #response: Response | undefined;
   #reply: MessageReply | undefined;
-  #eventCount = 0;
-  #lastKind: string | undefined;
+  readonly #progress = new StreamProgress(() => this.requestId);
   #ended = false;
   #failure: Error | undefined;
-  /** Set while reading is paused for a slow `for await` loop. */
-  #resume: (() => void) | undefined;
 
   private constructor(
     open: (signal: AbortSignal) => Promise<OpenResponse>,
@@ -64,8 +46,19 @@ export class MessageStream implements AsyncIterable<StreamEventItem> {
     userSignal: AbortSignal | undefined,
     sessionId: string | undefined,
   ) {
-    this.#timeouts = timeouts;
     this.#fallbackSessionId = sessionId;
+    this.#reader = new BodyReader({
+      timeouts,
+      signal: this.#controller.signal,
+      eventCount: () => this.#progress.eventCount,
+      queued: () => this.#queued(),
+      sessionId: (id) => {
+        this.#sessionId = id;
+      },
+      event: (raw) => this.#handle(raw),
+      received: () => this.#progress.received(),
+      broken: (message, cause) => this.#progress.broken(message, cause),
+    });
     if (userSignal) {
       if (userSignal.aborted) this.#controller.abort(userSignal.reason);
       else
@@ -212,7 +205,7 @@ export class MessageStream implements AsyncIterable<StreamEventItem> {
         // Leaving the loop early cancels the request.
         if (!this.#ended) this.#controller.abort(new APIUserAbortError('Stream iteration was stopped'));
       },
-      () => this.#onDrain(),
+      () => this.#reader.drained(),
     );
     if (this.#ended) queue.finish(this.#reply ? undefined : this.#failure);
     else this.#iterators.add(queue);
@@ -242,61 +235,10 @@ export class MessageStream implements AsyncIterable<StreamEventItem> {
     const open = await this.#opening;
     this.#response = open.response;
     const body = open.response.body;
-    if (!body) throw this.#streamError('The streamed response has no body');
-    const reader = body.getReader();
-    const firstEventDeadline = Date.now() + this.#timeouts.firstEventTimeoutMs;
-    const raws: unknown[] = [];
-    const parser = new StreamBodyParser({
-      sessionId: (id) => {
-        this.#sessionId = id;
-      },
-      event: (raw) => raws.push(raw),
-    });
-    try {
-      for (;;) {
-        if (this.#queued() >= STREAM_HIGH_WATER_MARK) await this.#paused();
-        const { done, value } = await timedRead(reader, this.#readLimit(firstEventDeadline), this.#signal);
-        if (done) {
-          try {
-            parser.end();
-          } catch (cause) {
-            throw this.#streamError('The stream ended before the body was complete', { cause });
-          }
-          break;
-        }
-        try {
-          parser.write(value);
-        } catch (cause) {
-          throw this.#streamError('The stream body is not valid JSON', { cause });
-        }
-        for (let i = 0; i < raws.length; i++) this.#handle(raws[i]);
-        raws.length = 0;
-      }
-      if (!this.#reply) throw this.#streamError('The stream ended without replyStop');
-      return this.#reply;
-    } finally {
-      reader.cancel().catch(noop);
-    }
-  }
-
-  get #signal(): AbortSignal {
-    return this.#controller.signal;
-  }
-
-  /** The first-event limit until an event arrived, then the idle limit, whichever is shorter. */
-  #readLimit(firstEventDeadline: number) {
-    const idle = this.#timeouts.idleTimeoutMs;
-    const untilFirst = this.#eventCount === 0 ? firstEventDeadline - Date.now() : Number.POSITIVE_INFINITY;
-    const firstLimits = untilFirst < idle;
-    return {
-      ms: Math.max(0, Math.min(idle, untilFirst)),
-      message: () =>
-        `${
-          firstLimits
-            ? `No stream event within ${this.#timeouts.firstEventTimeoutMs} ms`
-            : `The stream was idle for ${idle} ms`
-        } (${this.#received()})`,
-    };
+    if (!body) throw this.#progress.broken('The streamed response has no body');
+    await this.#reader.read(body);
+    if (!this.#reply) throw this.#progress.broken('The stream ended without replyStop');
+    return this.#reply;
   }
 
   /** The most events any `for await` loop has waiting. */
@@ -306,57 +248,24 @@ export class MessageStream implements AsyncIterable<StreamEventItem> {
     return most;
   }
 
-  /** Resolves when every loop is down to the low-water mark; rejects when the stream is aborted. */
-  #paused(): Promise<void> {
-    return raceSignal(
-      new Promise<void>((resolve) => {
-        this.#resume = resolve;
-      }),
-      this.#signal,
-    );
-  }
-
-  #onDrain(): void {
-    if (this.#resume === undefined || this.#queued() > STREAM_LOW_WATER_MARK) return;
-    const resume = this.#resume;
-    this.#resume = undefined;
-    resume();
-  }
-
   #handle(raw: unknown): void {
     const decoded = decodeStreamEvent(raw);
-    if (!decoded.ok) {
-      const first = decoded.issues[0];
-      const at = first ? `${first.path.map(String).join('.') || '(root)'}: ${first.message}` : 'invalid';
-      throw new ResponseValidationError(
-        `Stream event ${this.#eventCount} (${decoded.kind}) does not match the protocol at ${at} (${this.#received()})`,
-        { issues: decoded.issues, body: decoded.payload },
-      );
-    }
+    if (!decoded.ok) throw this.#progress.invalid(decoded.kind, decoded.issues, decoded.payload);
     const item = decoded.item;
-    this.#eventCount++;
-    this.#lastKind = item.type === 'unknown' ? item.kind : item.type;
+    this.#progress.delivered(item);
     for (const queue of this.#iterators) queue.push(item);
     this.#listeners.emit('event', item);
-    if (isExceptionEvent(item)) {
-      throw new StreamError(`The stream reported ${item.type}: ${item.message}`, {
-        eventCount: this.#eventCount,
-        lastEventKind: this.#lastKind,
-        exceptionKind: item.type,
-        code: item.code,
-        requestId: this.requestId,
-      });
-    }
+    if (isExceptionEvent(item)) throw this.#progress.exception(item);
     try {
       this.#accumulator.apply(item);
     } catch (cause) {
-      if (cause instanceof ToolInputParseError) throw this.#streamError(cause.message, { cause });
+      if (cause instanceof ToolInputParseError) throw this.#progress.broken(cause.message, cause);
       throw cause;
     }
     if (item.type === 'replyStop') {
       const { type: _type, ...fields } = item;
       const sessionId = this.#sessionId ?? this.#fallbackSessionId;
-      if (sessionId === undefined) throw this.#streamError('The stream body has no sessionId');
+      if (sessionId === undefined) throw this.#progress.broken('The stream body has no sessionId');
       this.#reply = { ...fields, sessionId };
       this.#listeners.emit('reply', this.#reply);
     }
@@ -365,11 +274,9 @@ export class MessageStream implements AsyncIterable<StreamEventItem> {
   #normalize(error: unknown): Error {
     if (error instanceof ListenerFailure) return error.error;
     if (isParleyError(error)) return error;
-    if (this.#signal.aborted) {
-      return new APIUserAbortError(`Stream was aborted (${this.#received()})`, { cause: error });
-    }
+    if (this.#controller.signal.aborted) return this.#progress.aborted(error);
     const detail = error instanceof Error ? error.message : String(error);
-    return this.#streamError(`The stream broke: ${detail}`, { cause: error });
+    return this.#progress.broken(`The stream broke: ${detail}`, error);
   }
 
   #finish(failure: Error | undefined): void {
@@ -386,22 +293,5 @@ export class MessageStream implements AsyncIterable<StreamEventItem> {
     try {
       this.#listeners.emit('end');
     } catch {}
-  }
-
-  #received(): string {
-    return describeReceived({
-      eventCount: this.#eventCount,
-      lastEventKind: this.#lastKind,
-      requestId: this.requestId,
-    });
-  }
-
-  #streamError(message: string, options: { cause?: unknown } = {}): StreamError {
-    return new StreamError(message, {
-      eventCount: this.#eventCount,
-      lastEventKind: this.#lastKind,
-      requestId: this.requestId,
-      cause: options.cause,
-    });
   }
 }
