@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { JsonObjectSchema } from './content.js';
 import { ToolCallStateSchema } from './send-message.js';
 
-const HEARTBEAT_TIMESTAMP_RULE = 'must be a non-negative integer: the caller\'s Unix time in milliseconds';
+const HEARTBEAT_TIMESTAMP_RULE = "must be a non-negative integer: the caller's Unix time in milliseconds";
 
 /** A heartbeat's timestamp: Unix time in whole milliseconds (`Date.now()`), never negative. */
 export const HeartbeatTimestampSchema = z
