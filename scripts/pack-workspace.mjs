@@ -28,8 +28,15 @@ export function packWorkspace(names = Object.keys(PACKAGES), outDir) {
   for (const name of names) {
     const dir = PACKAGES[name];
     if (!dir) throw new Error(`packWorkspace: unknown package ${name}`);
-    const output = run('npx', ['--yes', 'pnpm@10', 'pack', '--pack-destination', resolve(outDir)], join(ROOT, dir));
-    const tarball = output.trim().split('\n').findLast((line) => line.trim().endsWith('.tgz'));
+    const output = run(
+      'npx',
+      ['--yes', 'pnpm@10', 'pack', '--pack-destination', resolve(outDir)],
+      join(ROOT, dir),
+    );
+    const tarball = output
+      .trim()
+      .split('\n')
+      .findLast((line) => line.trim().endsWith('.tgz'));
     if (!tarball) throw new Error(`pnpm pack ${name} printed no tarball:\n${output}`);
     tarballs[name] = resolve(outDir, tarball.trim().split('/').at(-1));
   }
@@ -44,7 +51,13 @@ export function packWorkspace(names = Object.keys(PACKAGES), outDir) {
 export function createProject({ dir, tarballs, dependencies = {}, name = 'parley-consumer' }) {
   mkdirSync(dir, { recursive: true });
   const local = Object.fromEntries(Object.entries(tarballs).map(([pkg, path]) => [pkg, `file:${path}`]));
-  const manifest = { name, private: true, type: 'module', dependencies: { ...local, ...dependencies }, overrides: local };
+  const manifest = {
+    name,
+    private: true,
+    type: 'module',
+    dependencies: { ...local, ...dependencies },
+    overrides: local,
+  };
   writeFileSync(join(dir, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   run('npm', ['install', '--no-audit', '--no-fund', '--legacy-peer-deps', '--loglevel=error'], dir);
   return JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
