@@ -1,4 +1,4 @@
-import { startServer, type Model, scriptedModel } from '@parley/reference-server';
+import { type Model, scriptedModel, startServer } from '@parley/reference-server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { caller, DEMO_TOKEN, expectError } from './helpers/api.js';
 
