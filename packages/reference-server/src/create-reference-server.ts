@@ -13,6 +13,7 @@ import {
   type ParleyExtensionHost,
 } from './extensions/create-extension-host.js';
 import { createProtocolApp } from './http/app.js';
+import { HEALTH_PATH } from './http/routes/health-route.js';
 import type { ServerContext } from './http/server-context.js';
 import type { User } from './http/token-auth.js';
 import { HttpError } from './http-error.js';
@@ -198,9 +199,10 @@ export function createReferenceServer(options: ReferenceServerOptions = {}): Ref
     sessions.abortReplies(reason ?? new HttpError('internal_error', 'The server is shutting down'));
 
   const fetch = async (request: Request): Promise<Response> => {
-    if (controlRoutes !== undefined && isControlPath(new URL(request.url).pathname)) {
-      return controlRoutes(request);
-    }
+    const { pathname } = new URL(request.url);
+    if (controlRoutes !== undefined && isControlPath(pathname)) return controlRoutes(request);
+    // Readiness checks go straight to the core: no journal entry, no fault (a queued one stays).
+    if (pathname === HEALTH_PATH) return core.fetch(request);
     return protocolFetch(request);
   };
 

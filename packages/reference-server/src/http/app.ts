@@ -5,6 +5,7 @@ import { HTTPException } from 'hono/http-exception';
 import { HttpError, isHttpError } from '../http-error.js';
 import type { RequestHooks } from './request-hooks.js';
 import { requestIdMiddleware } from './request-id.js';
+import { registerHealthRoute } from './routes/health-route.js';
 import { registerMessageRoutes } from './routes/message-routes.js';
 import { registerRewindRoute } from './routes/rewind-route.js';
 import { registerSessionRoutes } from './routes/session-routes.js';
@@ -34,8 +35,8 @@ export interface ProtocolApp {
 const NO_HOOKS: RequestHooks = Object.freeze({});
 
 /**
- * The Hono app of the protocol: request id, CORS, bearer authentication for `/v1`, the routes of
- * each resource, and JSON errors for unknown routes and failures. Knows nothing of the testing
+ * The Hono app of the protocol: request id, the `/healthz` readiness check, CORS, bearer
+ * authentication for `/v1`, the routes of each resource, and JSON errors for unknown routes and failures. Knows nothing of the testing
  * toolkit: a wrapper reaches a request only through its {@link RequestHooks}.
  */
 export function createProtocolApp(ctx: ServerContext, options: ProtocolAppOptions): ProtocolApp {
@@ -60,6 +61,8 @@ export function createProtocolApp(ctx: ServerContext, options: ProtocolAppOption
       }),
     );
   }
+  // Outside /v1: no token, no CORS. Registered before the protocol's routes.
+  registerHealthRoute(app);
   app.use('/v1/*', tokenAuth(options.users));
   registerSessionRoutes(app, ctx);
   registerRewindRoute(app, ctx);
