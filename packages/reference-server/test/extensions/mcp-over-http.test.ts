@@ -8,6 +8,7 @@ import {
   type ReferenceServer,
   type ReferenceServerOptions,
 } from '@parley/reference-server';
+import { runCli } from '@parley/reference-server/node';
 import { afterEach, describe, expect, test } from 'vitest';
 import { caller } from '../helpers/api.js';
 import { TRANSPORTS, type Transport } from '../helpers/transports.js';
@@ -305,5 +306,21 @@ describe('when and where the providers are served', () => {
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get('access-control-allow-headers')).toContain('mcp-protocol-version');
     expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
+  });
+});
+
+describe('parley-server --control', () => {
+  test('prints where the MCP providers are and serves /mcp/erp with the demo token', async () => {
+    const out: string[] = [];
+    const result = await runCli(['--port', '0', '--control'], {
+      stdout: (t) => out.push(t),
+      stderr: () => {},
+    });
+    const running = result.running!;
+    cleanups.push(() => running.close());
+    expect(out.join('')).toContain(`MCP providers on ${running.url}/mcp/<name>`);
+    const client = await connect(new URL(`${running.url}/mcp/erp`), 'parley-demo-token');
+    const listed = await client.callTool({ name: 'list_products', arguments: {} });
+    expect((listed.structuredContent as Structured).products).toHaveLength(5);
   });
 });
