@@ -277,6 +277,19 @@ describe('when and where the providers are served', () => {
     expect(initialized.status).toBe(200);
     expect(initialized.headers.get('mcp-session-id')).toBeNull();
     expect((await initialized.json()).result.serverInfo).toMatchObject({ name: 'parley-erp' });
+    // Each request stands alone: a tool call needs no initialize before it.
+    const call = await request(server, '/mcp/erp', {
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'tools/call',
+        params: { name: 'check_stock', arguments: { sku: 'SKU-300' } },
+      }),
+    });
+    expect(await call.json()).toMatchObject({
+      id: 2,
+      result: { structuredContent: { sku: 'SKU-300', inStock: 0, available: false } },
+    });
     for (const method of ['GET', 'DELETE']) {
       const response = await request(server, '/mcp/erp', { method });
       expect(response.status, method).toBe(405);
