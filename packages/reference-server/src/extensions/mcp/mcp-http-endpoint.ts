@@ -43,10 +43,7 @@ export function mcpHttpEndpoint(
       return notFound(path, rest, prefix, served, gateway.provider(rest) !== undefined);
     }
     if (request.method !== 'POST') return methodNotAllowed();
-    // Loaded on the first request: a bundle that never serves MCP over HTTP does not carry it.
-    const { WebStandardStreamableHTTPServerTransport } = await import(
-      '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'
-    );
+    const { WebStandardStreamableHTTPServerTransport } = await loadTransport();
     const transport = new WebStandardStreamableHTTPServerTransport({
       enableJsonResponse: true,
       ...(options.maxBodyBytes === undefined ? {} : { maxRequestBodySize: options.maxBodyBytes }),
@@ -59,6 +56,13 @@ export function mcpHttpEndpoint(
       await server.close();
     }
   };
+}
+
+// Loaded on the first request, once: a bundle that never serves MCP over HTTP does not carry it.
+let transportModule: Promise<typeof import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js')>;
+function loadTransport() {
+  transportModule ??= import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js');
+  return transportModule;
 }
 
 function isInProcess(config: ProviderConfig): config is InProcessProviderConfig {
