@@ -107,6 +107,7 @@ function listeningLine(running: RunningServer, opts: CliOptions, users: readonly
   const extras = [
     ...(opts.script === undefined ? [] : [`script ${opts.script}`]),
     ...(opts.control ? [`control routes on ${running.url}/_parley/`] : []),
+    ...(running.server.mcpOverHttp ? [`MCP providers on ${running.url}/mcp/<name>`] : []),
     ...(opts.config === undefined ? [] : [`config ${opts.config}`]),
     ...opts.documents.map(([name, file]) => `index ${name} from ${file}`),
   ];

@@ -3,6 +3,7 @@ import { Hono } from 'hono';
 import { cors } from 'hono/cors';
 import { HTTPException } from 'hono/http-exception';
 import { HttpError, isHttpError } from '../http-error.js';
+import { type MountedHandler, registerMountedHandler } from './mounted-handler.js';
 import type { RequestHooks } from './request-hooks.js';
 import { requestIdMiddleware } from './request-id.js';
 import { registerHealthRoute } from './routes/health-route.js';
@@ -21,6 +22,8 @@ export interface ProtocolAppOptions {
   cors: boolean | string | readonly string[];
   /** Request headers a browser may send besides `authorization` and `content-type`. */
   corsAllowHeaders?: readonly string[];
+  /** Handlers served under their own path prefix, behind the same auth as `/v1` (e.g. `/mcp`). */
+  mounts?: readonly MountedHandler[];
 }
 
 /** The protocol's core: every `/v1` endpoint as one web-standard fetch. */
@@ -64,6 +67,7 @@ export function createProtocolApp(ctx: ServerContext, options: ProtocolAppOption
   // Outside /v1: no token, no CORS. Registered before the protocol's routes.
   registerHealthRoute(app);
   app.use('/v1/*', tokenAuth(options.users));
+  for (const mount of options.mounts ?? []) registerMountedHandler(app, mount, options);
   registerSessionRoutes(app, ctx);
   registerRewindRoute(app, ctx);
   registerMessageRoutes(app, ctx);
