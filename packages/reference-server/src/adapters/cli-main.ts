@@ -4,10 +4,13 @@ import { DEMO_USER } from '../create-reference-server.js';
 import type { ExtensionHostOptions } from '../extensions/create-extension-host.js';
 import { loadDocumentsFile, loadExtensionsConfigFile } from '../extensions/load-files.js';
 import type { Document } from '../extensions/rag/document.js';
+import type { AllowedHosts } from '../http/allowed-hosts.js';
+import type { CorsOrigins } from '../http/cors-policy.js';
 import type { User } from '../http/token-auth.js';
 import type { Model } from '../model/model.js';
 import { loadScript } from '../model/script-file.js';
 import { scriptedModel } from '../model/scripted-model.js';
+import { parseAllowedHosts, parseControlToken, parseCors } from './cli-security-options.js';
 import { type RunningServer, startServer } from './start-server.js';
 
 /** Where the CLI writes. */
@@ -74,7 +77,27 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<CliRes
       15_000,
     )
     .option('--script <file>', 'answer with a scripted model from this JSON script file (rules or turns)')
-    .option('--control', 'serve the test-only control routes under /_parley/ (no authentication)', false)
+    .option(
+      '--control',
+      'serve the test-only control routes under /_parley/ (they need the control token)',
+      false,
+    )
+    .addOption(
+      new Option('--control-token <token>', 'the control token (default: a random one, printed)')
+        .env('PARLEY_CONTROL_TOKEN')
+        .argParser(parseControlToken),
+    )
+    .addOption(
+      new Option(
+        '--allowed-hosts <hosts>',
+        'host names to answer besides localhost and IP addresses (a,b or *)',
+      )
+        .env('PARLEY_ALLOWED_HOSTS')
+        .argParser(parseAllowedHosts),
+    )
+    .option('--no-faults', 'ignore the x-parley-fault header')
+    .option('--cors <origins>', 'origins allowed by CORS (a,b or *)', parseCors)
+    .option('--no-cors', 'send no CORS headers')
     .option(
       '--config <file>',
       'extensions config (JSON): agents, models, document indexes, tool providers, quotas',
@@ -111,6 +134,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<CliRes
     heartbeatTimeoutMs: number;
     script?: string;
     control: boolean;
+    controlToken?: string;
+    allowedHosts?: AllowedHosts;
+    faults: boolean;
+    cors?: CorsOrigins;
     config?: string;
     documents: Array<[string, string]>;
   }>();
@@ -150,15 +177,25 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<CliRes
       users,
       heartbeatTimeoutMs: opts.heartbeatTimeoutMs,
       control: opts.control,
+      faults: opts.faults,
+      cors: opts.cors ?? true,
+      ...(opts.controlToken === undefined ? {} : { controlToken: opts.controlToken }),
+      ...(opts.allowedHosts === undefined ? {} : { allowedHosts: opts.allowedHosts }),
       ...(model === undefined ? {} : { model }),
     });
+    const token = running.server.controlToken;
     const who =
       opts.user.length > 0
         ? `users: ${users.map((u) => u.name).join(', ')}`
         : `demo user "${DEMO_USER.name}", token: ${DEMO_USER.token}`;
     const extras = [
       ...(opts.script === undefined ? [] : [`script ${opts.script}`]),
-      ...(opts.control ? [`control routes on ${running.url}/_parley/`] : []),
+      ...(token === undefined
+        ? []
+        : [
+            `control routes on ${running.url}/_parley/ (header x-parley-control-token: ${token})`,
+            `journal page ${running.url}/_parley/ui/#token=${encodeURIComponent(token)}`,
+          ]),
       ...(opts.config === undefined ? [] : [`config ${opts.config}`]),
       ...opts.documents.map(([name, file]) => `index ${name} from ${file}`),
     ];
