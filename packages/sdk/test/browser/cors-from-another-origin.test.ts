@@ -109,7 +109,12 @@ describe('CORS for a page on another origin (Chromium)', () => {
         })()`;
         const result = (await page.evaluate(script)) as PageResult;
         expect(result.sessionCreated).toBe(true);
-        expect(result.fault).toMatchObject({ status: 503, code: 'injected_fault', internal: true, connection: false });
+        expect(result.fault).toMatchObject({
+          status: 503,
+          code: 'injected_fault',
+          internal: true,
+          connection: false,
+        });
         expect(result.fault.requestId).toMatch(/^req_/);
         expect(result.journal).toEqual({ status: 200, paths: ['POST /v1/sessions', 'GET /v1/sessions'] });
         expect(result.withoutToken).toEqual({ status: 401, code: 'control_token_required' });
