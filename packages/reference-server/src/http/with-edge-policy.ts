@@ -43,7 +43,10 @@ export function withEdgePolicy(
       return decorate(request, refused.toResponse());
     }
     const preflight = cors?.preflight(request);
-    if (preflight !== undefined) return decorate(request, preflight);
+    if (preflight !== undefined) {
+      preflight.headers.set('x-content-type-options', 'nosniff');
+      return preflight;
+    }
     return decorate(request, await handler(request));
   };
 }

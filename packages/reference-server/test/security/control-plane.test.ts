@@ -182,6 +182,12 @@ describe('the host check over a socket (DNS rebinding)', () => {
         expect(JSON.parse(res.body).error.code).toBe('host_not_allowed');
         expect(res.headers['x-content-type-options']).toBe('nosniff');
       }
+      // An absolute request target names the host too: both it and the Host header must pass.
+      const absolute = await rawRequest(running.port, 'http://attacker.example/_parley/sessions', {
+        host: `127.0.0.1:${running.port}`,
+        [CONTROL_TOKEN_HEADER]: token,
+      });
+      expect(absolute.status).toBe(403);
       expect(running.server.journal.size).toBe(0);
     } finally {
       await running.close();
