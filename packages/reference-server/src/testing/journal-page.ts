@@ -1,5 +1,6 @@
 // The page of `GET /_parley/ui`: plain HTML and a script, no build step. It reads the control
-// routes of the same origin and renders with textContent only (bodies are user data).
+// routes of the same origin with the control token of its URL's fragment and renders with
+// textContent only (bodies are user data).
 export const JOURNAL_PAGE_HTML = `<!doctype html>
 <html lang="en">
 <head>
@@ -81,11 +82,17 @@ function renderJournal(entries) {
   }
 }
 
+// The control token comes in the URL's fragment (#token=...), which never reaches the server.
+const token = new URLSearchParams(location.hash.slice(1)).get('token') ?? '';
+async function load(route) {
+  const r = await fetch('/_parley/' + route, { headers: { 'x-parley-control-token': token } });
+  const body = await r.json();
+  if (!r.ok) throw new Error(body.error.message + ' (open the page URL the server printed, with #token=...)');
+  return body;
+}
+
 async function refresh() {
-  const [sessions, journal] = await Promise.all([
-    fetch('sessions').then((r) => r.json()),
-    fetch('journal').then((r) => r.json()),
-  ]);
+  const [sessions, journal] = await Promise.all([load('sessions'), load('journal')]);
   renderSessions(sessions.sessions);
   renderJournal(journal.entries);
   document.getElementById('updated').textContent = 'updated ' + new Date().toLocaleTimeString();

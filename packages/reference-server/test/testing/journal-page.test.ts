@@ -35,7 +35,8 @@ describe('the journal page /_parley/ui', () => {
       await call('GET', '/v1/sessions', undefined, { headers: { 'x-parley-fault': 'status=503' } });
 
       const page = browser.pages()[0] ?? (await browser.newPage());
-      await page.goto(`${running.url}/_parley/ui`);
+      // The control token travels in the URL's fragment, as the CLI prints it.
+      await page.goto(`${running.url}/_parley/ui#token=${running.server.controlToken}`);
       await page.locator('body[data-loaded="true"]').waitFor();
 
       const session = page.locator(`[data-session-id="${body.sessionId}"]`);
