@@ -1,5 +1,6 @@
 import type { EventPacer } from './event-pacer.js';
 import type { BodyObserver } from './json-body.js';
+import type { StreamObserver } from './stream-writer.js';
 
 /**
  * What a wrapper around the core (the testing toolkit) may hand one request, as the Hono bindings
@@ -17,4 +18,6 @@ export interface RequestHooks {
   onStreamed?: () => void;
   /** Paces the events of a streamed reply (the toolkit's stream faults). */
   pacer?: EventPacer;
+  /** Told the events of a streamed reply as they are written, and how the body ended. */
+  streamObserver?: StreamObserver;
 }

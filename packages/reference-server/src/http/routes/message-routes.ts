@@ -36,14 +36,18 @@ export function registerMessageRoutes(app: Hono<AppEnv>, ctx: ServerContext): vo
     const { reply, release, abort } = await startSend(c, ctx, true);
     // The body is a stream from here on; a wrapper that paces events (the toolkit's faults) says how.
     c.env.onStreamed?.();
-    const writer = new StreamWriter(
-      reply.session.id,
-      () => abort(new ClientDisconnectedError()),
-      c.env.pacer,
-    );
+    const writer = new StreamWriter(reply.session.id, {
+      onCancel: () => abort(new ClientDisconnectedError()),
+      pacer: c.env.pacer,
+      observer: c.env.streamObserver,
+    });
     const run = async () => {
       try {
-        const result = await runReply(replyConfig(ctx), { ...reply, emit: (event) => writer.event(event) });
+        const result = await runReply(replyConfig(ctx), {
+          ...reply,
+          emit: (event) => writer.event(event),
+          ready: () => writer.ready(),
+        });
         const { sessionId: _sessionId, ...replyStop } = replyBody(ctx, reply, result);
         writer.event({ replyStop });
       } catch (error) {
