@@ -3,6 +3,7 @@ import { Hono } from 'hono';
 import { cors } from 'hono/cors';
 import { HTTPException } from 'hono/http-exception';
 import { HttpError, isHttpError } from '../http-error.js';
+import { errorReply, jsonReply } from './json-reply.js';
 import type { RequestHooks } from './request-hooks.js';
 import { requestIdMiddleware } from './request-id.js';
 import { registerMessageRoutes } from './routes/message-routes.js';
@@ -45,7 +46,7 @@ export function createProtocolApp(ctx: ServerContext, options: ProtocolAppOption
   let openApi: Promise<object> | undefined;
   app.get('/openapi.json', async (c) => {
     openApi ??= import('@parley/protocol/openapi').then((m) => m.createOpenApiDocument());
-    return c.json(await openApi);
+    return jsonReply(c, await openApi, 200);
   });
   if (options.cors !== false) {
     const origin = options.cors;
@@ -66,18 +67,19 @@ export function createProtocolApp(ctx: ServerContext, options: ProtocolAppOption
   registerMessageRoutes(app, ctx);
   registerToolRoutes(app, ctx);
   app.notFound((c) => {
-    return new HttpError(
-      'route_not_found',
-      `No endpoint at ${c.req.method} ${new URL(c.req.url).pathname}`,
-    ).toResponse();
+    return errorReply(
+      c.env,
+      new HttpError('route_not_found', `No endpoint at ${c.req.method} ${new URL(c.req.url).pathname}`),
+    );
   });
-  app.onError((error) => {
+  app.onError((error, c) => {
     // Hono's middleware (bearerAuth) throws an HTTPException carrying our JSON error response.
     if (error instanceof HTTPException) return error.getResponse();
     if (!isHttpError(error)) console.error('[parley] internal error:', error);
-    return (
-      isHttpError(error) ? error : new HttpError('internal_error', 'An unexpected server failure')
-    ).toResponse();
+    return errorReply(
+      c.env,
+      isHttpError(error) ? error : new HttpError('internal_error', 'An unexpected server failure'),
+    );
   });
   return { fetch: async (request, hooks = NO_HOOKS) => app.fetch(request, hooks) };
 }

@@ -46,6 +46,8 @@ export class StreamWriter implements PacedStream {
   #count = 0;
   #closed = false;
   #cancelled = false;
+  /** Cut: no more events; the body closes, its JSON open, when the reply ends. */
+  #cut = false;
   readonly #onCancel: (reason: unknown) => void;
   readonly #pacer: EventPacer | undefined;
   readonly #observer: StreamObserver | undefined;
@@ -131,16 +133,16 @@ export class StreamWriter implements PacedStream {
     this.#observer?.onEvent?.(text);
   }
 
-  /** The body ends here, its JSON left open; the reply goes on (as behind a proxy that cut it). */
+  /**
+   * The body ends here, its JSON left open; the reply goes on (as behind a proxy that cut it). The
+   * body closes when the reply ends, so a client that sees the end finds the reply in the
+   * conversation.
+   */
   cut(): void {
     if (!this.#closed) this.#observer?.onEnd?.(false);
     this.#closed = true;
+    this.#cut = true;
     this.#release();
-    try {
-      this.#controller.close();
-    } catch {
-      // Already closed.
-    }
   }
 
   /**
@@ -199,6 +201,15 @@ export class StreamWriter implements PacedStream {
   }
 
   #end(): void {
+    if (this.#cut) {
+      this.#cut = false;
+      try {
+        this.#controller.close();
+      } catch {
+        // Already closed.
+      }
+      return;
+    }
     if (this.#closed) return;
     try {
       this.#controller.enqueue(encoder.encode('\n]}\n'));

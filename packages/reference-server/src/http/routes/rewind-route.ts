@@ -2,6 +2,7 @@ import { type Message, RewindRequestSchema } from '@parley/protocol';
 import type { Hono } from 'hono';
 import { assertNoReplyRunning } from '../../conversation/conversation-state.js';
 import { HttpError } from '../../http-error.js';
+import { jsonReply } from '../json-reply.js';
 import { parseWith } from '../parse-with.js';
 import { readObjectBody } from '../route-body.js';
 import type { AppEnv, ServerContext } from '../server-context.js';
@@ -55,6 +56,6 @@ export function registerRewindRoute(app: Hono<AppEnv>, ctx: ServerContext): void
         if (session.toolCalls.abandon(block.id, 'cut off by a rewind')) abandonedToolCalls.push(block.id);
       }
     }
-    return c.json({ sessionId: session.id, retracted, abandonedToolCalls }, 200);
+    return jsonReply(c, { sessionId: session.id, retracted, abandonedToolCalls }, 200);
   });
 }
