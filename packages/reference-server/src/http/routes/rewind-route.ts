@@ -46,9 +46,16 @@ export function registerRewindRoute(app: Hono<AppEnv>, ctx: ServerContext): void
     const now = ctx.clock.now();
     const retracted: number[] = [];
     const abandonedToolCalls: string[] = [];
-    for (const message of [...session.messages].sort((a, b) => a.index - b.index)) {
-      if (message.deletedAt !== null || (message.index < index && message !== prefetched)) continue;
-      message.deletedAt = now;
+    const targets = session.messages
+      .map((message, position) => ({ message, position }))
+      .filter(
+        ({ message }) => message.deletedAt === null && (message.index >= index || message === prefetched),
+      )
+      .sort((a, b) => a.message.index - b.message.index);
+    for (const { message, position } of targets) {
+      // A stored message never changes: a retracted one is a copy, so whoever holds the message as
+      // it was (a response kept by the journal) still sees it so.
+      session.messages[position] = { ...message, deletedAt: now };
       retracted.push(message.index);
       for (const block of message.content) {
         if (block.type !== 'tool_use') continue;
