@@ -50,16 +50,16 @@ export function createProtocolApp(ctx: ServerContext, options: ProtocolAppOption
   });
   if (options.cors !== false) {
     const origin = options.cors;
-    app.use(
-      '/v1/*',
-      cors({
-        origin: origin === true ? '*' : typeof origin === 'string' ? origin : [...origin],
-        allowMethods: ['GET', 'POST', 'DELETE', 'OPTIONS'],
-        allowHeaders: ['authorization', 'content-type', ...(options.corsAllowHeaders ?? [])],
-        exposeHeaders: [REQUEST_ID_HEADER, 'retry-after', 'retry-after-ms'],
-        maxAge: 600,
-      }),
-    );
+    const corsHeaders = cors({
+      origin: origin === true ? '*' : typeof origin === 'string' ? origin : [...origin],
+      allowMethods: ['GET', 'POST', 'DELETE', 'OPTIONS'],
+      allowHeaders: ['authorization', 'content-type', ...(options.corsAllowHeaders ?? [])],
+      exposeHeaders: [REQUEST_ID_HEADER, 'retry-after', 'retry-after-ms'],
+      maxAge: 600,
+    });
+    // Only a browser's request (it carries an Origin) needs CORS headers. The others skip the
+    // middleware: setting headers before the route makes Hono rebuild the route's response.
+    app.use('/v1/*', (c, next) => (c.req.header('origin') === undefined ? next() : corsHeaders(c, next)));
   }
   app.use('/v1/*', tokenAuth(options.users));
   registerSessionRoutes(app, ctx);
