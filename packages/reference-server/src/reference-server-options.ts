@@ -1,0 +1,146 @@
+import type { AgentDefinition } from './conversation/agents.js';
+import type { ExtensionHost } from './conversation/extension-host.js';
+import type {
+  createExtensionHost,
+  ExtensionHostOptions,
+  ParleyExtensionHost,
+} from './extensions/create-extension-host.js';
+import type { AllowedHosts } from './http/allowed-hosts.js';
+import type { CorsOrigins } from './http/cors-policy.js';
+import type { User } from './http/token-auth.js';
+import type { Model } from './model/model.js';
+import type { Script, scriptedModel } from './model/scripted-model.js';
+import type { FaultQueue } from './testing/fault-queue.js';
+import type { Journal } from './testing/journal.js';
+import type { Clock } from './time/clock.js';
+
+/** Options of {@link createReferenceServer}. Every option has a default. */
+export interface ReferenceServerOptions {
+  /**
+   * Users and their bearer tokens (RFC 6750 token characters: letters, digits and `-._~+/`, then
+   * optional `=`). Default: one user `demo` with token `parley-demo-token`.
+   */
+  users?: readonly User[];
+  /** Where time comes from. Default: the system clock; inject a `ManualClock` in tests. */
+  clock?: Clock;
+  /** The model answering every session. Default: the stand-in model. */
+  model?: Model;
+  /** A PROCESSING tool call with no heartbeat for this long reads as PENDING. Default 15 000 ms. */
+  heartbeatTimeoutMs?: number;
+  /** A tool call is abandoned this long after its creation, heartbeats or not. Default 600 000 ms. */
+  toolCallTimeoutMs?: number;
+  /** Larger request bodies are `413 payload_too_large`. Default 1 MiB. */
+  maxBodyBytes?: number;
+  /**
+   * Replaces the agent catalogue (`customizations.agentId`). Default: the extension host's catalogue
+   * (`default`, `assistant`, `weather`, `support`, `erp-assistant` and any from `extensions.agents`).
+   */
+  agents?: Readonly<Record<string, AgentDefinition>>;
+  /** Replaces the foundation-model ids accepted by the Full variant. Default: the extension host's. */
+  models?: readonly string[];
+  /**
+   * Accepted tool-provider names (`extensions.mcpProviders`). Default: the extension host's
+   * registered providers (`['erp']`). Register real providers with `extensions.providers`; names
+   * given here without a provider behind them only make sense with `extensions: false`.
+   */
+  providers?: readonly string[];
+  /**
+   * Extensions: agents and models catalogue, document retrieval, gateway tool providers (the
+   * built-in `erp` MCP server) and per-product quotas. Default: the built-ins (`createExtensionHost`
+   * with these options); `false` turns extensions off.
+   */
+  extensions?: ExtensionHostOptions | false;
+  /** A custom extension host instead of the built-in one (wins over `extensions`). */
+  extensionHost?: ExtensionHost;
+  /**
+   * Serve the test-only control and inspection routes under `/_parley/` (health, reset, journal,
+   * faults, script, sessions, a web page). Each needs the control token in the
+   * `x-parley-control-token` header. Default false: they are 404.
+   */
+  control?: boolean;
+  /**
+   * Serve the in-process MCP providers (the built-in `erp`) over MCP streamable HTTP at
+   * `/mcp/<provider>`, for the official MCP client or MCP Inspector, with the users' bearer tokens.
+   * Default: the `control` setting. Needs the built-in extension host (not with `extensions: false`).
+   */
+  mcpOverHttp?: boolean;
+  /**
+   * The control token of the `/_parley/` routes (visible ASCII, no spaces). Default: a random one
+   * made at creation (`pct_` and 32 hex digits), read it from `server.controlToken`.
+   */
+  controlToken?: string;
+  /**
+   * `false` ignores the `x-parley-fault` header entirely; queued one-shot faults still apply.
+   * Default true. Either way a fault applies only to a request with a user's bearer token or the
+   * control token: a stranger cannot slow or cut the server.
+   */
+  faults?: boolean;
+  /**
+   * Host names the server answers to (against DNS rebinding): `true` for any, or names on top of
+   * `localhost`, `*.localhost` and IP addresses, which are always allowed (`.example.com` allows
+   * the domain and its subdomains, `*` any). Any other `Host` is `403 host_not_allowed`. Default
+   * `true`: in process (fetch injection, msw) there is no network to rebind; `startServer` and the
+   * CLI default to `[]`.
+   */
+  allowedHosts?: AllowedHosts;
+  /** Journal entries kept (the oldest go first); `0` records nothing. Default 1000. */
+  journalLimit?: number;
+  /**
+   * Characters of request and response bodies (and streamed replies' text) the journal keeps in
+   * all its entries together; the oldest entries go first to stay under it. Default 4 MiB.
+   */
+  journalMaxBytes?: number;
+  /** Characters of one body the journal keeps; longer bodies are kept truncated. Default 64 KiB. */
+  journalMaxBodyBytes?: number;
+  /**
+   * CORS for browser apps on another origin (a dev server on another port): `true` allows every
+   * origin, a string or list allows those, `false` sends no CORS headers. Default `true`: a local
+   * emulator should not need a proxy. Every response carries the CORS headers (faults, errors,
+   * control routes, 404s); a preflight is answered without authentication on any path and allows
+   * every request header it asks for.
+   */
+  cors?: CorsOrigins;
+}
+
+/** A running reference server: a web-standard fetch handler plus inspection and control. */
+export interface ReferenceServer {
+  /** Handles one request. An arrow property: pass it around freely. */
+  readonly fetch: (request: Request) => Promise<Response>;
+  readonly clock: Clock;
+  readonly users: readonly User[];
+  readonly heartbeatTimeoutMs: number;
+  readonly toolCallTimeoutMs: number;
+  /** Number of sessions of all users. */
+  readonly sessionCount: number;
+  /** The model answering now (see {@link setModel}). */
+  readonly model: Model;
+  /** Whether the `/_parley/` control routes are served. */
+  readonly control: boolean;
+  /** Whether the in-process MCP providers are served at `/mcp/<provider>`. */
+  readonly mcpOverHttp: boolean;
+  /** The token the control routes need in `x-parley-control-token`; undefined without control. */
+  readonly controlToken: string | undefined;
+  /** Every request and its reply, oldest first (testing toolkit). */
+  readonly journal: Journal;
+  /** One-shot faults for the next matching requests (testing toolkit). */
+  readonly faults: FaultQueue;
+  /**
+   * Resets state. With no argument: deletes every session (aborting running replies), clears the
+   * journal and the queued faults, and puts back the model the server was created with. With
+   * `{ user }`: deletes that user's sessions and journal entries only.
+   */
+  reset(options?: { user?: string }): void;
+  /** Answers every following request with this model (until {@link reset}). */
+  setModel(model: Model): void;
+  /**
+   * Answers every following request with a scripted model: rules, a list of turns or a function
+   * (see `scriptedModel`). Shorthand for `setModel(scriptedModel(script))`.
+   */
+  script(script: Script): void;
+  /** Aborts every running reply, e.g. before shutting down. */
+  abortReplies(reason?: unknown): void;
+  /** The built-in extension host (catalogue, retriever, gateway), unless a custom one was given. */
+  readonly extensions: ParleyExtensionHost | undefined;
+  /** Aborts running replies and closes provider connections. `startServer`'s `close()` calls it. */
+  close(): Promise<void>;
+}
