@@ -1,21 +1,10 @@
-import {
-  type AgentDefinition,
-  DEFAULT_AGENTS,
-  DEFAULT_MODELS,
-  DEFAULT_PROVIDERS,
-} from './conversation/agents.js';
+import { DEFAULT_AGENTS, DEFAULT_MODELS, DEFAULT_PROVIDERS } from './conversation/agents.js';
 import type { ExtensionHost } from './conversation/extension-host.js';
 import { createSessionSetup } from './conversation/session-setup.js';
 import { SessionStore } from './conversation/session-store.js';
-import {
-  createExtensionHost,
-  type ExtensionHostOptions,
-  type ParleyExtensionHost,
-} from './extensions/create-extension-host.js';
+import { createExtensionHost, type ParleyExtensionHost } from './extensions/create-extension-host.js';
 import { MCP_HTTP_PREFIX, mcpHttpEndpoint } from './extensions/mcp/mcp-http-endpoint.js';
-import type { AllowedHosts } from './http/allowed-hosts.js';
 import { createProtocolApp } from './http/app.js';
-import type { CorsOrigins } from './http/cors-policy.js';
 import { HEALTH_PATH } from './http/routes/health-route.js';
 import type { ServerContext } from './http/server-context.js';
 import { bearerMatcher, type User } from './http/token-auth.js';
@@ -35,7 +24,6 @@ import {
   Journal,
 } from './testing/journal.js';
 import { withToolkit } from './testing/with-toolkit.js';
-import type { Clock } from './time/clock.js';
 import { systemClock } from './time/system-clock.js';
 
 /** The demo user a server gets when no `users` are given. */

@@ -1,15 +1,11 @@
 import type { AgentDefinition } from './conversation/agents.js';
 import type { ExtensionHost } from './conversation/extension-host.js';
-import type {
-  createExtensionHost,
-  ExtensionHostOptions,
-  ParleyExtensionHost,
-} from './extensions/create-extension-host.js';
+import type { ExtensionHostOptions, ParleyExtensionHost } from './extensions/create-extension-host.js';
 import type { AllowedHosts } from './http/allowed-hosts.js';
 import type { CorsOrigins } from './http/cors-policy.js';
 import type { User } from './http/token-auth.js';
 import type { Model } from './model/model.js';
-import type { Script, scriptedModel } from './model/scripted-model.js';
+import type { Script } from './model/scripted-model.js';
 import type { FaultQueue } from './testing/fault-queue.js';
 import type { Journal } from './testing/journal.js';
 import type { Clock } from './time/clock.js';

@@ -258,7 +258,15 @@ describe.each(MODES)('abort and timeout over %s', (mode) => {
     expect(error).toMatchObject({ name: c.error });
     // The server's clock never moved: its held answer was never released.
     expect(harness.server.clock.now()).toBe(1_700_000_000_000);
-    expect(await storedState(client, sessionId)).toEqual(c.state);
+    // A reply left in progress keeps its user message and never leaves a live answer. Whether the
+    // words streamed so far are stored (retracted) depends on how far the model got before the
+    // server saw the client go, which over a real socket is a race: compare the rest exactly.
+    const retracted = (line: string) => / assistant \(deleted\): /.test(line);
+    const state = await storedState(client, sessionId);
+    expect(state.filter((line) => !retracted(line))).toEqual(c.state.filter((line) => !retracted(line)));
+    expect(state.filter(retracted)).toEqual(
+      c.state.filter(retracted).slice(0, state.filter(retracted).length),
+    );
   });
 
   it('an already aborted signal sends nothing and rejects with APIUserAbortError', async () => {
