@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ScriptRule, ScriptRules, TextMatcher, TurnMatch } from './scripted-model.js';
 import type { ScriptedToolUse, ScriptedTurn } from './turn.js';
 
