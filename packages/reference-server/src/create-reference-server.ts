@@ -13,6 +13,7 @@ import {
   type ParleyExtensionHost,
 } from './extensions/create-extension-host.js';
 import { createProtocolApp } from './http/app.js';
+import { isPreflight } from './http/is-preflight.js';
 import type { ServerContext } from './http/server-context.js';
 import type { User } from './http/token-auth.js';
 import { HttpError } from './http-error.js';
@@ -198,6 +199,8 @@ export function createReferenceServer(options: ReferenceServerOptions = {}): Ref
     if (controlRoutes !== undefined && isControlPath(new URL(request.url).pathname)) {
       return controlRoutes(request);
     }
+    // A preflight is answered by the core's CORS alone: no journal entry, no fault taken for it.
+    if (isPreflight(request)) return core.fetch(request);
     return protocolFetch(request);
   };
 
