@@ -24,6 +24,8 @@ async function conversation(sdk, server, label) {
   });
   if (!JSON.stringify(tool.messages).includes('Globex Ltd'))
     throw new Error(`${label}: erp tool call failed`);
+  const openapi = await (await reference.fetch(new Request('http://parley.test/openapi.json'))).json();
+  if (!openapi.openapi?.startsWith('3.1.')) throw new Error(`${label}: GET /openapi.json`);
   await reference.close();
   console.log(`${label}: ok`);
 }

@@ -34,7 +34,10 @@ export const DEMO_USER: Readonly<User> = { name: 'demo', token: 'parley-demo-tok
 
 /** Options of {@link createReferenceServer}. Every option has a default. */
 export interface ReferenceServerOptions {
-  /** Users and their bearer tokens. Default: one user `demo` with token `parley-demo-token`. */
+  /**
+   * Users and their bearer tokens (RFC 6750 token characters: letters, digits and `-._~+/`, then
+   * optional `=`). Default: one user `demo` with token `parley-demo-token`.
+   */
   users?: readonly User[];
   /** Where time comes from. Default: the system clock; inject a `ManualClock` in tests. */
   clock?: Clock;

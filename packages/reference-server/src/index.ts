@@ -16,6 +16,8 @@ export * from './extensions/index.js';
 export type { User } from './http/token-auth.js';
 export type { HttpErrorOptions } from './http-error.js';
 export { HttpError, isHttpError, toHttpError } from './http-error.js';
+// The directive table of the stand-in model and the helpers for writing a directive of your own.
+export { DIRECTIVES, directiveError, parseJsonObjectArgument, splitFirstWord } from './model/directives.js';
 export type { Model, ModelEvent, ModelRequest, ModelTool } from './model/model.js';
 export { ModelError } from './model/model.js';
 export { InvalidScriptError, isInvalidScriptError, loadScript } from './model/script-file.js';

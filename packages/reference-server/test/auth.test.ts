@@ -1,3 +1,4 @@
+import { createReferenceServer } from '@parley/reference-server';
 import { describe, expect, it } from 'vitest';
 import { expectError, harness, USERS } from './helpers/api.js';
 
@@ -62,6 +63,23 @@ describe('authentication', () => {
       headers: { authorization: 'bearer parley-demo-token' },
     });
     expect(res.status).toBe(200);
+  });
+
+  it('a bearer token may use every RFC 6750 token character; each user gets their own name', async () => {
+    const token = 'AZaz09-._~+/==';
+    const h = harness({ users: [...USERS, { name: 'carol', token }] });
+    const sessionId = await h.createSession();
+    expect((await h.call('GET', `/v1/messages/${sessionId}`, undefined, { token })).status).toBe(404);
+    expect((await h.call('GET', '/v1/sessions', undefined, { token })).status).toBe(200);
+    expect(h.server.journal.last()?.user).toBe('carol');
+  });
+
+  it('a configured token no Authorization header can carry is refused when the server is created', () => {
+    for (const token of ['has space', 'p@ss', 'é', '']) {
+      expect(() => createReferenceServer({ users: [{ name: 'eve', token }] })).toThrow(
+        /User "eve": the token must be a bearer token/,
+      );
+    }
   });
 
   it('a token that is a prefix or extension of a valid one is refused', async () => {

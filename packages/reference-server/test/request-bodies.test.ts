@@ -84,6 +84,21 @@ describe('request bodies over real HTTP: a body is read only as far as the route
     expect(entry).not.toHaveProperty('body');
   });
 
+  it('a chunked body within maxBodyBytes is read whole', async () => {
+    running = await startServer({ port: 0, maxBodyBytes: 1024 });
+    const parts = ['{"customizations":', '{"sessionData":{"a":1}}}'];
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        const part = parts.shift();
+        if (part === undefined) controller.close();
+        else controller.enqueue(new TextEncoder().encode(part));
+      },
+    });
+    const res = await guard(post('/v1/sessions', body, 'parley-demo-token'), 5000, 'chunked body');
+    expect(res.status).toBe(201);
+    expect(running.server.journal.last()?.body).toEqual({ customizations: { sessionData: { a: 1 } } });
+  });
+
   it('the journal keeps the body the route read', async () => {
     running = await startServer({ port: 0 });
     const res = await fetch(`${running.url}/v1/sessions`, {

@@ -76,6 +76,14 @@ export {
   ToolReportError,
 } from './errors.js';
 export * from './lib/index.js';
+export {
+  isToolWorkerDataError,
+  isToolWorkerError,
+  isToolWorkerTimeoutError,
+  ToolWorkerDataError,
+  ToolWorkerError,
+  ToolWorkerTimeoutError,
+} from './lib/tool-worker-errors.js';
 export type { SendMessageParams, StreamRequestOptions } from './resources/messages.js';
 export { Messages } from './resources/messages.js';
 export type { CreateSessionParams } from './resources/sessions.js';

@@ -1,7 +1,7 @@
 import type { HeartbeatRequest, JsonObject, PendingTool, ToolCall, ToolCallState } from '@parley/protocol';
+import { stringify as stableStringify } from 'safe-stable-stringify';
 import { HttpError } from '../http-error.js';
 import type { Clock } from '../time/clock.js';
-import { stableStringify } from '../utils/stable-stringify.js';
 
 /** A client tool call as stored. `state` is the stored state; read it through {@link ToolCallStore.stateOf}. */
 export interface ToolCallRecord {

@@ -10,10 +10,16 @@ import { Gateway } from './mcp/gateway.js';
 import type { ProviderConfig } from './mcp/provider-config.js';
 import { type QuotaRule, QuotaTracker } from './quota.js';
 import { type Document, type DocumentInput, toDocument } from './rag/document.js';
-import { HANDBOOK_DOCUMENTS, HANDBOOK_INDEX } from './rag/handbook.js';
+import type { IndexOptions } from './rag/document-index.js';
+import { HANDBOOK_DOCUMENTS, HANDBOOK_INDEX, HANDBOOK_INDEX_OPTIONS } from './rag/handbook.js';
 import { prefetchContent } from './rag/prefetch-content.js';
 import { Retriever } from './rag/retriever.js';
 import { createSearchDocumentsTool } from './rag/search-documents-tool.js';
+
+/** An index's documents with its options, e.g. `{ documents, language: 'german' }`. */
+export interface IndexInput extends IndexOptions {
+  documents: readonly (Document | DocumentInput)[];
+}
 
 /** Options of {@link createExtensionHost}; an `ExtensionsConfig` read from a file (indexes resolved) fits. */
 export interface ExtensionHostOptions {
@@ -27,8 +33,8 @@ export interface ExtensionHostOptions {
   defaultAgentId?: string;
   /** Models added to (or replacing) the built-in ones. */
   models?: Record<string, ModelDefinition>;
-  /** Document indexes added to (or replacing) the built-in `handbook`. */
-  indexes?: Record<string, readonly (Document | DocumentInput)[]>;
+  /** Document indexes added to (or replacing) the built-in `handbook`: documents (English) or `{ documents, language }`. */
+  indexes?: Record<string, readonly (Document | DocumentInput)[] | IndexInput>;
   /** Tool providers added to the built-in `erp`. */
   providers?: readonly ProviderConfig[];
   /** Per-call timeout of provider calls, default 10 000 ms. */
@@ -73,9 +79,14 @@ export function createExtensionHost(options: ExtensionHostOptions = {}): ParleyE
     defaultAgentId: options.defaultAgentId ?? base.defaultAgentId,
     models: { ...base.models, ...options.models },
   };
-  const retriever = new Retriever(builtins ? { [HANDBOOK_INDEX]: HANDBOOK_DOCUMENTS } : {});
-  for (const [name, documents] of Object.entries(options.indexes ?? {})) {
-    retriever.add(name, documents.map(toDocument));
+  const retriever = new Retriever();
+  if (builtins) retriever.add(HANDBOOK_INDEX, HANDBOOK_DOCUMENTS, HANDBOOK_INDEX_OPTIONS);
+  for (const [name, source] of Object.entries(options.indexes ?? {})) {
+    if (Array.isArray(source)) retriever.add(name, source.map(toDocument));
+    else {
+      const { documents, ...indexOptions } = source as IndexInput;
+      retriever.add(name, documents.map(toDocument), indexOptions);
+    }
   }
   const gateway = new Gateway({
     providers: [...(builtins ? [erpProvider({ clock })] : []), ...(options.providers ?? [])],

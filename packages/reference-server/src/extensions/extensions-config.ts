@@ -1,12 +1,13 @@
 import { RagConfigSchema, ToolDefinitionSchema } from '@parley/protocol';
 import * as z from 'zod';
 import { builtInCatalogue, type ExtensionAgent, type ModelDefinition } from './catalogue.js';
-import type { ExtensionHostOptions } from './create-extension-host.js';
+import type { ExtensionHostOptions, IndexInput } from './create-extension-host.js';
 import { issueLines } from './format-issues.js';
 import { ERP_PROVIDER } from './mcp/erp/erp-server.js';
 import { type ProviderFileConfig, ProviderFileConfigSchema } from './mcp/provider-config.js';
 import { type Document, type DocumentInput, DocumentInputSchema } from './rag/document.js';
 import { HANDBOOK_INDEX } from './rag/handbook.js';
+import { type IndexLanguage, isIndexLanguage, unknownLanguageMessage } from './rag/index-language.js';
 
 const ParametersSchema = z.strictObject({
   maxTokens: z.number().int().min(1).max(1_000_000).optional(),
@@ -27,9 +28,16 @@ const ModelSchema = z.strictObject({
   parameters: ParametersSchema.optional(),
 });
 
+// Checked against the supported languages with the references, for an error that lists them.
+const LanguageSchema = z.string().min(1).describe('Index language, default english');
+
 const IndexSourceSchema = z.union([
   z.array(DocumentInputSchema),
-  z.strictObject({ file: z.string().min(1).describe('JSON or JSONL file, relative to the config file') }),
+  z.strictObject({
+    file: z.string().min(1).describe('JSON or JSONL file, relative to the config file'),
+    language: LanguageSchema.optional(),
+  }),
+  z.strictObject({ documents: z.array(DocumentInputSchema), language: LanguageSchema.optional() }),
 ]);
 
 /**
@@ -100,6 +108,10 @@ function referenceIssues(config: ExtensionsConfig): string[] {
   ]);
   const indexes = new Set([...(builtins ? [HANDBOOK_INDEX] : []), ...Object.keys(config.indexes ?? {})]);
   const issues: string[] = [];
+  for (const [name, source] of Object.entries(config.indexes ?? {})) {
+    if (!Array.isArray(source) && source.language !== undefined && !isIndexLanguage(source.language))
+      issues.push(`indexes.${name}.language: ${unknownLanguageMessage(source.language)}`);
+  }
   const seen = new Set<string>();
   (config.providers ?? []).forEach((p, i) => {
     if (seen.has(p.name)) issues.push(`providers.${i}.name: "${p.name}" is configured twice`);
@@ -142,10 +154,15 @@ export function toExtensionHostOptions(
   if (config.providerTimeoutMs !== undefined) options.providerTimeoutMs = config.providerTimeoutMs;
   if (config.quotas !== undefined) options.quotas = config.quotas;
   if (config.indexes !== undefined) {
-    const indexes: Record<string, readonly (Document | DocumentInput)[]> = {};
+    const indexes: Record<string, readonly (Document | DocumentInput)[] | IndexInput> = {};
     for (const [name, source] of Object.entries(config.indexes)) {
       if (Array.isArray(source)) {
         indexes[name] = source as DocumentInput[];
+        continue;
+      }
+      const language = source.language === undefined ? {} : { language: source.language as IndexLanguage };
+      if ('documents' in source) {
+        indexes[name] = { documents: source.documents as DocumentInput[], ...language };
         continue;
       }
       const documents = files[name];
@@ -154,7 +171,7 @@ export function toExtensionHostOptions(
           `Index "${name}" is read from ${source.file}: load the file (loadExtensionsConfigFile)`,
         );
       }
-      indexes[name] = documents;
+      indexes[name] = { documents, ...language };
     }
     options.indexes = indexes;
   }

@@ -1,5 +1,7 @@
 import type { z } from 'zod';
 
+// Not z.prettifyError: its multi-line `✖ message → at path` form breaks the one-line `path: message`.
+
 /** One line per zod issue, each naming the field path (`agents.support.systemPrompt: ...`). */
 export function issueLines(error: z.ZodError, prefix?: string): string[] {
   return error.issues.map((issue) => {

@@ -1,10 +1,12 @@
 // The public surface of the extensions (browser-safe). Node-only file loading is in `load-files.ts`.
 
+export type { Directive, DirectiveContext, TurnPlan } from '../model/directives.js';
 export { EXTENSION_DIRECTIVES } from '../model/directives.js';
 export type { Catalogue, ExtensionAgent, ModelDefinition } from './catalogue.js';
 export { builtInCatalogue, EXTENSION_AGENTS } from './catalogue.js';
 export type {
   ExtensionHostOptions,
+  IndexInput,
   ParleyExtensionHost,
   ResolvedExtensions,
 } from './create-extension-host.js';
@@ -17,7 +19,16 @@ export {
   loadExtensionsConfig,
   toExtensionHostOptions,
 } from './extensions-config.js';
-export type { Customer, ErpData, Invoice, Order, OrderLine, Product } from './mcp/erp/erp-data.js';
+export type {
+  Customer,
+  ErpData,
+  Invoice,
+  InvoiceStatus,
+  Order,
+  OrderLine,
+  OrderStatus,
+  Product,
+} from './mcp/erp/erp-data.js';
 export { erpSeedData } from './mcp/erp/erp-data.js';
 export type { ErpServerOptions } from './mcp/erp/erp-server.js';
 export { createErpServer, ERP_PROVIDER, ERP_TOOL_NAMES } from './mcp/erp/erp-server.js';
@@ -49,10 +60,13 @@ export {
   parseDocuments,
   toDocument,
 } from './rag/document.js';
-export type { DocumentHit, IndexSearchOptions } from './rag/document-index.js';
+export type { DocumentHit, IndexOptions, IndexSearchOptions } from './rag/document-index.js';
 export { DocumentIndex } from './rag/document-index.js';
-export { HANDBOOK_DOCUMENTS, HANDBOOK_INDEX } from './rag/handbook.js';
+export { HANDBOOK_DOCUMENTS, HANDBOOK_INDEX, HANDBOOK_INDEX_OPTIONS } from './rag/handbook.js';
+export type { IndexLanguage } from './rag/index-language.js';
+export { DEFAULT_INDEX_LANGUAGE, INDEX_LANGUAGES } from './rag/index-language.js';
 export { PREFETCH_JSON_KEY, prefetchContent } from './rag/prefetch-content.js';
+export type { IndexDefinition } from './rag/retriever.js';
 export { Retriever } from './rag/retriever.js';
 export { createSearchDocumentsTool, SEARCH_DOCUMENTS_TOOL } from './rag/search-documents-tool.js';
 export type { TagFilter } from './rag/tag-filter.js';

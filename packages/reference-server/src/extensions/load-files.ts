@@ -31,7 +31,7 @@ export async function loadExtensionsConfigFile(path: string): Promise<ExtensionH
   const config = loadExtensionsConfig(text, path);
   const files: Record<string, Document[]> = {};
   for (const [name, source] of Object.entries(config.indexes ?? {})) {
-    if (!Array.isArray(source)) files[name] = await loadDocumentsFile(resolve(dirname(path), source.file));
+    if ('file' in source) files[name] = await loadDocumentsFile(resolve(dirname(path), source.file));
   }
   return toExtensionHostOptions(config, files);
 }

@@ -1,6 +1,7 @@
 import { REQUEST_ID_HEADER } from '@parley/protocol';
 import { Hono } from 'hono';
 import { cors } from 'hono/cors';
+import { HTTPException } from 'hono/http-exception';
 import { HttpError, isHttpError } from '../http-error.js';
 import type { RequestHooks } from './request-hooks.js';
 import { requestIdMiddleware } from './request-id.js';
@@ -9,7 +10,7 @@ import { registerRewindRoute } from './routes/rewind-route.js';
 import { registerSessionRoutes } from './routes/session-routes.js';
 import { registerToolRoutes } from './routes/tool-routes.js';
 import type { AppEnv, ServerContext } from './server-context.js';
-import { TokenAuth, type User } from './token-auth.js';
+import { tokenAuth, type User } from './token-auth.js';
 
 /** Options of {@link createProtocolApp}. */
 export interface ProtocolAppOptions {
@@ -38,9 +39,14 @@ const NO_HOOKS: RequestHooks = Object.freeze({});
  * toolkit: a wrapper reaches a request only through its {@link RequestHooks}.
  */
 export function createProtocolApp(ctx: ServerContext, options: ProtocolAppOptions): ProtocolApp {
-  const auth = new TokenAuth(options.users);
   const app = new Hono<AppEnv>();
   app.use('*', ...requestIdMiddleware());
+  // The OpenAPI document, no auth. Imported on first request: bundles that never serve it stay small.
+  let openApi: Promise<object> | undefined;
+  app.get('/openapi.json', async (c) => {
+    openApi ??= import('@parley/protocol/openapi').then((m) => m.createOpenApiDocument());
+    return c.json(await openApi);
+  });
   if (options.cors !== false) {
     const origin = options.cors;
     app.use(
@@ -54,12 +60,7 @@ export function createProtocolApp(ctx: ServerContext, options: ProtocolAppOption
       }),
     );
   }
-  app.use('/v1/*', async (c, next) => {
-    const user = await auth.authenticate(c.req.header('authorization') ?? null);
-    c.set('user', user);
-    c.env.onUser?.(user);
-    await next();
-  });
+  app.use('/v1/*', tokenAuth(options.users));
   registerSessionRoutes(app, ctx);
   registerRewindRoute(app, ctx);
   registerMessageRoutes(app, ctx);
@@ -71,6 +72,8 @@ export function createProtocolApp(ctx: ServerContext, options: ProtocolAppOption
     ).toResponse();
   });
   app.onError((error) => {
+    // Hono's middleware (bearerAuth) throws an HTTPException carrying our JSON error response.
+    if (error instanceof HTTPException) return error.getResponse();
     if (!isHttpError(error)) console.error('[parley] internal error:', error);
     return (
       isHttpError(error) ? error : new HttpError('internal_error', 'An unexpected server failure')

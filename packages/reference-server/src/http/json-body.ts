@@ -1,7 +1,5 @@
 import { HttpError } from '../http-error.js';
-
-/** Deepest nesting of objects and arrays a request body may have (the body itself is level 1). */
-export const MAX_JSON_DEPTH = 64;
+import { jsonDepth, MAX_JSON_DEPTH } from './json-depth.js';
 
 /**
  * Told the text of a body that was read: the whole text, or (`truncated`) the part read before
@@ -25,6 +23,7 @@ export async function readJsonBody(
     new HttpError('payload_too_large', `The body is larger than ${maxBytes} bytes`, {
       details: { maxBytes },
     });
+  // Not hono's bodyLimit: it rebuilds the Request, which @hono/node-server's requests do not survive.
   const declared = Number(request.headers.get('content-length'));
   if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge();
   if (request.body === null) return undefined;
@@ -72,30 +71,6 @@ export async function readJsonBody(
     );
   }
   return value;
-}
-
-/**
- * The nesting depth of valid JSON `text` (objects and arrays), counted without recursion; stops
- * counting once it passes `stopAbove`.
- */
-export function jsonDepth(text: string, stopAbove = Number.POSITIVE_INFINITY): number {
-  let depth = 0;
-  let deepest = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text.charCodeAt(i);
-    if (inString) {
-      if (ch === 0x5c)
-        i++; // a backslash escapes the next character
-      else if (ch === 0x22) inString = false;
-    } else if (ch === 0x22) inString = true;
-    else if (ch === 0x7b || ch === 0x5b) {
-      depth++;
-      if (depth > deepest) deepest = depth;
-      if (deepest > stopAbove) return deepest;
-    } else if (ch === 0x7d || ch === 0x5d) depth--;
-  }
-  return deepest;
 }
 
 function concat(chunks: readonly Uint8Array[], size: number): Uint8Array {

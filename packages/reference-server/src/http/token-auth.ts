@@ -1,4 +1,8 @@
+import type { MiddlewareHandler } from 'hono';
+import { bearerAuth } from 'hono/bearer-auth';
 import { HttpError } from '../http-error.js';
+import { constantTimeEqual } from '../utils/constant-time-equal.js';
+import type { AppEnv } from './server-context.js';
 
 /** A user of the reference server and the bearer token that authenticates it. */
 export interface User {
@@ -8,51 +12,47 @@ export interface User {
 
 const encoder = new TextEncoder();
 
-async function digest(text: string): Promise<Uint8Array> {
-  return new Uint8Array(await crypto.subtle.digest('SHA-256', encoder.encode(text)));
-}
-
-/** Same length digests compared without an early exit. */
-function digestsEqual(a: Uint8Array, b: Uint8Array): boolean {
-  let diff = a.length ^ b.length;
-  for (let i = 0; i < a.length; i++) diff |= (a[i] ?? 0) ^ (b[i] ?? 0);
-  return diff === 0;
-}
+/** RFC 6750 `b64token`: the only tokens an `Authorization: Bearer` header can carry. */
+const BEARER_TOKEN = /^[A-Za-z0-9._~+/-]+=*$/;
 
 /**
- * Bearer-token authentication in constant time: the presented token and every configured token are
- * hashed with SHA-256 and all digests are compared, so the time taken says nothing about which
- * bytes matched.
+ * Bearer-token authentication (hono's `bearerAuth`): sets `c.get('user')` and tells the request's
+ * `onUser` hook. The presented token is compared with every user's token in constant time, none
+ * skipped, so the time taken says nothing about which bytes matched or which user it was. A
+ * missing, malformed or unknown credential is `401 unauthorized` with `WWW-Authenticate: Bearer`.
+ *
+ * @throws TypeError when a user's token is not a bearer token (RFC 6750: letters, digits and
+ * `-._~+/`, then optional `=`), since no request could ever present it.
  */
-export class TokenAuth {
-  #digests: Promise<Array<{ name: string; digest: Uint8Array }>> | undefined;
-
-  constructor(private readonly users: readonly User[]) {}
-
-  /** The name of the user the `Authorization` header authenticates, or `401 unauthorized`. */
-  async authenticate(header: string | null): Promise<string> {
-    const match = /^Bearer +(\S+) *$/i.exec(header ?? '');
-    const token = match?.[1];
-    if (token === undefined) {
-      throw unauthorized(
-        header === null
-          ? 'The Authorization header is missing'
-          : 'The Authorization header must be "Bearer <token>"',
+export function tokenAuth(users: readonly User[]): MiddlewareHandler<AppEnv> {
+  for (const user of users) {
+    if (!BEARER_TOKEN.test(user.token)) {
+      throw new TypeError(
+        `User ${JSON.stringify(user.name)}: the token must be a bearer token (RFC 6750: letters, digits and -._~+/, then optional =)`,
       );
     }
-    this.#digests ??= Promise.all(
-      this.users.map(async (u) => ({ name: u.name, digest: await digest(u.token) })),
-    );
-    const presented = await digest(token);
-    let user: string | undefined;
-    for (const candidate of await this.#digests) {
-      if (digestsEqual(presented, candidate.digest) && user === undefined) user = candidate.name;
-    }
-    if (user === undefined) throw unauthorized('The bearer token is not valid');
-    return user;
   }
+  const known = users.map((user) => ({ name: user.name, token: encoder.encode(user.token) }));
+  return bearerAuth<AppEnv>({
+    verifyToken: (token, c) => {
+      const presented = encoder.encode(token);
+      let user: string | undefined;
+      for (const candidate of known) {
+        if (constantTimeEqual(presented, candidate.token) && user === undefined) user = candidate.name;
+      }
+      if (user === undefined) return false;
+      c.set('user', user);
+      c.env.onUser?.(user);
+      return true;
+    },
+    noAuthenticationHeader: { message: () => unauthorized('The Authorization header is missing') },
+    invalidAuthenticationHeader: {
+      message: () => unauthorized('The Authorization header must be "Bearer <token>"'),
+    },
+    invalidToken: { message: () => unauthorized('The bearer token is not valid') },
+  });
 }
 
-function unauthorized(message: string): HttpError {
-  return new HttpError('unauthorized', message, { headers: { 'www-authenticate': 'Bearer' } });
+function unauthorized(message: string): Response {
+  return new HttpError('unauthorized', message, { headers: { 'www-authenticate': 'Bearer' } }).toResponse();
 }

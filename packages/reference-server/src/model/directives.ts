@@ -151,7 +151,8 @@ export const DIRECTIVES: Readonly<Record<string, Directive>> = {
 };
 
 /** A directive line: a slash, a lowercase word, then nothing or one space or tab and the argument. */
-const DIRECTIVE_LINE = /^\/([a-z][a-z0-9_-]*)(?:[ \t](.*))?$/;
+// `s`: a line is split at \n only, so U+2028 and U+2029 are ordinary characters of the argument.
+const DIRECTIVE_LINE = /^\/([a-z][a-z0-9_-]*)(?:[ \t](.*))?$/s;
 
 export interface ParsedMessage {
   plan: TurnPlan;

@@ -1,5 +1,5 @@
 import { EXCEPTION_EVENT_KINDS } from '@parley/protocol';
-import { jsonDepth, MAX_JSON_DEPTH } from '../http/json-body.js';
+import { jsonDepth, MAX_JSON_DEPTH } from '../http/json-depth.js';
 import type { Clock } from '../time/clock.js';
 import type { JournalEntry, JournalResponse } from './journal.js';
 

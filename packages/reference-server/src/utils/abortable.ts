@@ -1,5 +1,6 @@
 /** Settles like `promise`, or rejects with the signal's reason as soon as it aborts. */
 export function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  // Hand-written: AbortSignal.any merges signals, but no web API races a promise against one.
   if (signal.aborted) {
     promise.catch(() => {});
     return Promise.reject(signal.reason);

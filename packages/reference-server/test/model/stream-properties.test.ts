@@ -25,6 +25,12 @@ describe('stream properties', () => {
     );
   });
 
+  it('a line ends at \\n only: "/say" keeps U+2028 and U+2029 as characters of its text', async () => {
+    for (const text of ['\u2028', 'a\u2029b', ' \u2028 ']) {
+      expect(joinedText(await run(standInModel, fakeRequest(`/say ${text}`)))).toBe(text);
+    }
+  });
+
   it('for any JSON object, "/tool NAME {json}" input fragments join and parse back to it', async () => {
     await fc.assert(
       fc.asyncProperty(jsonObject, async (input) => {

@@ -7,8 +7,9 @@ import {
 import { createHandlers } from '@parley/reference-server/msw';
 import { type FetchLike, Parley, type ParleyOptions } from '@parley/sdk';
 import { setupServer } from 'msw/node';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import { contractModel } from './contract-model.js';
+import { OpenApiCheck } from './openapi-check.js';
 
 /**
  * Where the contract suite runs:
@@ -52,6 +53,8 @@ export interface Target {
   client(options?: Partial<ParleyOptions>): Parley;
   /** The fetch the clients use; wrap it to look at raw responses. */
   fetch: FetchLike;
+  /** Checks every response `fetch` gets against the OpenAPI document; a test fails on a finding. */
+  openApi: OpenApiCheck;
   close(): Promise<void>;
 }
 
@@ -100,12 +103,21 @@ export const NEEDS_DISCONNECT = 'real connection only (msw does not end a mocked
 
 /**
  * Registers `beforeAll`/`afterAll` that start and stop the target of `mode`, and returns a handle
- * whose fields are readable inside tests.
+ * whose fields are readable inside tests. After each test, every response it got must match the
+ * OpenAPI document (see {@link OpenApiCheck}), or the test fails.
  */
 export function useTarget(mode: TargetMode): Target {
   let current: Target | undefined;
   beforeAll(async () => {
     current = await startTarget(mode);
+  });
+  afterEach(async () => {
+    if (!current) return;
+    await current.openApi.settled();
+    const failures = current.openApi.take();
+    if (failures.length > 0) {
+      throw new Error(`Responses that break the OpenAPI document:\n${failures.join('\n')}`);
+    }
   });
   afterAll(async () => {
     await current?.close();
@@ -186,11 +198,13 @@ function externalTarget(): Target {
   });
 }
 
-function build(init: Omit<Target, 'clientA' | 'clientB' | 'client'>): Target {
+function build(init: Omit<Target, 'clientA' | 'clientB' | 'client' | 'openApi'>): Target {
+  const openApi = new OpenApiCheck(init.baseUrl);
+  const fetch = openApi.wrap(init.fetch);
   const client = (options: Partial<ParleyOptions> = {}) =>
     new Parley({
       baseUrl: init.baseUrl,
-      fetch: init.fetch,
+      fetch,
       timeoutMs: CLIENT_TIMEOUT_MS,
       // A contract test wants the server's first answer, not a retried one.
       maxRetries: 0,
@@ -198,6 +212,8 @@ function build(init: Omit<Target, 'clientA' | 'clientB' | 'client'>): Target {
     });
   return {
     ...init,
+    fetch,
+    openApi,
     client,
     clientA: client({ token: init.tokenA }),
     clientB: client({ token: init.tokenB }),

@@ -3,6 +3,7 @@ import { STDIO_UNAVAILABLE_REASON } from '#stdio-support';
 import type { ServerTool, ServerToolResult } from '../../conversation/server-tool.js';
 import type { Clock } from '../../time/clock.js';
 import { systemClock } from '../../time/system-clock.js';
+import { abortable } from '../../utils/abortable.js';
 import { errorResult, toServerToolResult } from './call-result.js';
 import type { ProviderConnection } from './connect-provider.js';
 import {
@@ -181,7 +182,7 @@ export class Gateway {
       if (this.#connections.get(provider) === connecting) this.#connections.delete(provider);
     });
     if (signal === undefined) return connecting;
-    return Promise.race([connecting, abortPromise(signal)]);
+    return abortable(connecting, signal);
   }
 }
 
@@ -214,11 +215,4 @@ async function listAllTools(
     cursor = page.nextCursor;
   } while (cursor !== undefined);
   return tools;
-}
-
-function abortPromise(signal: AbortSignal): Promise<never> {
-  return new Promise<never>((_, reject) => {
-    if (signal.aborted) reject(signal.reason);
-    else signal.addEventListener('abort', () => reject(signal.reason), { once: true });
-  });
 }

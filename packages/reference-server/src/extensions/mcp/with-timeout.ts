@@ -1,4 +1,5 @@
 import type { Clock } from '../../time/clock.js';
+import { abortable } from '../../utils/abortable.js';
 
 /** Raised (as the abort reason) when a provider call outlives its timeout. */
 export class ProviderTimeoutError extends Error {
@@ -25,30 +26,18 @@ export async function withTimeout<T>(
   outer: AbortSignal | undefined,
   work: (signal: AbortSignal) => Promise<T>,
 ): Promise<T> {
-  const controller = new AbortController();
+  const timer = new AbortController();
   const stopTimer = new AbortController();
-  const onOuterAbort = () => controller.abort(outer?.reason);
-  if (outer?.aborted) onOuterAbort();
-  else outer?.addEventListener('abort', onOuterAbort, { once: true });
   clock.sleep(timeoutMs, stopTimer.signal).then(
     () =>
-      controller.abort(
-        new ProviderTimeoutError(`${describe} did not answer within ${timeoutMs} ms`, timeoutMs),
-      ),
+      timer.abort(new ProviderTimeoutError(`${describe} did not answer within ${timeoutMs} ms`, timeoutMs)),
     () => undefined,
   );
+  const signal = outer === undefined ? timer.signal : AbortSignal.any([outer, timer.signal]);
   try {
     // Race the work against the signal too, in case the work does not honour it promptly.
-    return await Promise.race([work(controller.signal), rejectOnAbort(controller.signal)]);
+    return await abortable(work(signal), signal);
   } finally {
     stopTimer.abort();
-    outer?.removeEventListener('abort', onOuterAbort);
   }
-}
-
-function rejectOnAbort(signal: AbortSignal): Promise<never> {
-  return new Promise<never>((_, reject) => {
-    if (signal.aborted) reject(signal.reason);
-    else signal.addEventListener('abort', () => reject(signal.reason), { once: true });
-  });
 }

@@ -1,6 +1,13 @@
 import { create, insert, search } from '@orama/orama';
 import type { Document } from './document.js';
-import { STOP_WORDS } from './stop-words.js';
+import {
+  DEFAULT_INDEX_LANGUAGE,
+  type IndexLanguage,
+  isIndexLanguage,
+  unknownLanguageMessage,
+} from './index-language.js';
+import { createIndexTokenizer } from './index-tokenizer.js';
+import { loadLanguageResources } from './language-resources.js';
 import { type TagFilter, tagFilterWhere, tagPairs } from './tag-filter.js';
 
 /** One retrieved document, as the caller and the model see it. */
@@ -21,37 +28,67 @@ export interface IndexSearchOptions {
   tagFilter?: TagFilter;
 }
 
+/** Options of a {@link DocumentIndex}. */
+export interface IndexOptions {
+  /** The language of the documents and queries: word splitting, stop words, stemmer. Default `english`. */
+  language?: IndexLanguage;
+  /** Languages whose stop words are left out; default: `language`'s. For indexes mixing languages. */
+  stopWordLanguages?: readonly IndexLanguage[];
+}
+
 const SCHEMA = { title: 'string', text: 'string', tagPairs: 'enum[]' } as const;
 
-function createDb() {
-  return create({ schema: SCHEMA, components: { tokenizer: { stopWords: [...STOP_WORDS] } } });
+async function createDb(language: IndexLanguage, options: IndexOptions, documents: readonly Document[]) {
+  const resources = await loadLanguageResources(language, options.stopWordLanguages);
+  const db = create({ schema: SCHEMA, components: { tokenizer: createIndexTokenizer(resources) } });
+  for (const document of documents) {
+    // Synchronous with Orama's default index components.
+    void insert(db, {
+      id: document.id,
+      title: document.title ?? '',
+      text: document.text,
+      tagPairs: tagPairs(document.tags),
+    });
+  }
+  return db;
 }
 
 /**
  * An in-memory full-text index (Orama, BM25 over `title` and `text`) whose documents carry tags.
  * Tags are stored as `enum[]` values so tag filters run inside the search, before ranking and limits.
+ * The language's stemmer and stop words load on first use (a dynamic import, so a browser bundle
+ * fetches only the languages its indexes use); {@link ready} resolves once the index is built, and
+ * {@link search} waits for it.
  */
 export class DocumentIndex {
   readonly name: string;
+  readonly language: IndexLanguage;
   readonly #db: ReturnType<typeof createDb>;
   readonly #documents = new Map<string, Document>();
 
-  constructor(name: string, documents: readonly Document[]) {
+  /** Throws for a duplicate document id or an unknown language (the message lists the supported ones). */
+  constructor(name: string, documents: readonly Document[], options: IndexOptions = {}) {
     this.name = name;
-    this.#db = createDb();
+    const language = options.language ?? DEFAULT_INDEX_LANGUAGE;
+    for (const candidate of [language, ...(options.stopWordLanguages ?? [])]) {
+      if (!isIndexLanguage(candidate))
+        throw new Error(`Index "${name}": ${unknownLanguageMessage(candidate)}`);
+    }
+    this.language = language;
     for (const document of documents) {
       if (this.#documents.has(document.id)) {
         throw new Error(`Index "${name}": duplicate document id "${document.id}"`);
       }
       this.#documents.set(document.id, document);
-      // Synchronous with Orama's default components, so the index is searchable once constructed.
-      void insert(this.#db, {
-        id: document.id,
-        title: document.title ?? '',
-        text: document.text,
-        tagPairs: tagPairs(document.tags),
-      });
     }
+    this.#db = createDb(language, options, [...this.#documents.values()]);
+    // A failure surfaces in ready() and search(), not as an unhandled rejection.
+    this.#db.catch(() => {});
+  }
+
+  /** Resolves once the language resources are loaded and the documents indexed. */
+  async ready(): Promise<void> {
+    await this.#db;
   }
 
   get size(): number {
@@ -69,7 +106,7 @@ export class DocumentIndex {
   async search(query: string, options: IndexSearchOptions): Promise<DocumentHit[]> {
     const where = tagFilterWhere(options.tagFilter);
     if (where === 'nothing' || query.trim() === '') return [];
-    const results = await search(this.#db, {
+    const results = await search(await this.#db, {
       term: query,
       properties: ['title', 'text'],
       threshold: 1,

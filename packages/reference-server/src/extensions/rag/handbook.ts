@@ -1,7 +1,14 @@
 import type { Document } from './document.js';
+import type { IndexOptions } from './document-index.js';
 
 /** Name of the built-in demo index. */
 export const HANDBOOK_INDEX = 'handbook';
+
+/** The handbook mixes English and German: English words and stemming, the stop words of both. */
+export const HANDBOOK_INDEX_OPTIONS: IndexOptions = {
+  language: 'english',
+  stopWordLanguages: ['english', 'german'],
+};
 
 const t = (lang: 'en' | 'de', team: string | string[], visibility: 'public' | 'internal') => ({
   lang: [lang],

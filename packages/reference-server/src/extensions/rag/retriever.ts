@@ -1,24 +1,36 @@
 import { RAG_MAX_RESULTS_DEFAULT, type RagConfig } from '@parley/protocol';
 import type { Document } from './document.js';
-import { type DocumentHit, DocumentIndex } from './document-index.js';
+import { type DocumentHit, DocumentIndex, type IndexOptions } from './document-index.js';
+
+/** An index's documents with its options, e.g. `{ documents, language: 'german' }`. */
+export interface IndexDefinition extends IndexOptions {
+  documents: readonly Document[];
+}
 
 /**
  * The registered document indexes of a server, searched with a session's `rag` configuration.
  *
  * @example
- * const retriever = new Retriever({ handbook: HANDBOOK_DOCUMENTS });
+ * const retriever = new Retriever({
+ *   handbook: HANDBOOK_DOCUMENTS,
+ *   faq: { documents: [{ id: 'f1', text: 'Wir liefern weltweit.', tags: {} }], language: 'german' },
+ * });
  * const hits = await retriever.search('refund policy', { indexes: ['handbook'], maxResults: 3 });
  */
 export class Retriever {
   readonly #indexes = new Map<string, DocumentIndex>();
 
-  constructor(indexes: Readonly<Record<string, readonly Document[]>> = {}) {
-    for (const [name, documents] of Object.entries(indexes)) this.add(name, documents);
+  /** Indexes by name: documents (an English index) or documents with options. */
+  constructor(indexes: Readonly<Record<string, readonly Document[] | IndexDefinition>> = {}) {
+    for (const [name, source] of Object.entries(indexes)) {
+      if (isDocumentList(source)) this.add(name, source);
+      else this.add(name, source.documents, source);
+    }
   }
 
-  /** Registers (or replaces) an index. */
-  add(name: string, documents: readonly Document[]): DocumentIndex {
-    const index = new DocumentIndex(name, documents);
+  /** Registers (or replaces) an index; throws for an unknown language or a duplicate document id. */
+  add(name: string, documents: readonly Document[], options: IndexOptions = {}): DocumentIndex {
+    const index = new DocumentIndex(name, documents, options);
     this.#indexes.set(name, index);
     return index;
   }
@@ -30,6 +42,11 @@ export class Retriever {
   /** Registered index names, in registration order. */
   get names(): string[] {
     return [...this.#indexes.keys()];
+  }
+
+  /** Resolves once every registered index is built (language resources loaded, documents indexed). */
+  async ready(): Promise<void> {
+    await Promise.all([...this.#indexes.values()].map((index) => index.ready()));
   }
 
   get(name: string): DocumentIndex | undefined {
@@ -67,4 +84,8 @@ export class Retriever {
       )
       .slice(0, limit);
   }
+}
+
+function isDocumentList(source: readonly Document[] | IndexDefinition): source is readonly Document[] {
+  return Array.isArray(source);
 }

@@ -1,10 +1,20 @@
+import { type IndexLanguage, languageSpec } from './index-language.js';
+
+// Orama's English list lacks the article "a", which as a prefix would match every word starting with it.
+const EXTRA_STOP_WORDS: Partial<Record<IndexLanguage, readonly string[]>> = { english: ['a'] };
+
 /**
- * Words left out of the full-text index and of queries (English and German, the languages of the demo
- * corpus), so a question such as "What is the refund policy?" ranks by "refund" and "policy".
+ * The stop words of `languages` (from `@orama/stopwords`, loaded on first use): words left out of the
+ * index and of queries, so "What is the refund policy?" ranks by "refund" and "policy".
  */
-export const STOP_WORDS: readonly string[] = [
-  'a an and are as at be by can do does for from how i in is it its me my of on or our so that the this',
-  'to was we what when where which who why will with you your',
-  'am auf aus bei das dem den der des die ein eine einen einer es für ich ist im mit nach oder sie sind',
-  'und von vom wie wir zu zum zur',
-].flatMap((line) => line.split(' '));
+export async function loadStopWords(languages: readonly IndexLanguage[]): Promise<Set<string>> {
+  const lists = await Promise.all(languages.map((language) => languageSpec(language).stopWords()));
+  const words = new Set<string>();
+  languages.forEach((language, i) => {
+    for (const word of [...(lists[i]?.stopwords ?? []), ...(EXTRA_STOP_WORDS[language] ?? [])]) {
+      // The lists use the typewriter apostrophe; text is normalised to it before lookup.
+      if (word !== '') words.add(word.toLowerCase());
+    }
+  });
+  return words;
+}

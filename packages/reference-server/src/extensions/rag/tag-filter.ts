@@ -14,7 +14,7 @@ export type TagFilter = NonNullable<RagConfig['tagFilter']>;
  * - Both: a document must pass `include` and must not be hit by `exclude` (exclude wins).
  *
  * Values compare exactly (case-sensitive). The search itself runs the same rules as an Orama
- * `where` clause ({@link tagFilterWhere}); this predicate documents and tests them.
+ * `where` clause (`tagFilterWhere`); this predicate documents and tests them.
  */
 export function matchesTagFilter(
   tags: Readonly<Record<string, readonly string[]>>,

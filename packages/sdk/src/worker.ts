@@ -1,0 +1,50 @@
+// `@parley/sdk/worker` for Node: tool handlers on `worker_threads` threads.
+import type { ToolObject } from './lib/index.js';
+import { nodeToolWorkerEndpoint, spawnNodeToolWorker } from './lib/node-tool-worker.js';
+import { serveToolHandlerOn, type ToolWorkerHandler } from './lib/serve-tool-handler.js';
+import {
+  createWorkerHandler,
+  type WorkerHandlerOptions,
+  type WorkerToolHandler,
+} from './lib/worker-handler.js';
+
+export type { ToolWorkerContext, ToolWorkerHandler } from './lib/serve-tool-handler.js';
+export type { ToolWorkerExit, WorkerHandlerOptions, WorkerToolHandler } from './lib/worker-handler.js';
+export { DEFAULT_ABORT_GRACE_MS } from './lib/worker-handler.js';
+
+/**
+ * A tool handler that runs each call in its own worker thread, so a CPU-bound handler cannot starve
+ * the heartbeat on the main thread. The module at `module` calls {@link serveToolHandler}. The
+ * input reaches the worker after the tool's input schema parsed it; the output comes back to the
+ * output schema; both must be plain JSON data. When the call's signal aborts (call lost, run
+ * aborted) or `timeoutMs` passes, the worker's `ctx.signal` aborts and, after `abortGraceMs`, the
+ * worker is terminated.
+ *
+ * @example
+ * // main.ts
+ * const checksum = defineTool({
+ *   name: 'checksum',
+ *   description: 'SHA-256 of a large generated file',
+ *   input: z.object({ size: z.number() }),
+ *   run: workerHandler(new URL('./checksum-worker.js', import.meta.url), { timeoutMs: 60_000 }),
+ * });
+ * // checksum-worker.js
+ * serveToolHandler(({ size }, { signal }) => ({ digest: heavyHash(size, signal) }));
+ */
+export function workerHandler<
+  TInput extends ToolObject = ToolObject,
+  TOutput extends ToolObject = ToolObject,
+>(module: string | URL, options: WorkerHandlerOptions = {}): WorkerToolHandler<TInput, TOutput> {
+  return createWorkerHandler(spawnNodeToolWorker, module, options);
+}
+
+/**
+ * Serves a tool handler in a worker module started by {@link workerHandler}; call it once, at the
+ * top level of the module. What the handler returns, or throws, goes back to the main thread.
+ */
+export function serveToolHandler<
+  TInput extends ToolObject = ToolObject,
+  TOutput extends ToolObject = ToolObject,
+>(handler: ToolWorkerHandler<TInput, TOutput>): void {
+  serveToolHandlerOn(nodeToolWorkerEndpoint(), handler as unknown as ToolWorkerHandler);
+}

@@ -1,0 +1,204 @@
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startServer } from '@parley/reference-server';
+import { build } from 'esbuild';
+import { chromium } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+
+const CHROMIUM = '/usr/bin/chromium';
+const SDK_DIR = fileURLToPath(new URL('../..', import.meta.url));
+// The SDK's minimum beat interval is 250 ms, three beats per lease: 750 ms is the shortest lease.
+const LEASE_MS = 750;
+
+// The page's bundle: the SDK, its worker entry (resolved for the browser: no `node` condition)
+// and zod for the tool's schema.
+const PAGE_ENTRY = `
+export { Parley, defineTool, runTool, toolsToExtensions, isAPIUserAbortError } from '@parley/sdk';
+export { workerHandler } from '@parley/sdk/worker';
+export { z } from 'zod';
+`;
+
+// The worker's bundle. workerData is an Int32Array over shared memory: [0] release, [1] started.
+const WORKER_ENTRY = `
+import { serveToolHandler } from '@parley/sdk/worker';
+serveToolHandler(({ mode }, { signal, workerData: flags }) => {
+  if (mode === 'throw') throw new Error('No data for Atlantis');
+  Atomics.store(flags, 1, 1);
+  let rounds = 0;
+  let x = 0;
+  const done = mode === 'until-aborted' ? () => signal.aborted : () => Atomics.load(flags, 0) === 1;
+  while (!done()) {
+    for (let i = 0; i < 10000; i++) x = (x * 31 + i) % 1000003;
+    rounds++;
+  }
+  if (signal.aborted) throw signal.reason;
+  return { rounds: x >= 0 ? rounds : -1 };
+});
+`;
+
+async function bundle(contents: string): Promise<string> {
+  const result = await build({
+    stdin: { contents, resolveDir: SDK_DIR, sourcefile: 'entry.js' },
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    conditions: ['@parley/source'],
+    write: false,
+    logLevel: 'silent',
+  });
+  const [file] = result.outputFiles;
+  if (!file) throw new Error('esbuild wrote nothing');
+  return file.text;
+}
+
+/** A cross-origin-isolated page (so SharedArrayBuffer exists) serving both bundles. */
+async function servePage(files: Record<string, string>): Promise<{ url: string; server: Server }> {
+  const isolation = {
+    'cross-origin-opener-policy': 'same-origin',
+    'cross-origin-embedder-policy': 'require-corp',
+  };
+  const server = createServer((req, res) => {
+    const body = files[req.url ?? ''];
+    if (body !== undefined) res.writeHead(200, { ...isolation, 'content-type': 'text/javascript' }).end(body);
+    else
+      res
+        .writeHead(200, { ...isolation, 'content-type': 'text/html' })
+        .end('<!doctype html><title>app</title>');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+}
+
+describe('tool workers in a browser', () => {
+  it.runIf(existsSync(CHROMIUM))(
+    'a CPU-bound handler in a Web Worker keeps its lease, a thrown error is a tool error, an abort reaches it',
+    async () => {
+      const [page, worker] = await Promise.all([bundle(PAGE_ENTRY), bundle(WORKER_ENTRY)]);
+      const api = await startServer({ port: 0, heartbeatTimeoutMs: LEASE_MS });
+      const app = await servePage({ '/sdk.js': page, '/tool-worker.js': worker });
+      const userDataDir = await mkdtemp(join(tmpdir(), 'parley-tool-worker-browser-'));
+      const browser = await chromium.launchPersistentContext(userDataDir, {
+        executablePath: CHROMIUM,
+        headless: true,
+        args: [
+          '--headless',
+          '--no-sandbox',
+          '--disable-gpu',
+          '--disable-quic',
+          '--no-first-run',
+          '--disable-background-networking',
+          '--disable-component-update',
+          '--disable-sync',
+        ],
+      });
+      try {
+        const tab = browser.pages()[0] ?? (await browser.newPage());
+        await tab.goto(app.url);
+        // A string, not a function: vitest rewrites `import()` inside test code, the page must not see that.
+        const script = `(async () => {
+          const { Parley, defineTool, runTool, toolsToExtensions, isAPIUserAbortError, workerHandler, z } =
+            await import(${JSON.stringify(`${app.url}/sdk.js`)});
+          const client = new Parley({ baseUrl: ${JSON.stringify(api.url)}, token: 'parley-demo-token' });
+          const exits = [];
+          const exited = (n) => new Promise((resolve) => {
+            const check = () => (exits.length >= n ? resolve(exits[n - 1]) : setTimeout(check, 10));
+            check();
+          });
+          async function call(mode, flags, { signal, afterBeat } = {}) {
+            const tool = defineTool({
+              name: 'crunch',
+              description: 'CPU-bound work',
+              input: z.object({ mode: z.string() }),
+              run: workerHandler(${JSON.stringify(`${app.url}/tool-worker.js`)}, {
+                workerData: flags, abortGraceMs: 60000, onExit: (e) => exits.push(e),
+              }),
+            });
+            const { sessionId } = await client.sessions.create({
+              customizations: { agentId: 'assistant', extensions: { tools: toolsToExtensions([tool]) } },
+            });
+            const reply = await client.messages.send(sessionId, { content: '/tool crunch {"mode":"' + mode + '"}' });
+            const pending = reply.pendingTools[0];
+            const result = await runTool(client, {
+              sessionId, pending, tool, heartbeatTimeoutMs: reply.heartbeatTimeoutMs, signal, random: () => 0,
+              onHeartbeat: () => afterBeat?.(sessionId, pending.requestId),
+            }).catch((e) => e);
+            const call = await client.tools.get(sessionId, pending.requestId);
+            return { result, call };
+          }
+
+          // 1. Blocks its thread until the page counted 9 beats (3 lease lengths). Meanwhile a
+          //    second reader, as another worker looking for claimable calls would, reads the call
+          //    every 100 ms: it must never find it PENDING.
+          const flags = new Int32Array(new SharedArrayBuffer(8));
+          const states = [];
+          let beatsWhileBlocked = 0;
+          let reader;
+          const blocked = await call('until-released', flags, {
+            afterBeat: (sessionId, requestId) => {
+              if (Atomics.load(flags, 1) !== 1) return;
+              reader ??= setInterval(() => {
+                // A read still on its way at the release may see the result: keep those before it.
+                client.tools.get(sessionId, requestId).then((c) => {
+                  if (Atomics.load(flags, 0) !== 1) states.push(c.state);
+                });
+              }, 100);
+              if (++beatsWhileBlocked === 9) {
+                clearInterval(reader);
+                Atomics.store(flags, 0, 1);
+              }
+            },
+          });
+
+          // 2. A thrown error.
+          const thrown = await call('throw', new Int32Array(new SharedArrayBuffer(8)));
+
+          // 3. An abort after two beats; the handler never awaits, it reads signal.aborted.
+          const abortFlags = new Int32Array(new SharedArrayBuffer(8));
+          const controller = new AbortController();
+          let abortBeats = 0;
+          const aborted = await call('until-aborted', abortFlags, {
+            signal: controller.signal,
+            afterBeat: () => {
+              if (Atomics.load(abortFlags, 1) === 1 && ++abortBeats === 2) controller.abort(new Error('user left'));
+            },
+          });
+          const abortExit = await exited(3);
+          return {
+            isolated: crossOriginIsolated,
+            blocked: { status: blocked.result.status, state: blocked.call.state, beatsWhileBlocked, states },
+            thrown: { status: thrown.result.status, error: thrown.result.error, state: thrown.call.state },
+            aborted: { userAbort: isAPIUserAbortError(aborted.result), settledAt: aborted.call.settledAt, exit: abortExit },
+            exits: exits.map((e) => e.reason),
+          };
+        })()`;
+        const result = (await tab.evaluate(script)) as {
+          isolated: boolean;
+          blocked: { status: string; state: string; beatsWhileBlocked: number; states: string[] };
+          thrown: { status: string; error: string; state: string };
+          aborted: { userAbort: boolean; settledAt: number | null; exit: unknown };
+          exits: string[];
+        };
+        expect(result.isolated).toBe(true);
+        expect(result.blocked).toMatchObject({ status: 'COMPLETE', state: 'COMPLETE', beatsWhileBlocked: 9 });
+        // 8 intervals of 250 ms read every 100 ms: about 20 reads, none of them PENDING.
+        expect(result.blocked.states.length).toBeGreaterThanOrEqual(10);
+        expect(new Set(result.blocked.states)).toEqual(new Set(['PROCESSING']));
+        expect(result.thrown).toEqual({ status: 'ERROR', error: 'No data for Atlantis', state: 'ERROR' });
+        expect(result.aborted).toMatchObject({ userAbort: true, settledAt: null });
+        // The handler saw its signal abort through shared memory and stopped before the grace ran out.
+        expect(result.aborted.exit).toMatchObject({ reason: 'aborted', terminated: false });
+        expect(result.exits).toEqual(['done', 'done', 'aborted']);
+      } finally {
+        await browser.close();
+        await api.close();
+        await new Promise((resolve) => app.server.close(resolve));
+        await rm(userDataDir, { recursive: true, force: true });
+      }
+    },
+  );
+});

@@ -1,0 +1,2 @@
+// A worker module that fails while loading.
+throw new Error('cannot load: missing configuration');

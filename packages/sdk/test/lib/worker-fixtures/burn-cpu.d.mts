@@ -1,0 +1,2 @@
+/** See burn-cpu.mjs. */
+export function burnCpu(shouldStop: () => boolean): number;

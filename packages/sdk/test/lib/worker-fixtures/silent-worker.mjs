@@ -1,0 +1,2 @@
+// A worker module that forgets to call serveToolHandler.
+export const nothing = true;
