@@ -9,6 +9,9 @@
 //     an interface shown for reading: it must equal the exported type, member for member
 //   <!-- snippet: files examples/testing-with-parley/test/summaries.json -->
 //     copies these files (paths from the repository root) into the snippet's working directory
+//   <!-- snippet: browser -->
+//     browser-only code (msw's service worker): written as NAME.browser.ts, which `pnpm typecheck`
+//     type-checks and vitest does not run (Node has no service worker)
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -161,6 +164,10 @@ export function snippetTest(snippet) {
       '',
     ].join('\n');
   }
+  if (snippet.directive === 'browser') {
+    if (fixtures.length > 0) throw new Error(`${where}: a browser snippet cannot use fixtures`);
+    return [...header, ...importLines, ...auto, '', ...body, ''].join('\n');
+  }
   const files = /^files\s+(.+)$/.exec(snippet.directive ?? '')?.[1]?.split(/\s+/) ?? [];
   const isTestFile = /^(it|test|describe)\(/m.test(bare);
   if (isTestFile) {
@@ -198,7 +205,8 @@ function main() {
   for (const doc of documents()) {
     const snippets = extractSnippets(readFileSync(join(root, doc), 'utf8'), doc);
     for (const snippet of snippets) {
-      const name = `${basename(doc, '.md')}-${String(snippet.line).padStart(4, '0')}.test.ts`;
+      const kind = snippet.directive === 'browser' ? 'browser' : 'test';
+      const name = `${basename(doc, '.md')}-${String(snippet.line).padStart(4, '0')}.${kind}.ts`;
       writeFileSync(join(out, name), snippetTest(snippet));
       count++;
     }
