@@ -9,6 +9,6 @@ const shared: Options = {
 
 export default defineConfig([
   { ...shared, format: ['esm'], clean: false },
-  // ky ships ESM only: the CommonJS build carries its own copy so `require('@parley/sdk')` works.
-  { ...shared, format: ['cjs'], noExternal: ['ky'] },
+  // ky and p-limit ship ESM only: the CommonJS build carries their own copies so `require('@parley/sdk')` works.
+  { ...shared, format: ['cjs'], noExternal: ['ky', 'p-limit', 'yocto-queue'] },
 ]);

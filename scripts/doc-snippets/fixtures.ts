@@ -59,7 +59,8 @@ export async function withDocFixtures(
   run: (fixtures: Awaited<ReturnType<typeof createFixtures>>) => Promise<void>,
 ): Promise<void> {
   const server = createReferenceServer();
-  const local = createReferenceServer();
+  // As `pnpm start -- --control` would run it: control routes and the MCP providers by URL on.
+  const local = createReferenceServer({ control: true });
   const mock = setupServer(...DOC_ADDRESSES.flatMap((baseUrl) => createHandlers(local, { baseUrl })));
   mock.listen({ onUnhandledRequest: 'bypass' });
   const cwd = process.cwd();

@@ -58,8 +58,10 @@ function answerText(reply: MessageReply): string {
 }
 
 function describe(error: unknown): string {
-  // An APIError's message is "502 model_error: <server message> (POST <url>)": the URL is noise here.
-  if (isAPIError(error)) return error.message.replace(/ \([A-Z]+ \S+\)$/, '');
+  // Status, code and the server's message; the method, URL and request id are noise in a table.
+  if (isAPIError(error)) {
+    return `${error.status}${error.code ? ` ${error.code}` : ''}: ${error.serverMessage ?? 'no error message'}`;
+  }
   return error instanceof Error ? error.message : String(error);
 }
 

@@ -88,6 +88,7 @@ export {
 export type { HeartbeatRequest, ToolCall, ToolResponseRequest } from './tool-call.js';
 export {
   HeartbeatRequestSchema,
+  HeartbeatTimestampSchema,
   ToolCallSchema,
   ToolResponseRequestSchema,
 } from './tool-call.js';

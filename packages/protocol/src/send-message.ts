@@ -2,14 +2,39 @@ import * as z from 'zod';
 import { JsonObjectSchema } from './content.js';
 import { MessageSchema } from './message.js';
 
-/** What a client may author: text only. */
-export const UserContentBlockSchema = z.strictObject({
-  type: z.literal('text', {
-    error:
-      'clients send only text blocks; tool_result blocks are inserted by the server when a tool response is submitted (POST /v1/tools/response/:sessionId/:requestId)',
-  }),
-  text: z.string().min(1),
-});
+const TEXT_BLOCK_EXAMPLE = '{ "type": "text", "text": "..." }';
+
+/** Why a block a client sent is not a text block, and what to send instead. */
+function notATextBlock(block: unknown): string | undefined {
+  const type = typeof block === 'object' && block !== null ? (block as { type?: unknown }).type : undefined;
+  if (type === 'tool_use') {
+    return (
+      'a user message cannot hold a tool_use block: only the model asks for tools. To answer its tool ' +
+      'call, submit the result with POST /v1/tools/response/:sessionId/:requestId (or report a failure ' +
+      'with POST /v1/tools/request/:sessionId/:requestId/heartbeat and state ERROR), then resume with ' +
+      `an empty body {}; to say something, send a text block ${TEXT_BLOCK_EXAMPLE}`
+    );
+  }
+  if (type === 'tool_result') {
+    return (
+      'a user message cannot hold a tool_result block: tool_result blocks are inserted by the server ' +
+      'when a tool response is submitted (POST /v1/tools/response/:sessionId/:requestId); then resume ' +
+      'with an empty body {}'
+    );
+  }
+  if (typeof type === 'string') return `clients send only text blocks, ${TEXT_BLOCK_EXAMPLE}, not "${type}"`;
+  return `clients send only text blocks: ${TEXT_BLOCK_EXAMPLE}`;
+}
+
+/**
+ * What a client may author: text only. Any other block is refused with one message that says why
+ * and what to send instead (a `tool_use` block: submit the tool response, then resume).
+ */
+export const UserContentBlockSchema = z.discriminatedUnion(
+  'type',
+  [z.strictObject({ type: z.literal('text'), text: z.string().min(1) })],
+  { error: (issue) => (issue.code === 'invalid_union' ? notATextBlock(issue.input) : undefined) },
+);
 export type UserContentBlock = z.infer<typeof UserContentBlockSchema>;
 
 /**

@@ -2,18 +2,26 @@ import * as z from 'zod';
 import { JsonObjectSchema } from './content.js';
 import { ToolCallStateSchema } from './send-message.js';
 
+const HEARTBEAT_TIMESTAMP_RULE = "must be a non-negative integer: the caller's Unix time in milliseconds";
+
+/** A heartbeat's timestamp: Unix time in whole milliseconds (`Date.now()`), never negative. */
+export const HeartbeatTimestampSchema = z
+  .number({ error: HEARTBEAT_TIMESTAMP_RULE })
+  .int({ error: HEARTBEAT_TIMESTAMP_RULE })
+  .nonnegative({ error: HEARTBEAT_TIMESTAMP_RULE });
+
 /** `POST /v1/tools/request/:sessionId/:requestId/heartbeat` body: a liveness beat or a failure report. */
 export const HeartbeatRequestSchema = z.discriminatedUnion('state', [
   z.strictObject({
     state: z.literal('PROCESSING'),
     /** The caller's timestamp (Unix ms). The server records its own receive time for staleness. */
-    heartbeat: z.number(),
+    heartbeat: HeartbeatTimestampSchema,
   }),
   z.strictObject({
     state: z.literal('ERROR'),
     /** Human-readable; the model sees it and may adjust. */
     error: z.string().min(1),
-    heartbeat: z.number().optional(),
+    heartbeat: HeartbeatTimestampSchema.optional(),
   }),
 ]);
 export type HeartbeatRequest = z.infer<typeof HeartbeatRequestSchema>;

@@ -12,8 +12,10 @@ import {
   type ExtensionHostOptions,
   type ParleyExtensionHost,
 } from './extensions/create-extension-host.js';
+import { MCP_HTTP_PREFIX, mcpHttpEndpoint } from './extensions/mcp/mcp-http-endpoint.js';
 import { createProtocolApp } from './http/app.js';
 import { isPreflight } from './http/is-preflight.js';
+import { HEALTH_PATH } from './http/routes/health-route.js';
 import type { ServerContext } from './http/server-context.js';
 import type { User } from './http/token-auth.js';
 import { HttpError } from './http-error.js';
@@ -75,6 +77,12 @@ export interface ReferenceServerOptions {
    * faults, script, sessions, a web page). No authentication. Default false: they are 404.
    */
   control?: boolean;
+  /**
+   * Serve the in-process MCP providers (the built-in `erp`) over MCP streamable HTTP at
+   * `/mcp/<provider>`, for the official MCP client or MCP Inspector, with the users' bearer tokens.
+   * Default: the `control` setting. Needs the built-in extension host (not with `extensions: false`).
+   */
+  mcpOverHttp?: boolean;
   /** Journal entries kept (the oldest go first). Default 1000. */
   journalLimit?: number;
   /**
@@ -99,6 +107,8 @@ export interface ReferenceServer {
   readonly model: Model;
   /** Whether the `/_parley/` control routes are served. */
   readonly control: boolean;
+  /** Whether the in-process MCP providers are served at `/mcp/<provider>`. */
+  readonly mcpOverHttp: boolean;
   /** Every request and its reply, oldest first (testing toolkit). */
   readonly journal: Journal;
   /** One-shot faults for the next matching requests (testing toolkit). */
@@ -155,11 +165,22 @@ export function createReferenceServer(options: ReferenceServerOptions = {}): Ref
     heartbeatTimeoutMs,
     maxBodyBytes: options.maxBodyBytes ?? 1024 * 1024,
   };
+  const mcpOverHttp = (options.mcpOverHttp ?? options.control === true) && parleyHost !== undefined;
   const core = createProtocolApp(ctx, {
     users,
     cors: options.cors ?? true,
     // A browser app may inject faults too: the toolkit's header passes CORS preflight.
     corsAllowHeaders: [FAULT_HEADER],
+    // The providers of extensions/ by URL: the core authenticates, the endpoint speaks MCP.
+    mounts: mcpOverHttp
+      ? [
+          {
+            prefix: MCP_HTTP_PREFIX,
+            fetch: mcpHttpEndpoint(parleyHost.gateway, { maxBodyBytes: ctx.maxBodyBytes }),
+            corsAllowHeaders: ['mcp-protocol-version', FAULT_HEADER],
+          },
+        ]
+      : [],
   });
   // The testing toolkit wraps the core: journal and faults around it, stream faults as its pacer.
   const protocolFetch = withToolkit(core.fetch, { clock, journal, faults });
@@ -199,9 +220,10 @@ export function createReferenceServer(options: ReferenceServerOptions = {}): Ref
     sessions.abortReplies(reason ?? new HttpError('internal_error', 'The server is shutting down'));
 
   const fetch = async (request: Request): Promise<Response> => {
-    if (controlRoutes !== undefined && isControlPath(new URL(request.url).pathname)) {
-      return controlRoutes(request);
-    }
+    const { pathname } = new URL(request.url);
+    if (controlRoutes !== undefined && isControlPath(pathname)) return controlRoutes(request);
+    // Readiness checks go straight to the core: no journal entry, no fault (a queued one stays).
+    if (pathname === HEALTH_PATH) return core.fetch(request);
     // A preflight is answered by the core's CORS alone: no journal entry, no fault taken for it.
     if (isPreflight(request)) return core.fetch(request);
     return protocolFetch(request);
@@ -220,6 +242,7 @@ export function createReferenceServer(options: ReferenceServerOptions = {}): Ref
       return ctx.model;
     },
     control,
+    mcpOverHttp,
     journal,
     faults,
     reset,

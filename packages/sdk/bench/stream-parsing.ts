@@ -1,18 +1,28 @@
-// Benchmark: the SDK's incremental stream parsing against a baseline taken in the same run
-// (`response.json()` on the same bytes, which must buffer the whole body first).
-// Prints ratios, never asserts times. Run: npx pnpm@10 bench (from the repository root)
+// Benchmark: the SDK's streamed-reply decoding against two baselines taken in the same run on the
+// same bytes, fed in the same chunks: the raw @streamparser/json parser (a general incremental JSON
+// parser on the same paths, doing no SDK work; the SDK was built on it before its own scanner), and
+// `response.json()` (buffers the whole body first). Runs at 20k and 200k
+// events to show whether the SDK's cost per event stays flat. Prints ratios, never asserts times.
+// Run: npx --yes pnpm@10 bench (from the repository root). BENCH_ROUNDS=n changes the rounds.
 import { Parley } from '@parley/sdk';
+import { JSONParser } from '@streamparser/json';
 
-const EVENTS = Number(process.env.BENCH_EVENTS ?? 20_000);
+const SIZES = [20_000, 200_000];
 const CHUNK_BYTES = 16 * 1024;
-const ROUNDS = 5;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 
-function body(): Uint8Array {
-  const events: unknown[] = [{ messageStart: { role: 'assistant', index: 1 } }];
-  for (let i = 0; i < EVENTS; i++) {
-    events.push({ contentBlockDelta: { contentBlockIndex: 0, delta: { text: `word${i} ` } } });
+interface Timing {
+  firstMs: number;
+  totalMs: number;
+  count: number;
+}
+
+function body(events: number): Uint8Array {
+  const list: unknown[] = [{ messageStart: { role: 'assistant', index: 1 } }];
+  for (let i = 0; i < events; i++) {
+    list.push({ contentBlockDelta: { contentBlockIndex: 0, delta: { text: `word${i} ` } } });
   }
-  events.push({ contentBlockStop: { contentBlockIndex: 0 } }, { messageStop: { stopReason: 'end_turn' } });
+  list.push({ contentBlockStop: { contentBlockIndex: 0 } }, { messageStop: { stopReason: 'end_turn' } });
   const message = {
     role: 'assistant',
     index: 1,
@@ -20,10 +30,10 @@ function body(): Uint8Array {
     deletedAt: null,
     createdAt: 0,
   };
-  events.push({
+  list.push({
     replyStop: { messages: [message], stopReason: 'end_turn', pendingTools: [], heartbeatTimeoutMs: 15_000 },
   });
-  return new TextEncoder().encode(JSON.stringify({ sessionId: 'sess_bench', events }));
+  return new TextEncoder().encode(JSON.stringify({ sessionId: 'sess_bench', events: list }));
 }
 
 function response(bytes: Uint8Array): Response {
@@ -38,7 +48,7 @@ function response(bytes: Uint8Array): Response {
   return new Response(stream, { headers: { 'content-type': 'application/json' } });
 }
 
-async function baseline(bytes: Uint8Array): Promise<{ firstMs: number; totalMs: number; count: number }> {
+async function jsonParse(bytes: Uint8Array): Promise<Timing> {
   const start = performance.now();
   const parsed = (await response(bytes).json()) as { events: unknown[] };
   let firstMs = 0;
@@ -49,7 +59,24 @@ async function baseline(bytes: Uint8Array): Promise<{ firstMs: number; totalMs: 
   return { firstMs, totalMs: performance.now() - start, count };
 }
 
-async function sdk(bytes: Uint8Array): Promise<{ firstMs: number; totalMs: number; count: number }> {
+async function rawParser(bytes: Uint8Array): Promise<Timing> {
+  const start = performance.now();
+  let firstMs = 0;
+  let count = 0;
+  const parser = new JSONParser({ paths: ['$.sessionId', '$.events.*'], keepStack: false });
+  parser.onValue = ({ key }) => {
+    if (typeof key === 'number' && count++ === 0) firstMs = performance.now() - start;
+  };
+  const reader = response(bytes).body!.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    parser.write(value);
+  }
+  return { firstMs, totalMs: performance.now() - start, count };
+}
+
+async function sdk(bytes: Uint8Array): Promise<Timing> {
   const client = new Parley({ baseUrl: 'http://bench.test', token: 't', fetch: async () => response(bytes) });
   const start = performance.now();
   let firstMs = 0;
@@ -65,31 +92,49 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
 }
 
-const bytes = body();
-await baseline(bytes);
-await sdk(bytes); // warm-up
-const runs = {
-  baseline: [] as Awaited<ReturnType<typeof sdk>>[],
-  sdk: [] as Awaited<ReturnType<typeof sdk>>[],
-};
-for (let i = 0; i < ROUNDS; i++) {
-  runs.baseline.push(await baseline(bytes));
-  runs.sdk.push(await sdk(bytes));
+const CONTENDERS = { jsonParse, rawParser, sdk };
+type Name = keyof typeof CONTENDERS;
+const results = new Map<number, Record<Name, { first: number; total: number; count: number }>>();
+
+for (const size of SIZES) {
+  const bytes = body(size);
+  for (const run of Object.values(CONTENDERS)) await run(bytes); // warm-up
+  const runs: Record<Name, Timing[]> = { jsonParse: [], rawParser: [], sdk: [] };
+  for (let i = 0; i < ROUNDS; i++) {
+    // Interleaved, so drift in machine load hits every contender alike.
+    for (const [name, run] of Object.entries(CONTENDERS) as [Name, typeof sdk][])
+      runs[name].push(await run(bytes));
+  }
+  const summary = {} as Record<Name, { first: number; total: number; count: number }>;
+  for (const name of Object.keys(CONTENDERS) as Name[]) {
+    summary[name] = {
+      first: median(runs[name].map((r) => r.firstMs)),
+      total: median(runs[name].map((r) => r.totalMs)),
+      count: runs[name][0]?.count ?? 0,
+    };
+  }
+  results.set(size, summary);
+  const kib = (bytes.byteLength / 1024).toFixed(0);
+  console.log(`\nstream decoding, ${summary.sdk.count} events, ${kib} KiB body, ${ROUNDS} rounds (median):`);
+  for (const name of Object.keys(CONTENDERS) as Name[]) {
+    const { first, total, count } = summary[name];
+    const rate = ((count / total) * 1000).toFixed(0);
+    console.log(
+      `  ${name.padEnd(10)} first event ${first.toFixed(2).padStart(7)} ms, all ${total.toFixed(1).padStart(7)} ms, ${rate.padStart(8)} events/s`,
+    );
+  }
+  const { sdk: s, rawParser: r, jsonParse: j } = summary;
+  console.log(
+    `  SDK throughput = x${(r.total / s.total).toFixed(2)} the raw parser, x${(j.total / s.total).toFixed(2)} JSON.parse; ` +
+      `first event x${(s.first / r.first).toFixed(2)} the raw parser's time`,
+  );
 }
-const b = {
-  first: median(runs.baseline.map((r) => r.firstMs)),
-  total: median(runs.baseline.map((r) => r.totalMs)),
-};
-const s = { first: median(runs.sdk.map((r) => r.firstMs)), total: median(runs.sdk.map((r) => r.totalMs)) };
-console.log(
-  `body: ${(bytes.byteLength / 1024).toFixed(0)} KiB, ${runs.sdk[0]?.count} events, ${ROUNDS} rounds (median)`,
-);
-console.log(
-  `baseline (response.json(), whole body first): first event ${b.first.toFixed(1)} ms, all ${b.total.toFixed(1)} ms`,
-);
-console.log(
-  `SDK stream (incremental):                     first event ${s.first.toFixed(1)} ms, all ${s.total.toFixed(1)} ms`,
-);
-console.log(
-  `ratio SDK/baseline: time to first event x${(s.first / b.first).toFixed(3)}, total x${(s.total / b.total).toFixed(2)}`,
-);
+
+const [small, large] = SIZES.map((size) => results.get(size)!);
+if (small && large) {
+  const perEvent = (t: { total: number; count: number }) => t.total / t.count;
+  const growth = (name: Name) => (perEvent(large[name]) / perEvent(small[name])).toFixed(2);
+  console.log(
+    `\nper-event cost growth ${SIZES[0]} -> ${SIZES[1]} events: SDK x${growth('sdk')}, raw parser x${growth('rawParser')}, JSON.parse x${growth('jsonParse')}`,
+  );
+}

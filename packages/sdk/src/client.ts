@@ -1,4 +1,5 @@
 import { type FetchLike, HttpClient, type Logger } from './core/http-client.js';
+import { readEnv } from './internal/read-env.js';
 import { type RunToolLoopOptions, runToolLoop } from './lib/run-tool-loop.js';
 import type { ToolLoopRun } from './lib/tool-loop-run.js';
 import { Messages } from './resources/messages.js';
@@ -14,11 +15,19 @@ export const DEFAULT_STREAM_FIRST_EVENT_TIMEOUT_MS = 60_000;
 /** Longest gap between two chunks of a stream when `streamIdleTimeoutMs` is not set. */
 export const DEFAULT_STREAM_IDLE_TIMEOUT_MS = 60_000;
 
+/** The environment variable read when `baseUrl` is not given. */
+export const BASE_URL_ENV = 'PARLEY_BASE_URL';
+/** The environment variable read when neither `token` nor `getToken` is given. */
+export const TOKEN_ENV = 'PARLEY_TOKEN';
+
 /** Options of `new Parley(...)`. */
 export interface ParleyOptions {
-  /** Where the service runs, e.g. `http://localhost:4010` (paths start with `/v1`). */
-  baseUrl: string;
-  /** A fixed bearer token. */
+  /**
+   * Where the service runs, e.g. `http://localhost:4010` (paths start with `/v1`). Default: the
+   * `PARLEY_BASE_URL` environment variable (Node, Deno, Bun).
+   */
+  baseUrl?: string;
+  /** A fixed bearer token. Default: the `PARLEY_TOKEN` environment variable, unless `getToken` is given. */
   token?: string;
   /** Returns the bearer token before each attempt (refreshable credentials); wins over `token`. */
   getToken?: () => string | Promise<string>;
@@ -39,7 +48,8 @@ export interface ParleyOptions {
 }
 
 /**
- * The Conversation Session Service client.
+ * The Conversation Session Service client. Without options it reads `PARLEY_BASE_URL` and
+ * `PARLEY_TOKEN` from the environment.
  *
  * @example
  * ```ts
@@ -55,14 +65,18 @@ export class Parley {
   /** The base URL requests go to. */
   readonly baseUrl: string;
 
-  constructor(options: ParleyOptions) {
-    if (!options || typeof options.baseUrl !== 'string' || options.baseUrl === '') {
-      throw new TypeError('new Parley({ baseUrl }) needs a baseUrl');
+  constructor(options: ParleyOptions = {}) {
+    const baseUrl = options.baseUrl ?? readEnv(BASE_URL_ENV);
+    if (typeof baseUrl !== 'string' || baseUrl === '') {
+      throw new TypeError(
+        `new Parley() needs a base URL and a token: pass { baseUrl, token } or set the ${BASE_URL_ENV} and ${TOKEN_ENV} environment variables`,
+      );
     }
-    this.baseUrl = options.baseUrl;
+    this.baseUrl = baseUrl;
+    const token = options.token ?? (options.getToken ? undefined : readEnv(TOKEN_ENV));
     const http = new HttpClient({
-      baseUrl: options.baseUrl,
-      token: options.token,
+      baseUrl,
+      token,
       getToken: options.getToken,
       fetch: options.fetch,
       timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,

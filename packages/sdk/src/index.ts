@@ -28,15 +28,24 @@ export type {
 export { ERROR_CODES } from '@parley/protocol';
 export type { ParleyOptions } from './client.js';
 export {
+  BASE_URL_ENV,
   DEFAULT_MAX_RETRIES,
   DEFAULT_STREAM_FIRST_EVENT_TIMEOUT_MS,
   DEFAULT_STREAM_IDLE_TIMEOUT_MS,
   DEFAULT_TIMEOUT_MS,
   Parley,
+  TOKEN_ENV,
 } from './client.js';
+export type { WithResponse } from './core/api-promise.js';
+export { APIPromise } from './core/api-promise.js';
 export type { FetchLike, Logger, RequestOptions } from './core/http-client.js';
 export { INITIAL_RETRY_DELAY_MS, MAX_RETRY_DELAY_MS } from './core/retry-policy.js';
-export type { APIErrorInit, StreamErrorInit, ToolCallLostReason } from './errors.js';
+export type {
+  APIErrorInit,
+  StreamErrorInit,
+  ToolCallLostReason,
+  ValidationIssue,
+} from './errors/index.js';
 export {
   APIConnectionError,
   APIError,
@@ -74,7 +83,7 @@ export {
   StreamError,
   ToolCallLostError,
   ToolReportError,
-} from './errors.js';
+} from './errors/index.js';
 export * from './lib/index.js';
 export {
   isToolWorkerDataError,
@@ -89,6 +98,7 @@ export { Messages } from './resources/messages.js';
 export type { CreateSessionParams } from './resources/sessions.js';
 export { Sessions } from './resources/sessions.js';
 export { Tools } from './resources/tools.js';
+export { STREAM_HIGH_WATER_MARK, STREAM_LOW_WATER_MARK } from './streaming/event-queue.js';
 export type { MessageStreamEvents, StreamTimeouts } from './streaming/message-stream.js';
 export { MessageStream } from './streaming/message-stream.js';
 export type { MessageSnapshot } from './streaming/reply-accumulator.js';

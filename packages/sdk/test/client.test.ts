@@ -190,7 +190,7 @@ describe('error responses', () => {
       code: 'tool_calls_open',
       details: { openToolCalls: [] },
       requestId: 'req_9',
-      message: `409 tool_calls_open: Tool calls are open (POST ${BASE}/v1/messages/s1)`,
+      message: `409 tool_calls_open: Tool calls are open (POST ${BASE}/v1/messages/s1, request req_9)`,
     });
   });
 

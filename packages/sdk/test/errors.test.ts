@@ -64,7 +64,9 @@ describe('APIError.generate', () => {
   it('carries status, code, request id and a message naming method and URL', () => {
     const error = APIError.generate(init(404));
     expect(error).toMatchObject({ status: 404, code: 'some_code', requestId: 'req_42', method: 'GET' });
-    expect(error.message).toBe('404 some_code: Something failed (GET http://parley.test/v1/sessions)');
+    expect(error.message).toBe(
+      '404 some_code: Something failed (GET http://parley.test/v1/sessions, request req_42)',
+    );
     expect(error.serverMessage).toBe('Something failed');
   });
 

@@ -30,11 +30,14 @@ export type {
   Product,
 } from './mcp/erp/erp-data.js';
 export { erpSeedData } from './mcp/erp/erp-data.js';
+export { ERP_OUTPUT_SCHEMAS } from './mcp/erp/erp-output-schemas.js';
 export type { ErpServerOptions } from './mcp/erp/erp-server.js';
 export { createErpServer, ERP_PROVIDER, ERP_TOOL_NAMES } from './mcp/erp/erp-server.js';
 export { erpProvider } from './mcp/erp-provider.js';
 export type { GatewayOptions, ProviderTool } from './mcp/gateway.js';
 export { Gateway } from './mcp/gateway.js';
+export type { McpHttpEndpoint, McpHttpEndpointOptions } from './mcp/mcp-http-endpoint.js';
+export { MCP_HTTP_PREFIX, mcpHttpEndpoint } from './mcp/mcp-http-endpoint.js';
 export type {
   HttpProviderConfig,
   InProcessProviderConfig,

@@ -3,8 +3,10 @@ import { Hono } from 'hono';
 import { cors } from 'hono/cors';
 import { HTTPException } from 'hono/http-exception';
 import { HttpError, isHttpError } from '../http-error.js';
+import { type MountedHandler, registerMountedHandler } from './mounted-handler.js';
 import type { RequestHooks } from './request-hooks.js';
 import { requestIdMiddleware } from './request-id.js';
+import { registerHealthRoute } from './routes/health-route.js';
 import { registerMessageRoutes } from './routes/message-routes.js';
 import { registerRewindRoute } from './routes/rewind-route.js';
 import { registerSessionRoutes } from './routes/session-routes.js';
@@ -20,6 +22,8 @@ export interface ProtocolAppOptions {
   cors: boolean | string | readonly string[];
   /** Request headers a browser may send besides `authorization` and `content-type`. */
   corsAllowHeaders?: readonly string[];
+  /** Handlers served under their own path prefix, behind the same auth as `/v1` (e.g. `/mcp`). */
+  mounts?: readonly MountedHandler[];
 }
 
 /** The protocol's core: every `/v1` endpoint as one web-standard fetch. */
@@ -34,8 +38,8 @@ export interface ProtocolApp {
 const NO_HOOKS: RequestHooks = Object.freeze({});
 
 /**
- * The Hono app of the protocol: request id, CORS, bearer authentication for `/v1`, the routes of
- * each resource, and JSON errors for unknown routes and failures. Knows nothing of the testing
+ * The Hono app of the protocol: request id, the `/healthz` readiness check, CORS, bearer
+ * authentication for `/v1`, the routes of each resource, and JSON errors for unknown routes and failures. Knows nothing of the testing
  * toolkit: a wrapper reaches a request only through its {@link RequestHooks}.
  */
 export function createProtocolApp(ctx: ServerContext, options: ProtocolAppOptions): ProtocolApp {
@@ -60,7 +64,10 @@ export function createProtocolApp(ctx: ServerContext, options: ProtocolAppOption
       }),
     );
   }
+  // Outside /v1: no token, no CORS. Registered before the protocol's routes.
+  registerHealthRoute(app);
   app.use('/v1/*', tokenAuth(options.users));
+  for (const mount of options.mounts ?? []) registerMountedHandler(app, mount, options);
   registerSessionRoutes(app, ctx);
   registerRewindRoute(app, ctx);
   registerMessageRoutes(app, ctx);

@@ -1,10 +1,45 @@
 import type { z } from 'zod';
 import { HttpError } from '../http-error.js';
+import { findLostProtoKey, PROTO_KEY } from '../utils/lost-proto-key.js';
 
-/** Validates `value` with `schema`; a failure is `400 invalid_request` naming each field path. */
-export function parseWith<T>(schema: z.ZodType<T>, value: unknown, what = 'body'): T {
+/** Options of {@link parseWith}. */
+export interface ParseOptions<T> {
+  /**
+   * Top-level fields of the body holding the client's own free-form JSON (a tool response): once
+   * valid, they are taken as sent, every key kept, instead of as the schema copied them.
+   */
+  asSent?: ReadonlyArray<keyof T & string>;
+}
+
+/**
+ * Validates `value` with `schema`; a failure is `400 invalid_request` naming each field path. No
+ * key is dropped silently: where validating would lose a key named `__proto__` (zod skips it when
+ * it copies records and loose objects), the body is `400 invalid_request` naming that key, unless
+ * the field is taken {@link ParseOptions.asSent as sent}.
+ */
+export function parseWith<T>(
+  schema: z.ZodType<T>,
+  value: unknown,
+  what = 'body',
+  options: ParseOptions<T> = {},
+): T {
   const result = schema.safeParse(value);
-  if (result.success) return result.data;
+  if (result.success) {
+    const data = result.data;
+    if (options.asSent !== undefined && isRecord(data) && isRecord(value)) {
+      const target = data as Record<string, unknown>;
+      for (const field of options.asSent) if (Object.hasOwn(value, field)) target[field] = value[field];
+    }
+    const lost = findLostProtoKey(value, data);
+    if (lost !== undefined) {
+      const path = lost.map(String).join('.');
+      const message = `a key named "${PROTO_KEY}" is not accepted here (it could not be kept): rename it`;
+      throw new HttpError('invalid_request', `${path}: ${message}`, {
+        details: { issues: [{ path, message }] },
+      });
+    }
+    return data;
+  }
   const issues = flattenIssues(result.error.issues, []).map((issue) => ({
     path: issue.path.length === 0 ? `(${what})` : issue.path.map(String).join('.'),
     message: issue.message,
@@ -35,4 +70,8 @@ function flattenIssues(issues: readonly z.core.$ZodIssue[], base: PropertyKey[])
     }
     return [{ path, message: issue.message }];
   });
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -13,6 +13,8 @@ export interface TurnPlan {
   afterToolResults: string[];
   /** `/fail`: the ModelError message. */
   fail: string | undefined;
+  /** `/fail-once`: the ModelError message of the first reply to this message only. */
+  failOnce: string | undefined;
   /** `/delay`: milliseconds between deltas. */
   delayMs: number | undefined;
 }
@@ -136,6 +138,12 @@ export const DIRECTIVES: Readonly<Record<string, Directive>> = {
       plan.fail = argument.trim() || 'The stand-in model was asked to fail';
     },
   },
+  'fail-once': {
+    syntax: '/fail-once MESSAGE',
+    apply(argument, plan) {
+      plan.failOnce = argument.trim() || 'The stand-in model was asked to fail once';
+    },
+  },
   delay: {
     syntax: '/delay MS',
     apply(argument, plan, context) {
@@ -171,7 +179,14 @@ export function parseDirectives(
   request: ModelRequest,
   directives: Readonly<Record<string, Directive>> = DIRECTIVES,
 ): ParsedMessage {
-  const plan: TurnPlan = { say: [], toolUses: [], afterToolResults: [], fail: undefined, delayMs: undefined };
+  const plan: TurnPlan = {
+    say: [],
+    toolUses: [],
+    afterToolResults: [],
+    fail: undefined,
+    failOnce: undefined,
+    delayMs: undefined,
+  };
   const plainLines: string[] = [];
   let hasDirectives = false;
   const lines = text.split(/\r?\n/);

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { findLostProtoKey, PROTO_KEY } from '../utils/lost-proto-key.js';
 import type { ScriptRule, ScriptRules, TextMatcher, TurnMatch } from './scripted-model.js';
 import type { ScriptedToolUse, ScriptedTurn } from './turn.js';
 
@@ -88,6 +89,15 @@ export function loadScript(json: unknown): ScriptedTurn[] | ScriptRules {
     throw new InvalidScriptError(
       result.error.issues.map((issue) => ({ path: formatPath(issue.path), message: issue.message })),
     );
+  }
+  const lost = findLostProtoKey(json, result.data);
+  if (lost !== undefined) {
+    throw new InvalidScriptError([
+      {
+        path: formatPath(lost),
+        message: `a key named "${PROTO_KEY}" is not accepted here (it could not be kept)`,
+      },
+    ]);
   }
   const file = result.data;
   if (file.turns !== undefined) return file.turns.map(toTurn);

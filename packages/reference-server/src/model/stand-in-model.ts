@@ -1,6 +1,7 @@
 import type { Message, ToolResultBlock } from '@parley/protocol';
 import { findToolUse, lastUserMessage, lastUserTextMessage, textOf, toolResultsOf } from './conversation.js';
 import { DIRECTIVES, type Directive, parseDirectives, type TurnPlan } from './directives.js';
+import { FirstTime } from './first-time.js';
 import type { Model, ModelRequest } from './model.js';
 import { type ScriptedTurn, turnToEvents } from './turn.js';
 
@@ -14,16 +15,18 @@ export interface StandInModelOptions {
 
 /**
  * Decides the stand-in model's answer to a request, as plain data (see `docs/stand-in-model.md`):
- * - last user message is text: its directives (`/say`, `/tool`, `/then`, `/fail`, `/delay`), or
- *   `You said: <text>` without any;
+ * - last user message is text: its directives (`/say`, `/tool`, `/then`, `/fail`, `/fail-once`,
+ *   `/delay`), or `You said: <text>` without any;
  * - last user message holds tool results: the `/then` text of the message that started the tool
  *   round, else one summary line per result.
  *
- * Throws a ModelError for a malformed directive.
+ * `firstTime` tells the first reply to a user message from the next ones (`/fail-once`); without
+ * it every reply is a first one. Throws a ModelError for a malformed directive.
  */
 export function standInTurn(
   request: ModelRequest,
   directives: Readonly<Record<string, Directive>> = DIRECTIVES,
+  firstTime?: FirstTime,
 ): ScriptedTurn {
   const last = lastUserMessage(request.messages);
   if (last === undefined) return { text: 'There is no user message to answer.' };
@@ -41,6 +44,11 @@ export function standInTurn(
 
   const text = textOf(last);
   const { plan, plainLines, hasDirectives } = parseDirectives(text, request, directives);
+  // `/fail-once` fails the first reply to this message as `/fail` would; later replies (a resume)
+  // answer as if the line were not there.
+  if (plan.failOnce !== undefined && plan.fail === undefined) {
+    if (firstTime?.check(`${request.sessionId}#${last.index}`) ?? true) plan.fail = plan.failOnce;
+  }
   if (plan.say.length === 0 && plan.toolUses.length === 0 && plan.fail === undefined) {
     // Only modifiers such as /delay or /then: echo the plain lines.
     const plain = hasDirectives ? plainLines.join('\n').trim() : text;
@@ -80,12 +88,18 @@ function withDelay(turn: ScriptedTurn, plan: TurnPlan | undefined): ScriptedTurn
 /** A stand-in model, optionally with extra directives. */
 export function createStandInModel(options: StandInModelOptions = {}): Model {
   const directives = options.directives === undefined ? DIRECTIVES : { ...DIRECTIVES, ...options.directives };
-  return (request) => streamStandIn(request, directives);
+  // Which user messages this model already answered with a `/fail-once` failure.
+  const firstTime = new FirstTime();
+  return (request) => streamStandIn(request, directives, firstTime);
 }
 
-async function* streamStandIn(request: ModelRequest, directives: Readonly<Record<string, Directive>>) {
+async function* streamStandIn(
+  request: ModelRequest,
+  directives: Readonly<Record<string, Directive>>,
+  firstTime: FirstTime,
+) {
   // Decide inside the generator so a bad directive rejects the first `next()`, like any model failure.
-  yield* turnToEvents(standInTurn(request, directives), request);
+  yield* turnToEvents(standInTurn(request, directives, firstTime), request);
 }
 
 /**

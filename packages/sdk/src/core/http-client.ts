@@ -1,6 +1,4 @@
-import { ErrorBodySchema } from '@parley/protocol';
 import ky, { type KyInstance } from 'ky';
-import type { z } from 'zod';
 import {
   APIConnectionError,
   APIError,
@@ -8,10 +6,15 @@ import {
   APIUserAbortError,
   isParleyError,
   ParleyError,
+  REQUEST_ID_HEADER,
   ResponseValidationError,
-} from '../errors.js';
+} from '../errors/index.js';
+import { raceSignal } from '../internal/race-signal.js';
+import { check, describeIssue, type Shape } from '../internal/shape.js';
+import { sleep } from '../internal/sleep.js';
+import { APIPromise, type WithResponse } from './api-promise.js';
+import { ErrorBodyShape } from './response-shapes.js';
 import { isRetryableStatus, provablyNotSent, rejectedUnprocessed, retryDelayMs } from './retry-policy.js';
-import { sleep } from './sleep.js';
 
 /** Where the SDK logs: any object with console's four methods. */
 export type Logger = Pick<Console, 'debug' | 'info' | 'warn' | 'error'>;
@@ -47,7 +50,7 @@ export interface HttpClientConfig {
 }
 
 /** One call of the protocol. */
-export interface RequestSpec<T> {
+export interface RequestSpec {
   method: 'GET' | 'POST' | 'DELETE';
   /** Path below the base URL, without a leading slash: `v1/sessions`. */
   path: string;
@@ -58,8 +61,8 @@ export interface RequestSpec<T> {
    * re-sent when the connection provably never reached the server.
    */
   idempotent: boolean;
-  /** Schema of the 2xx body; without one, the body is read and ignored. */
-  schema?: z.ZodType<T>;
+  /** The fields of the 2xx body the SDK reads; without a shape, the body is read and ignored. */
+  shape?: Shape;
 }
 
 /** A response whose body the caller reads itself (streaming). */
@@ -77,7 +80,9 @@ class TimeoutReason extends Error {}
 
 /**
  * The one transport under every resource: ky for the HTTP exchange, with retries, timeouts, auth,
- * error mapping and response validation owned here (ky's own retry and timeout are off).
+ * error mapping and response validation owned here (ky's own retry and timeout are off). Each
+ * attempt is raced against its signal, so an abort or a timeout rejects on time with the same
+ * error whatever the `fetch` does (a real one, msw, or a server's in-process handler).
  */
 export class HttpClient {
   readonly #config: HttpClientConfig;
@@ -104,32 +109,37 @@ export class HttpClient {
     });
   }
 
-  /** Sends a request and returns its validated body. */
-  request<T>(spec: RequestSpec<T>, options: RequestOptions = {}): Promise<T> {
-    return this.#execute(spec, options, async (response, ctx) => {
-      const text = await response.text();
-      if (!spec.schema) return undefined as T;
-      let data: unknown;
-      try {
-        data = text === '' ? undefined : JSON.parse(text);
-      } catch (cause) {
-        throw new ResponseValidationError(`Response body is not JSON (${ctx.method} ${ctx.url})`, {
-          issues: [],
-          body: text,
-          cause,
-        });
-      }
-      return validate(spec.schema, data, ctx);
-    });
+  /** Sends a request and returns its checked body (and, through `withResponse()`, the response). */
+  request<T>(spec: RequestSpec, options: RequestOptions = {}): APIPromise<T> {
+    return new APIPromise(
+      this.#execute(spec, options, async (response, ctx): Promise<WithResponse<T>> => {
+        const text = await response.text();
+        const requestId = response.headers.get(REQUEST_ID_HEADER) ?? undefined;
+        const result = { response, requestId, data: undefined as T };
+        if (!spec.shape) return result;
+        let data: unknown;
+        try {
+          data = text === '' ? undefined : JSON.parse(text);
+        } catch (cause) {
+          throw new ResponseValidationError(`Response body is not JSON (${where(ctx, requestId)})`, {
+            issues: [],
+            body: text,
+            cause,
+          });
+        }
+        result.data = validate<T>(spec.shape, data, { ...ctx, requestId });
+        return result;
+      }),
+    );
   }
 
   /** Sends a request and hands back the 2xx response unread, with a handle to abort it. */
-  open(spec: RequestSpec<unknown>, options: RequestOptions = {}): Promise<OpenResponse> {
+  open(spec: RequestSpec, options: RequestOptions = {}): Promise<OpenResponse> {
     return this.#execute(spec, options, async (response, ctx) => ({ response, ...ctx }));
   }
 
   async #execute<R>(
-    spec: RequestSpec<unknown>,
+    spec: RequestSpec,
     options: RequestOptions,
     onSuccess: (response: Response, ctx: Omit<OpenResponse, 'response'>) => Promise<R>,
   ): Promise<R> {
@@ -152,15 +162,18 @@ export class HttpClient {
       let retryHeaders: Headers | undefined;
       try {
         log?.debug(`[parley] ${method} ${url}${retry > 0 ? ` (retry ${retry})` : ''}`);
-        const response = await this.#ky(spec.path, {
+        const sent = this.#ky(spec.path, {
           method,
           signal,
           ...(spec.body !== undefined ? { json: spec.body } : {}),
           ...(spec.query ? { searchParams: spec.query } : {}),
           ...(options.headers ? { headers: options.headers } : {}),
         });
-        if (response.ok) return await onSuccess(response, ctx);
-        const error = await apiErrorFrom(response, method, url);
+        // A fetch that ignores its signal (an in-process handler holding its answer) must not
+        // hold the call past its deadline or turn an abort into a server error.
+        const response = await raceSignal(sent, signal);
+        if (response.ok) return await raceSignal(onSuccess(response, ctx), signal);
+        const error = await raceSignal(apiErrorFrom(response, method, url), signal);
         const retryable = spec.idempotent
           ? isRetryableStatus(response.status)
           : rejectedUnprocessed(response.status);
@@ -215,7 +228,7 @@ export class HttpClient {
     }
   }
 
-  #url(spec: RequestSpec<unknown>): string {
+  #url(spec: RequestSpec): string {
     const query = spec.query ? `?${new URLSearchParams(spec.query).toString()}` : '';
     return `${this.#config.baseUrl.replace(/\/+$/, '')}/${spec.path}${query}`;
   }
@@ -235,27 +248,37 @@ export async function apiErrorFrom(response: Response, method: string, url: stri
   } catch {
     body = undefined;
   }
-  const parsed = ErrorBodySchema.safeParse(body);
   const fallback = text.trim().slice(0, 200) || response.statusText || undefined;
+  const error =
+    check(ErrorBodyShape, body).length === 0
+      ? (body as { error: { code: string; message: string; details?: Record<string, unknown> } }).error
+      : undefined;
   return APIError.generate({
     status: response.status,
-    code: parsed.success ? parsed.data.error.code : undefined,
-    serverMessage: parsed.success ? parsed.data.error.message : fallback,
-    details: parsed.success ? parsed.data.error.details : undefined,
+    code: error?.code,
+    serverMessage: error ? error.message : fallback,
+    details: error?.details,
     headers: response.headers,
     method,
     url,
   });
 }
 
-/** Checks `data` against `schema`; a mismatch is a {@link ResponseValidationError}. */
-export function validate<T>(schema: z.ZodType<T>, data: unknown, ctx: { method: string; url: string }): T {
-  const result = schema.safeParse(data);
-  if (result.success) return result.data;
-  const first = result.error.issues[0];
-  const where = first ? ` at ${first.path.join('.') || '(root)'}: ${first.message}` : '';
+function where(ctx: { method: string; url: string }, requestId: string | undefined): string {
+  return `${ctx.method} ${ctx.url}${requestId === undefined ? '' : `, request ${requestId}`}`;
+}
+
+/** Checks `data` against `shape`; a mismatch is a {@link ResponseValidationError}. */
+export function validate<T>(
+  shape: Shape,
+  data: unknown,
+  ctx: { method: string; url: string; requestId?: string | undefined },
+): T {
+  const issues = check(shape, data);
+  if (issues.length === 0) return data as T;
+  const first = issues[0];
   throw new ResponseValidationError(
-    `Response does not match the protocol${where} (${ctx.method} ${ctx.url})`,
-    { issues: result.error.issues, body: data },
+    `Response does not match the protocol${first ? ` at ${describeIssue(first)}` : ''} (${where(ctx, ctx.requestId)})`,
+    { issues, body: data },
   );
 }

@@ -1,4 +1,7 @@
-import { parseRetryAfter } from '../errors.js';
+import { parseRetryAfter } from '../errors/index.js';
+
+// Hand-written, not ky's retry: ky's stops at the response headers (no body-read timeouts) and cannot
+// tell a POST that provably never left from one that did.
 
 /** First backoff delay; doubled on each retry. */
 export const INITIAL_RETRY_DELAY_MS = 500;

@@ -1,11 +1,13 @@
-import { type ToolDefinition, ToolDefinitionSchema } from '@parley/protocol';
-import { z } from 'zod';
-
-/** Tool input and output are always JSON objects on the wire. */
-export type ToolObject = Record<string, unknown>;
-
-/** A zod schema whose parsed value is an object: the only kind a tool's input or output may have. */
-export type ObjectSchema = z.ZodType<ToolObject>;
+import type { ToolDefinition } from '@parley/protocol';
+import {
+  isToolSchema,
+  JSON_SCHEMA_TARGET,
+  type ObjectSchema,
+  type SchemaInput,
+  type SchemaOutput,
+  type ToolObject,
+  type ToolSchema,
+} from './tool-schema.js';
 
 /** What a tool handler gets besides its parsed input. */
 export interface ToolContext {
@@ -26,7 +28,7 @@ export interface ToolContext {
 
 /** What a handler may return: the output schema's input type, or any object without one. */
 export type ToolOutputOf<TOutput extends ObjectSchema | undefined> = TOutput extends ObjectSchema
-  ? z.input<TOutput>
+  ? SchemaInput<TOutput>
   : ToolObject;
 
 /** A tool the SDK can advertise to the model (`definition`) and run (`run`). Build one with {@link defineTool}. */
@@ -38,11 +40,11 @@ export interface Tool<
   readonly description: string;
   /** The wire form: goes into `customizations.extensions.tools[name]` (see {@link toolsToExtensions}). */
   readonly definition: ToolDefinition;
-  /** Parses the model's input before `run` sees it. */
+  /** Checks (and parses) the model's input before `run` sees it. */
   readonly input: TInput;
   /** Checks what `run` returns before it is submitted, when given. */
   readonly output: TOutput;
-  run(input: z.output<TInput>, ctx: ToolContext): ToolOutputOf<TOutput> | Promise<ToolOutputOf<TOutput>>;
+  run(input: SchemaOutput<TInput>, ctx: ToolContext): ToolOutputOf<TOutput> | Promise<ToolOutputOf<TOutput>>;
 }
 
 /** Any tool, whatever its schemas: what `runTool` and `runToolLoop` accept. */
@@ -52,28 +54,36 @@ export type AnyTool = Tool<any, any>;
 export interface DefineToolOptions<TInput extends ObjectSchema, TOutput extends ObjectSchema | undefined> {
   /** 1 to 64 letters, digits, `_` or `-`. */
   name: string;
-  /** What the tool does; the model reads it to decide when to call the tool. */
+  /** What the tool does; the model reads it to decide when to call the tool (1 to 4096 characters). */
   description: string;
-  /** A zod schema of an object: turned into `requestArgs` and used to parse the model's input. */
+  /**
+   * The schema of an object (zod, Valibot, ArkType, ... or `jsonSchema<T>()`): turned into
+   * `requestArgs` (descriptions included) and used to check the model's input.
+   */
   input: TInput;
-  /** A zod schema of an object: turned into `responseShape` and used to check the handler's output. */
+  /** The schema of an object: turned into `responseShape` and used to check the handler's output. */
   output?: TOutput;
-  run(input: z.output<TInput>, ctx: ToolContext): ToolOutputOf<TOutput> | Promise<ToolOutputOf<TOutput>>;
+  run(input: SchemaOutput<TInput>, ctx: ToolContext): ToolOutputOf<TOutput> | Promise<ToolOutputOf<TOutput>>;
 }
 
 /** The protocol reserves `state` in a tool response (`{ state: "COMPLETE", ...output }`). */
 export const RESERVED_OUTPUT_FIELD = 'state';
+/** Tool names: 1 to 64 letters, digits, `_` or `-` (the protocol's `TOOL_NAME_PATTERN`). */
+const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
+const MAX_DESCRIPTION_LENGTH = 4096;
 
 /**
- * Defines a client tool from zod schemas. The JSON Schemas of `definition` are generated with
- * `z.toJSONSchema`; the input schema must describe an object (`"type": "object"`), which is checked
- * here, at definition time, together with the other protocol rules for a tool definition.
+ * Defines a client tool from schemas of any library that implements Standard Schema and Standard
+ * JSON Schema (zod >= 4.2, ArkType, Valibot with `toStandardJsonSchema`), or from a plain JSON Schema
+ * wrapped in `jsonSchema<T>()`. The JSON Schemas of `definition` come from the library itself
+ * (descriptions included); the input schema must describe an object (`"type": "object"`), which is
+ * checked here, at definition time, together with the other protocol rules for a tool definition.
  *
  * @example
  * const getWeather = defineTool({
  *   name: 'get_weather',
  *   description: 'Current weather for a city',
- *   input: z.object({ city: z.string() }),
+ *   input: z.object({ city: z.string().describe('City name') }),
  *   output: z.object({ tempC: z.number() }),
  *   async run({ city }, { signal }) {
  *     return { tempC: city === 'Paris' ? 18 : 21 };
@@ -85,10 +95,24 @@ export function defineTool<TInput extends ObjectSchema, TOutput extends ObjectSc
 ): Tool<TInput, TOutput> {
   const { name, description, input, run } = options;
   const output = options.output as TOutput;
-  const requestArgs = objectJsonSchema(name, 'input', input, 'input');
+  const problems: string[] = [];
+  if (typeof name !== 'string' || !TOOL_NAME_PATTERN.test(name)) {
+    problems.push('✖ tool names are 1 to 64 characters of letters, digits, "_" or "-"\n  → at name');
+  }
+  if (
+    typeof description !== 'string' ||
+    description.length < 1 ||
+    description.length > MAX_DESCRIPTION_LENGTH
+  ) {
+    problems.push(`✖ the description must be 1 to ${MAX_DESCRIPTION_LENGTH} characters\n  → at description`);
+  }
+  if (problems.length > 0) {
+    throw new TypeError(`defineTool("${name}"): invalid tool definition:\n${problems.join('\n')}`);
+  }
+  const requestArgs = objectJsonSchema(name, 'input', input);
   const definition: ToolDefinition = { name, description, requestArgs };
   if (output !== undefined) {
-    const responseShape = objectJsonSchema(name, 'output', output, 'output');
+    const responseShape = objectJsonSchema(name, 'output', output);
     const properties = responseShape.properties;
     if (typeof properties === 'object' && properties !== null && RESERVED_OUTPUT_FIELD in properties) {
       throw new TypeError(
@@ -97,10 +121,6 @@ export function defineTool<TInput extends ObjectSchema, TOutput extends ObjectSc
       );
     }
     definition.responseShape = responseShape;
-  }
-  const checked = ToolDefinitionSchema.safeParse(definition);
-  if (!checked.success) {
-    throw new TypeError(`defineTool("${name}"): invalid tool definition:\n${z.prettifyError(checked.error)}`);
   }
   return { name, description, definition, input, output, run };
 }
@@ -127,21 +147,24 @@ export function toolsToExtensions(tools: readonly AnyTool[]): Record<string, Too
 function objectJsonSchema(
   toolName: string,
   which: 'input' | 'output',
-  schema: z.ZodType,
-  io: 'input' | 'output',
+  schema: ToolSchema,
 ): { type: 'object'; [key: string]: unknown } {
+  if (!isToolSchema(schema)) {
+    throw new TypeError(
+      `defineTool("${toolName}"): the ${which} schema must implement Standard Schema and Standard JSON ` +
+        'Schema (zod >= 4.2, ArkType, Valibot with toStandardJsonSchema), or be wrapped in jsonSchema()',
+    );
+  }
   let generated: Record<string, unknown>;
   try {
-    // The model writes the input, so its schema is the input side of the zod schema (before
-    // transforms and defaults); the output is described as the handler's parsed result.
-    generated = { ...z.toJSONSchema(schema, { io }) };
+    // The model writes the input, so its schema is the input side (before transforms and
+    // defaults); the output is described as the handler's checked result.
+    generated = { ...schema['~standard'].jsonSchema[which]({ target: JSON_SCHEMA_TARGET }) };
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     throw new TypeError(
       `defineTool("${toolName}"): the ${which} schema cannot be expressed as JSON Schema: ${reason}`,
-      {
-        cause: error,
-      },
+      { cause: error },
     );
   }
   delete generated.$schema;
@@ -152,7 +175,7 @@ function objectJsonSchema(
         : `"type": ${JSON.stringify(generated.type)}`;
     throw new TypeError(
       `defineTool("${toolName}"): the ${which} schema must describe an object ("type": "object"), got ${got}. ` +
-        'Wrap the value in z.object({ ... }).',
+        'Wrap the value in an object schema.',
     );
   }
   return generated as { type: 'object'; [key: string]: unknown };

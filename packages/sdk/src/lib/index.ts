@@ -1,12 +1,4 @@
-export type {
-  AnyTool,
-  DefineToolOptions,
-  ObjectSchema,
-  Tool,
-  ToolContext,
-  ToolObject,
-  ToolOutputOf,
-} from './define-tool.js';
+export type { AnyTool, DefineToolOptions, Tool, ToolContext, ToolOutputOf } from './define-tool.js';
 export { defineTool, RESERVED_OUTPUT_FIELD, toolsToExtensions } from './define-tool.js';
 export type { HeartbeatEndReason, HeartbeatOptions } from './heartbeat.js';
 export {
@@ -22,6 +14,8 @@ export {
   MIN_HEARTBEAT_INTERVAL_MS,
   startHeartbeat,
 } from './heartbeat.js';
+export type { JsonSchema } from './json-schema.js';
+export { jsonSchema } from './json-schema.js';
 export type { ReportRetryOptions } from './report-with-retry.js';
 export { MAX_REPORT_ATTEMPTS, reportWithRetry } from './report-with-retry.js';
 export type { RunToolOptions, ToolRunResult, ToolRunStatus } from './run-tool.js';
@@ -30,4 +24,13 @@ export type { RunToolLoopOptions, ToolLoopClient, ToolLoopStream } from './run-t
 export { DEFAULT_MAX_STEPS, DEFAULT_TOOL_CONCURRENCY, runToolLoop } from './run-tool-loop.js';
 export type { ToolLoopExecutor, ToolLoopResult, ToolLoopStep } from './tool-loop-run.js';
 export { ToolLoopRun } from './tool-loop-run.js';
+export type {
+  ObjectSchema,
+  SchemaInput,
+  SchemaIssue,
+  SchemaOutput,
+  ToolObject,
+  ToolSchema,
+} from './tool-schema.js';
+export { formatIssues } from './tool-schema.js';
 export type { ToolClient, ToolRequestOptions, ToolTransport } from './tool-transport.js';

@@ -5,8 +5,8 @@ import type {
   SendMessageRequest,
   UserContentBlock,
 } from '@parley/protocol';
+import { mapConcurrent } from '../internal/map-concurrent.js';
 import type { AnyTool } from './define-tool.js';
-import { mapConcurrent } from './map-concurrent.js';
 import { reportUnknownTool, runTool, type ToolRunResult } from './run-tool.js';
 import { type ToolLoopResult, ToolLoopRun, type ToolLoopStep } from './tool-loop-run.js';
 import type { ToolClient, ToolRequestOptions } from './tool-transport.js';

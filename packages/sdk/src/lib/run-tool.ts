@@ -1,16 +1,16 @@
 import type { PendingTool } from '@parley/protocol';
-import { z } from 'zod';
 import {
   APIUserAbortError,
   isConflictError,
   isNotFoundError,
   ToolCallLostError,
   ToolReportError,
-} from '../errors.js';
-import { type AnyTool, RESERVED_OUTPUT_FIELD, type ToolContext, type ToolObject } from './define-tool.js';
+} from '../errors/index.js';
+import { raceSignal } from '../internal/race-signal.js';
+import { type AnyTool, RESERVED_OUTPUT_FIELD, type ToolContext } from './define-tool.js';
 import { Heartbeat } from './heartbeat.js';
-import { raceSignal } from './race-signal.js';
 import { reportWithRetry } from './report-with-retry.js';
+import { formatIssues, type ToolObject, validateWith } from './tool-schema.js';
 import type { ToolClient, ToolTransport } from './tool-transport.js';
 
 /**
@@ -31,7 +31,10 @@ export interface ToolRunResult {
   output?: ToolObject;
   /** The message the model got (`ERROR`), or why nothing was reported (`LOST`, `ALREADY_SETTLED`). */
   error?: string;
-  /** What caused a non-`COMPLETE` status: the thrown value, a `ZodError`, a `ToolCallLostError`, a `ConflictError`. */
+  /**
+   * What caused a non-`COMPLETE` status: the thrown value, the schema library's issues (an array),
+   * a `ToolCallLostError`, a `ConflictError`.
+   */
   cause?: unknown;
 }
 
@@ -106,7 +109,7 @@ export async function runTool(
   let outcome: Outcome | undefined;
   try {
     // The handler may ignore its signal; the race lets the run end when the call is lost anyway.
-    outcome = await raceSignal(execute(tool, pending, ctx), handlerSignal);
+    outcome = await raceSignal(execute(tool, pending, ctx), heartbeat.lost, ...(signal ? [signal] : []));
   } catch {
     // Only the race's signal rejects here: execute() never throws.
   }
@@ -207,17 +210,18 @@ async function execute(
   pending: Pick<PendingTool, 'name' | 'input'>,
   ctx: ToolContext,
 ): Promise<Outcome> {
-  const input = await tool.input.safeParseAsync(pending.input);
-  if (!input.success) {
+  const input = await validateWith(tool.input, pending.input);
+  if ('issues' in input) {
+    // The model gets the schema library's own issue texts, so it can correct its input.
     return {
       kind: 'error',
-      message: `Invalid input for tool "${pending.name}":\n${z.prettifyError(input.error)}`,
-      cause: input.error,
+      message: `Invalid input for tool "${pending.name}":\n${formatIssues(input.issues)}`,
+      cause: input.issues,
     };
   }
   let raw: unknown;
   try {
-    raw = await tool.run(input.data, ctx);
+    raw = await tool.run(input.value, ctx);
   } catch (error) {
     return { kind: 'error', message: errorMessage(error, pending.name), cause: error };
   }
@@ -231,15 +235,15 @@ async function execute(
   }
   let output = raw as ToolObject;
   if (tool.output) {
-    const checked = await (tool.output as z.ZodType<ToolObject>).safeParseAsync(raw);
-    if (!checked.success) {
+    const checked = await validateWith(tool.output, raw);
+    if ('issues' in checked) {
       return {
         kind: 'error',
-        message: `Tool "${pending.name}" returned output that does not match its output schema:\n${z.prettifyError(checked.error)}`,
-        cause: checked.error,
+        message: `Tool "${pending.name}" returned output that does not match its output schema:\n${formatIssues(checked.issues)}`,
+        cause: checked.issues,
       };
     }
-    output = checked.data;
+    output = checked.value as ToolObject;
   }
   if (Object.hasOwn(output, RESERVED_OUTPUT_FIELD)) {
     return {

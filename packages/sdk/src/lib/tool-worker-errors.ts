@@ -1,4 +1,4 @@
-import { isParleyError, ParleyError } from '../errors.js';
+import { isParleyError, ParleyError } from '../errors/index.js';
 
 /**
  * A tool handler run by `workerHandler` failed in its worker: it threw (the message is the

@@ -1,14 +1,14 @@
-import {
-  ExportMessagesResponseSchema,
-  type Message,
-  type MessageReply,
-  MessageReplySchema,
-  type RewindResponse,
-  RewindResponseSchema,
-  type UserContentBlock,
+import type {
+  ExportMessagesResponse,
+  Message,
+  MessageReply,
+  RewindResponse,
+  UserContentBlock,
 } from '@parley/protocol';
+import type { APIPromise } from '../core/api-promise.js';
 import type { HttpClient, RequestOptions } from '../core/http-client.js';
-import { pathSegment } from '../core/path.js';
+import { ExportMessagesShape, MessageReplyShape, RewindShape } from '../core/response-shapes.js';
+import { pathSegment } from '../internal/path.js';
 import { MessageStream, type StreamTimeouts } from '../streaming/message-stream.js';
 
 /** Body of `send` / `stream`: the user's turn, or nothing to resume after tool calls. */
@@ -44,14 +44,14 @@ export class Messages {
    * if (reply.stopReason === 'tool_use') console.log(reply.pendingTools);
    * ```
    */
-  send(sessionId: string, body: SendMessageParams, options?: RequestOptions): Promise<MessageReply> {
-    return this.#http.request(
+  send(sessionId: string, body: SendMessageParams, options?: RequestOptions): APIPromise<MessageReply> {
+    return this.#http.request<MessageReply>(
       {
         method: 'POST',
         path: `v1/messages/${pathSegment(sessionId)}`,
         body,
         idempotent: false,
-        schema: MessageReplySchema,
+        shape: MessageReplyShape,
       },
       options,
     );
@@ -96,24 +96,25 @@ export class Messages {
    * const messages = await client.messages.export(sessionId, { includeDeleted: true });
    * ```
    */
-  async export(
+  export(
     sessionId: string,
     params: { includeDeleted?: boolean } = {},
     options?: RequestOptions,
-  ): Promise<Message[]> {
-    const body = await this.#http.request(
-      {
-        method: 'GET',
-        path: `v1/messages/${pathSegment(sessionId)}`,
-        ...(params.includeDeleted !== undefined
-          ? { query: { includeDeleted: String(params.includeDeleted) } }
-          : {}),
-        idempotent: true,
-        schema: ExportMessagesResponseSchema,
-      },
-      options,
-    );
-    return body.messages;
+  ): APIPromise<Message[]> {
+    return this.#http
+      .request<ExportMessagesResponse>(
+        {
+          method: 'GET',
+          path: `v1/messages/${pathSegment(sessionId)}`,
+          ...(params.includeDeleted !== undefined
+            ? { query: { includeDeleted: String(params.includeDeleted) } }
+            : {}),
+          idempotent: true,
+          shape: ExportMessagesShape,
+        },
+        options,
+      )
+      .map((body) => body.messages);
   }
 
   /**
@@ -125,14 +126,14 @@ export class Messages {
    * const { retracted } = await client.messages.rewind(sessionId, 2);
    * ```
    */
-  rewind(sessionId: string, index: number, options?: RequestOptions): Promise<RewindResponse> {
-    return this.#http.request(
+  rewind(sessionId: string, index: number, options?: RequestOptions): APIPromise<RewindResponse> {
+    return this.#http.request<RewindResponse>(
       {
         method: 'POST',
         path: `v1/messages/${pathSegment(sessionId)}/rewind`,
         body: { index },
         idempotent: false,
-        schema: RewindResponseSchema,
+        shape: RewindShape,
       },
       options,
     );

@@ -1,11 +1,8 @@
-import {
-  CreateSessionResponseSchema,
-  type Customizations,
-  ListSessionsResponseSchema,
-  type SessionSummary,
-} from '@parley/protocol';
+import type { Customizations, ListSessionsResponse, SessionSummary } from '@parley/protocol';
+import type { APIPromise } from '../core/api-promise.js';
 import type { HttpClient, RequestOptions } from '../core/http-client.js';
-import { pathSegment } from '../core/path.js';
+import { CreateSessionShape, ListSessionsShape } from '../core/response-shapes.js';
+import { pathSegment } from '../internal/path.js';
 
 /** Body of `client.sessions.create`: one of the three variants (Simple, Full, Minimal). */
 export interface CreateSessionParams {
@@ -28,9 +25,9 @@ export class Sessions {
    * const { sessionId } = await client.sessions.create({ customizations: { agentId: 'support' } });
    * ```
    */
-  create(body: CreateSessionParams = {}, options?: RequestOptions): Promise<{ sessionId: string }> {
+  create(body: CreateSessionParams = {}, options?: RequestOptions): APIPromise<{ sessionId: string }> {
     return this.#http.request(
-      { method: 'POST', path: 'v1/sessions', body, idempotent: false, schema: CreateSessionResponseSchema },
+      { method: 'POST', path: 'v1/sessions', body, idempotent: false, shape: CreateSessionShape },
       options,
     );
   }
@@ -43,12 +40,13 @@ export class Sessions {
    * for (const { sessionId, createdAt } of await client.sessions.list()) console.log(sessionId, createdAt);
    * ```
    */
-  async list(options?: RequestOptions): Promise<SessionSummary[]> {
-    const body = await this.#http.request(
-      { method: 'GET', path: 'v1/sessions', idempotent: true, schema: ListSessionsResponseSchema },
-      options,
-    );
-    return body.sessions;
+  list(options?: RequestOptions): APIPromise<SessionSummary[]> {
+    return this.#http
+      .request<ListSessionsResponse>(
+        { method: 'GET', path: 'v1/sessions', idempotent: true, shape: ListSessionsShape },
+        options,
+      )
+      .map((body) => body.sessions);
   }
 
   /**
@@ -59,8 +57,8 @@ export class Sessions {
    * await client.sessions.delete(sessionId);
    * ```
    */
-  async delete(sessionId: string, options?: RequestOptions): Promise<void> {
-    await this.#http.request(
+  delete(sessionId: string, options?: RequestOptions): APIPromise<void> {
+    return this.#http.request<void>(
       { method: 'DELETE', path: `v1/sessions/${pathSegment(sessionId)}`, idempotent: true },
       options,
     );

@@ -1,6 +1,8 @@
-import { type ToolCall, ToolCallSchema } from '@parley/protocol';
+import type { ToolCall } from '@parley/protocol';
+import type { APIPromise } from '../core/api-promise.js';
 import type { HttpClient, RequestOptions } from '../core/http-client.js';
-import { pathSegment } from '../core/path.js';
+import { ToolCallShape } from '../core/response-shapes.js';
+import { pathSegment } from '../internal/path.js';
 import { type RunToolOptions, runTool, type ToolRunResult } from '../lib/run-tool.js';
 
 /** `client.tools`: report on the client tool calls a reply stopped for. */
@@ -19,8 +21,8 @@ export class Tools {
    * await client.tools.heartbeat(sessionId, pending.requestId);
    * ```
    */
-  async heartbeat(sessionId: string, requestId: string, options?: RequestOptions): Promise<void> {
-    await this.#http.request(
+  heartbeat(sessionId: string, requestId: string, options?: RequestOptions): APIPromise<void> {
+    return this.#http.request<void>(
       {
         method: 'POST',
         path: this.#path('request', sessionId, requestId, '/heartbeat'),
@@ -40,13 +42,13 @@ export class Tools {
    * await client.tools.respond(sessionId, pending.requestId, { temperatureC: 18 });
    * ```
    */
-  async respond(
+  respond(
     sessionId: string,
     requestId: string,
     output: Record<string, unknown>,
     options?: RequestOptions,
-  ): Promise<void> {
-    await this.#http.request(
+  ): APIPromise<void> {
+    return this.#http.request<void>(
       {
         method: 'POST',
         path: this.#path('response', sessionId, requestId),
@@ -66,8 +68,8 @@ export class Tools {
    * await client.tools.fail(sessionId, pending.requestId, 'City not found');
    * ```
    */
-  async fail(sessionId: string, requestId: string, message: string, options?: RequestOptions): Promise<void> {
-    await this.#http.request(
+  fail(sessionId: string, requestId: string, message: string, options?: RequestOptions): APIPromise<void> {
+    return this.#http.request<void>(
       {
         method: 'POST',
         path: this.#path('request', sessionId, requestId, '/heartbeat'),
@@ -87,13 +89,13 @@ export class Tools {
    * if (call.state === 'COMPLETE') console.log('already answered');
    * ```
    */
-  get(sessionId: string, requestId: string, options?: RequestOptions): Promise<ToolCall> {
-    return this.#http.request(
+  get(sessionId: string, requestId: string, options?: RequestOptions): APIPromise<ToolCall> {
+    return this.#http.request<ToolCall>(
       {
         method: 'GET',
         path: this.#path('request', sessionId, requestId),
         idempotent: true,
-        schema: ToolCallSchema,
+        shape: ToolCallShape,
       },
       options,
     );

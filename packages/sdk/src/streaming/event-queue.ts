@@ -1,17 +1,37 @@
 import type { StreamEventItem } from './stream-events.js';
 
-/** The buffer between the reader loop and one `for await` loop. */
+/** Events held for one `for await` loop before the stream stops reading the body. */
+export const STREAM_HIGH_WATER_MARK = 1024;
+/** Reading resumes once the slowest loop has this many events or fewer left. */
+export const STREAM_LOW_WATER_MARK = 256;
+
+/**
+ * The buffer between the reader loop and one `for await` loop. Taking an event is O(1) (a moving
+ * head, compacted now and then), so a loop that falls behind costs no more per event.
+ */
 export class EventQueue implements AsyncIterator<StreamEventItem> {
-  readonly #items: StreamEventItem[] = [];
+  #items: StreamEventItem[] = [];
+  #head = 0;
   readonly #onReturn: () => void;
+  readonly #onDrain: () => void;
   #waiting:
     | { resolve: (r: IteratorResult<StreamEventItem>) => void; reject: (e: unknown) => void }
     | undefined;
   #finished = false;
   #failure: Error | undefined;
 
-  constructor(onReturn: () => void) {
+  /**
+   * @param onReturn the loop ended early (`break`, `return`).
+   * @param onDrain the queue fell to {@link STREAM_LOW_WATER_MARK}: the reader may resume.
+   */
+  constructor(onReturn: () => void, onDrain: () => void) {
     this.#onReturn = onReturn;
+    this.#onDrain = onDrain;
+  }
+
+  /** Events waiting to be taken. */
+  get size(): number {
+    return this.#items.length - this.#head;
   }
 
   push(item: StreamEventItem): void {
@@ -33,14 +53,27 @@ export class EventQueue implements AsyncIterator<StreamEventItem> {
   }
 
   next(): Promise<IteratorResult<StreamEventItem>> {
-    const item = this.#items.shift();
-    if (item) return Promise.resolve({ value: item, done: false });
+    if (this.#head < this.#items.length) {
+      const item = this.#items[this.#head] as StreamEventItem;
+      this.#items[this.#head++] = undefined as unknown as StreamEventItem;
+      if (this.#head === this.#items.length) {
+        this.#items = [];
+        this.#head = 0;
+      } else if (this.#head >= 1024 && this.#head * 2 >= this.#items.length) {
+        this.#items = this.#items.slice(this.#head);
+        this.#head = 0;
+      }
+      if (this.size === STREAM_LOW_WATER_MARK) this.#onDrain();
+      return Promise.resolve({ value: item, done: false });
+    }
     if (this.#finished) {
       const failure = this.#failure;
       // Report the failure once; later calls just end.
       this.#failure = undefined;
       return failure ? Promise.reject(failure) : Promise.resolve({ value: undefined, done: true });
     }
+    // Empty: whatever the reader was waiting for has certainly drained.
+    this.#onDrain();
     return new Promise((resolve, reject) => {
       this.#waiting = { resolve, reject };
     });
@@ -48,7 +81,8 @@ export class EventQueue implements AsyncIterator<StreamEventItem> {
 
   return(): Promise<IteratorResult<StreamEventItem>> {
     this.#finished = true;
-    this.#items.length = 0;
+    this.#items = [];
+    this.#head = 0;
     this.#onReturn();
     return Promise.resolve({ value: undefined, done: true });
   }

@@ -1,83 +1,44 @@
-import type { Message, MessageReply, PendingTool, StopReason, ToolUseBlock } from '@parley/protocol';
+import type { Message, MessageReply, PendingTool, StopReason } from '@parley/protocol';
+import type { WithResponse } from '../core/api-promise.js';
 import type { OpenResponse } from '../core/http-client.js';
-import {
-  APITimeoutError,
-  APIUserAbortError,
-  isParleyError,
-  ResponseValidationError,
-  StreamError,
-} from '../errors.js';
+import { APIUserAbortError, isParleyError, REQUEST_ID_HEADER } from '../errors/index.js';
+import { BodyReader, type StreamTimeouts } from './body-reader.js';
 import { EventQueue } from './event-queue.js';
 import { type MessageSnapshot, ReplyAccumulator, ToolInputParseError } from './reply-accumulator.js';
-import { StreamBodyParser } from './stream-body-parser.js';
 import { decodeStreamEvent, isExceptionEvent, type StreamEventItem } from './stream-events.js';
+import { ListenerFailure, type MessageStreamEvents, StreamListeners } from './stream-listeners.js';
+import { StreamProgress } from './stream-progress.js';
 
-/** Stream time limits, in ms. */
-export interface StreamTimeouts {
-  /** Longest wait for the first event once the response headers are in. */
-  firstEventTimeoutMs: number;
-  /** Longest gap between two chunks of the body. */
-  idleTimeoutMs: number;
-}
-
-/** Listeners of {@link MessageStream.on}. */
-export interface MessageStreamEvents {
-  /** Every event, known or unknown, in order. */
-  event: (event: StreamEventItem) => void;
-  /** A text delta of an assistant message, and the text of its block so far. */
-  text: (delta: string, snapshot: string) => void;
-  /** A message finished (`messageStop`). */
-  message: (message: MessageSnapshot) => void;
-  /** A tool_use block finished, its input parsed. */
-  toolUse: (block: ToolUseBlock) => void;
-  /** The reply completed (`replyStop`). */
-  reply: (reply: MessageReply) => void;
-  /** The stream failed; `finalReply()` and iteration reject with the same error. */
-  error: (error: Error) => void;
-  /** The stream is over, successfully or not. Fires once. */
-  end: () => void;
-}
-
-type Listeners = { [E in keyof MessageStreamEvents]: Array<{ fn: MessageStreamEvents[E]; once: boolean }> };
+export type { StreamTimeouts } from './body-reader.js';
+export type { MessageStreamEvents } from './stream-listeners.js';
 
 const noop = () => {};
-
-/** Carries an error thrown by a user's listener, so it fails the stream unchanged. */
-class ListenerFailure {
-  constructor(readonly error: Error) {}
-}
 
 /**
  * A streamed reply: an `AsyncIterable` of typed events as they arrive, an event emitter, and
  * promises for the final reply. Events are parsed incrementally from the response body.
  *
  * The request starts at once; the body is read from the first use (iteration, `.on()`, or any
- * `final*()` call), so iterate or listen from the start to see every event.
+ * `final*()` call), so iterate or listen from the start to see every event. A `for await` loop
+ * that falls behind pauses the reading: the body is not pulled while the loop has
+ * `STREAM_HIGH_WATER_MARK` events waiting, and reading resumes once it is down to
+ * `STREAM_LOW_WATER_MARK`. Listeners (`.on`) are called as events are parsed.
  */
 export class MessageStream implements AsyncIterable<StreamEventItem> {
   readonly #controller = new AbortController();
   readonly #opening: Promise<OpenResponse>;
-  readonly #timeouts: StreamTimeouts;
+  readonly #reader: BodyReader;
   readonly #fallbackSessionId: string | undefined;
-  readonly #listeners: Listeners = {
-    event: [],
-    text: [],
-    message: [],
-    toolUse: [],
-    reply: [],
-    error: [],
-    end: [],
-  };
+  readonly #listeners = new StreamListeners();
   readonly #accumulator: ReplyAccumulator;
   readonly #iterators = new Set<EventQueue>();
   #done: Promise<MessageReply> | undefined;
   #sessionId: string | undefined;
   #response: Response | undefined;
   #reply: MessageReply | undefined;
-  #eventCount = 0;
-  #firstEventDeadline = 0;
-  #lastKind: string | undefined;
+  readonly #progress = new StreamProgress(() => this.requestId);
   #ended = false;
+  #failure: Error | undefined;
 
   private constructor(
     open: (signal: AbortSignal) => Promise<OpenResponse>,
@@ -85,8 +46,19 @@ export class MessageStream implements AsyncIterable<StreamEventItem> {
     userSignal: AbortSignal | undefined,
     sessionId: string | undefined,
   ) {
-    this.#timeouts = timeouts;
     this.#fallbackSessionId = sessionId;
+    this.#reader = new BodyReader({
+      timeouts,
+      signal: this.#controller.signal,
+      eventCount: () => this.#progress.eventCount,
+      queued: () => this.#queued(),
+      sessionId: (id) => {
+        this.#sessionId = id;
+      },
+      event: (raw) => this.#handle(raw),
+      received: () => this.#progress.received(),
+      broken: (message, cause) => this.#progress.broken(message, cause),
+    });
     if (userSignal) {
       if (userSignal.aborted) this.#controller.abort(userSignal.reason);
       else
@@ -95,9 +67,9 @@ export class MessageStream implements AsyncIterable<StreamEventItem> {
     this.#opening = open(this.#controller.signal);
     this.#opening.catch(noop);
     this.#accumulator = new ReplyAccumulator({
-      text: (delta, snapshot) => this.#emit('text', delta, snapshot),
-      toolUse: (block) => this.#emit('toolUse', block),
-      message: (message) => this.#emit('message', message),
+      text: (delta, snapshot) => this.#listeners.emit('text', delta, snapshot),
+      toolUse: (block) => this.#listeners.emit('toolUse', block),
+      message: (message) => this.#listeners.emit('message', message),
     });
   }
 
@@ -124,6 +96,11 @@ export class MessageStream implements AsyncIterable<StreamEventItem> {
     return this.#response;
   }
 
+  /** The server's `x-request-id`, once the response headers arrived. */
+  get requestId(): string | undefined {
+    return this.#response?.headers.get(REQUEST_ID_HEADER) ?? undefined;
+  }
+
   /** Messages rebuilt from the events so far, in index order (including the echoed user message). */
   get messages(): MessageSnapshot[] {
     return this.#accumulator.messages;
@@ -135,6 +112,21 @@ export class MessageStream implements AsyncIterable<StreamEventItem> {
   }
 
   /**
+   * Waits for the response headers: the stream itself (still to be read) with the response's
+   * status, headers and request id. Rejects like the request (an `APIError` for a non-2xx status).
+   *
+   * @example
+   * ```ts
+   * const { data: stream, requestId } = await client.messages.stream(sessionId, { content: 'Hi' }).withResponse();
+   * ```
+   */
+  async withResponse(): Promise<WithResponse<MessageStream>> {
+    const { response } = await this.#opening;
+    this.#response = response;
+    return { data: this, response, requestId: response.headers.get(REQUEST_ID_HEADER) ?? undefined };
+  }
+
+  /**
    * Adds a listener. Listening starts reading the body.
    *
    * @example
@@ -143,29 +135,21 @@ export class MessageStream implements AsyncIterable<StreamEventItem> {
    * ```
    */
   on<E extends keyof MessageStreamEvents>(event: E, listener: MessageStreamEvents[E]): this {
-    (this.#listeners[event] as Array<{ fn: MessageStreamEvents[E]; once: boolean }>).push({
-      fn: listener,
-      once: false,
-    });
+    this.#listeners.add(event, listener, false);
     this.#ensureStarted();
     return this;
   }
 
   /** Adds a listener called at most once. */
   once<E extends keyof MessageStreamEvents>(event: E, listener: MessageStreamEvents[E]): this {
-    (this.#listeners[event] as Array<{ fn: MessageStreamEvents[E]; once: boolean }>).push({
-      fn: listener,
-      once: true,
-    });
+    this.#listeners.add(event, listener, true);
     this.#ensureStarted();
     return this;
   }
 
   /** Removes a listener. */
   off<E extends keyof MessageStreamEvents>(event: E, listener: MessageStreamEvents[E]): this {
-    const list = this.#listeners[event] as Array<{ fn: MessageStreamEvents[E]; once: boolean }>;
-    const at = list.findIndex((entry) => entry.fn === listener);
-    if (at >= 0) list.splice(at, 1);
+    this.#listeners.remove(event, listener);
     return this;
   }
 
@@ -215,18 +199,19 @@ export class MessageStream implements AsyncIterable<StreamEventItem> {
   }
 
   [Symbol.asyncIterator](): AsyncIterator<StreamEventItem> {
-    const queue = new EventQueue(() => {
-      this.#iterators.delete(queue);
-      // Leaving the loop early cancels the request.
-      if (!this.#ended) this.#controller.abort(new APIUserAbortError('Stream iteration was stopped'));
-    });
+    const queue = new EventQueue(
+      () => {
+        this.#iterators.delete(queue);
+        // Leaving the loop early cancels the request.
+        if (!this.#ended) this.#controller.abort(new APIUserAbortError('Stream iteration was stopped'));
+      },
+      () => this.#reader.drained(),
+    );
     if (this.#ended) queue.finish(this.#reply ? undefined : this.#failure);
     else this.#iterators.add(queue);
     this.#ensureStarted();
     return queue;
   }
-
-  #failure: Error | undefined;
 
   #ensureStarted(): Promise<MessageReply> {
     if (!this.#done) {
@@ -250,126 +235,48 @@ export class MessageStream implements AsyncIterable<StreamEventItem> {
     const open = await this.#opening;
     this.#response = open.response;
     const body = open.response.body;
-    if (!body) throw this.#streamError('The streamed response has no body');
-    const reader = body.getReader();
-    this.#firstEventDeadline = Date.now() + this.#timeouts.firstEventTimeoutMs;
-    const raws: unknown[] = [];
-    const parser = new StreamBodyParser({
-      sessionId: (id) => {
-        this.#sessionId = id;
-      },
-      event: (raw) => raws.push(raw),
-    });
-    try {
-      for (;;) {
-        const { done, value } = await this.#read(reader);
-        if (done) {
-          try {
-            parser.end();
-          } catch (cause) {
-            throw this.#streamError('The stream ended before the body was complete', { cause });
-          }
-          break;
-        }
-        try {
-          parser.write(value);
-        } catch (cause) {
-          throw this.#streamError('The stream body is not valid JSON', { cause });
-        }
-        for (const raw of raws.splice(0)) this.#handle(raw);
-      }
-      if (!this.#reply) throw this.#streamError('The stream ended without replyStop');
-      return this.#reply;
-    } finally {
-      reader.cancel().catch(noop);
-    }
+    if (!body) throw this.#progress.broken('The streamed response has no body');
+    await this.#reader.read(body);
+    if (!this.#reply) throw this.#progress.broken('The stream ended without replyStop');
+    return this.#reply;
+  }
+
+  /** The most events any `for await` loop has waiting. */
+  #queued(): number {
+    let most = 0;
+    for (const queue of this.#iterators) most = Math.max(most, queue.size);
+    return most;
   }
 
   #handle(raw: unknown): void {
     const decoded = decodeStreamEvent(raw);
-    if (!decoded.ok) {
-      throw new ResponseValidationError(
-        `Stream event ${this.#eventCount} (${decoded.kind}) does not match the protocol: ${
-          decoded.issues[0]?.message ?? 'invalid'
-        }`,
-        { issues: decoded.issues, body: decoded.payload },
-      );
-    }
+    if (!decoded.ok) throw this.#progress.invalid(decoded.kind, decoded.issues, decoded.payload);
     const item = decoded.item;
-    this.#eventCount++;
-    this.#lastKind = item.type === 'unknown' ? item.kind : item.type;
+    this.#progress.delivered(item);
     for (const queue of this.#iterators) queue.push(item);
-    this.#emit('event', item);
-    if (isExceptionEvent(item)) {
-      throw new StreamError(`The stream reported ${item.type}: ${item.message}`, {
-        eventCount: this.#eventCount,
-        lastEventKind: this.#lastKind,
-        exceptionKind: item.type,
-        code: item.code,
-      });
-    }
+    this.#listeners.emit('event', item);
+    if (isExceptionEvent(item)) throw this.#progress.exception(item);
     try {
       this.#accumulator.apply(item);
     } catch (cause) {
-      if (cause instanceof ToolInputParseError) throw this.#streamError(cause.message, { cause });
+      if (cause instanceof ToolInputParseError) throw this.#progress.broken(cause.message, cause);
       throw cause;
     }
     if (item.type === 'replyStop') {
       const { type: _type, ...fields } = item;
       const sessionId = this.#sessionId ?? this.#fallbackSessionId;
-      if (sessionId === undefined) throw this.#streamError('The stream body has no sessionId');
+      if (sessionId === undefined) throw this.#progress.broken('The stream body has no sessionId');
       this.#reply = { ...fields, sessionId };
-      this.#emit('reply', this.#reply);
+      this.#listeners.emit('reply', this.#reply);
     }
-  }
-
-  /** Reads one chunk, bounded by the first-event and idle timeouts and by `abort()`. */
-  #read(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<ReadableStreamReadResult<Uint8Array>> {
-    const signal = this.#controller.signal;
-    const idle = this.#timeouts.idleTimeoutMs;
-    const untilFirst =
-      this.#eventCount === 0 ? this.#firstEventDeadline - Date.now() : Number.POSITIVE_INFINITY;
-    const firstLimits = untilFirst < idle;
-    const limit = Math.max(0, Math.min(idle, untilFirst));
-    return new Promise((resolve, reject) => {
-      const cleanup = () => {
-        clearTimeout(timer);
-        signal.removeEventListener('abort', onAbort);
-      };
-      const onAbort = () => {
-        cleanup();
-        reject(signal.reason);
-      };
-      const timer = setTimeout(() => {
-        cleanup();
-        const what = firstLimits
-          ? `No stream event within ${this.#timeouts.firstEventTimeoutMs} ms`
-          : `The stream was idle for ${idle} ms`;
-        reject(new APITimeoutError(`${what} (${this.#received()})`));
-      }, limit);
-      if (signal.aborted) return onAbort();
-      signal.addEventListener('abort', onAbort, { once: true });
-      reader.read().then(
-        (result) => {
-          cleanup();
-          resolve(result);
-        },
-        (error: unknown) => {
-          cleanup();
-          reject(error);
-        },
-      );
-    });
   }
 
   #normalize(error: unknown): Error {
     if (error instanceof ListenerFailure) return error.error;
     if (isParleyError(error)) return error;
-    if (this.#controller.signal.aborted) {
-      return new APIUserAbortError(`Stream was aborted (${this.#received()})`, { cause: error });
-    }
+    if (this.#controller.signal.aborted) return this.#progress.aborted(error);
     const detail = error instanceof Error ? error.message : String(error);
-    return this.#streamError(`The stream broke: ${detail}`, { cause: error });
+    return this.#progress.broken(`The stream broke: ${detail}`, error);
   }
 
   #finish(failure: Error | undefined): void {
@@ -381,36 +288,10 @@ export class MessageStream implements AsyncIterable<StreamEventItem> {
     this.#iterators.clear();
     // A throwing 'error' or 'end' listener must not turn into an unhandled rejection.
     try {
-      if (failure) this.#emit('error', failure);
+      if (failure) this.#listeners.emit('error', failure);
     } catch {}
     try {
-      this.#emit('end');
+      this.#listeners.emit('end');
     } catch {}
-  }
-
-  #emit<E extends keyof MessageStreamEvents>(event: E, ...args: Parameters<MessageStreamEvents[E]>): void {
-    const list = this.#listeners[event] as Array<{ fn: (...a: unknown[]) => void; once: boolean }>;
-    for (const entry of [...list]) {
-      if (entry.once) list.splice(list.indexOf(entry), 1);
-      try {
-        entry.fn(...args);
-      } catch (error) {
-        throw new ListenerFailure(error instanceof Error ? error : new Error(String(error)));
-      }
-    }
-  }
-
-  #received(): string {
-    return `after ${this.#eventCount} event${this.#eventCount === 1 ? '' : 's'}${
-      this.#lastKind ? `, last ${this.#lastKind}` : ''
-    }`;
-  }
-
-  #streamError(message: string, options: { cause?: unknown } = {}): StreamError {
-    return new StreamError(message, {
-      eventCount: this.#eventCount,
-      lastEventKind: this.#lastKind,
-      cause: options.cause,
-    });
   }
 }

@@ -1,11 +1,6 @@
-import {
-  EXCEPTION_EVENT_KINDS,
-  type ExceptionEventKind,
-  isKnownStreamEventKind,
-  type KnownStreamEventKind,
-  STREAM_EVENT_SCHEMAS,
-  type StreamEventPayload,
-} from '@parley/protocol';
+import type { ExceptionEventKind, KnownStreamEventKind, StreamEventPayload } from '@parley/protocol';
+import type { ValidationIssue } from '../errors/index.js';
+import { EVENT_SHAPES, EXCEPTION_EVENT_KINDS, isKnownStreamEventKind } from './event-shapes.js';
 
 /** A known event: its payload's fields plus `type`, the event kind. */
 export type KnownStreamEventItem = {
@@ -40,32 +35,36 @@ export type StreamEventOf<K extends StreamEventItem['type']> = Extract<StreamEve
 /** The result of reading one raw element of `events`. */
 export type DecodedEvent =
   | { ok: true; item: StreamEventItem }
-  | { ok: false; kind: KnownStreamEventKind; issues: import('zod').core.$ZodIssue[]; payload: unknown };
+  | { ok: false; kind: KnownStreamEventKind; issues: ValidationIssue[]; payload: unknown };
 
 /**
  * Turns one raw element of `events` (`{ [kind]: payload }`) into a {@link StreamEventItem}. Known
- * kinds are validated against the protocol's schemas; anything else becomes an `unknown` item.
+ * kinds have the fields the SDK reads checked; anything else becomes an `unknown` item. The
+ * payload object itself becomes the item (no copy): only `type` is added.
  */
 export function decodeStreamEvent(raw: unknown): DecodedEvent {
-  const entry = singleEntry(raw);
-  if (!entry) return { ok: true, item: { type: 'unknown', kind: '', payload: raw } };
-  const [kind, payload] = entry;
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    return { ok: true, item: { type: 'unknown', kind: '', payload: raw } };
+  }
+  let kind: string | undefined;
+  for (const key in raw) {
+    kind = key;
+    break;
+  }
+  if (kind === undefined) return { ok: true, item: { type: 'unknown', kind: '', payload: raw } };
+  const payload = (raw as Record<string, unknown>)[kind];
   if (!isKnownStreamEventKind(kind)) return { ok: true, item: { type: 'unknown', kind, payload } };
-  const result = STREAM_EVENT_SCHEMAS[kind].safeParse(payload);
-  if (!result.success) return { ok: false, kind, issues: result.error.issues, payload };
-  // `type` is set last so a payload field of that name cannot hide the kind.
-  return { ok: true, item: { ...(result.data as object), type: kind } as KnownStreamEventItem };
-}
-
-function singleEntry(raw: unknown): [string, unknown] | undefined {
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return undefined;
-  const keys = Object.keys(raw);
-  const kind = keys[0];
-  if (kind === undefined) return undefined;
-  return [kind, (raw as Record<string, unknown>)[kind]];
+  const issues: ValidationIssue[] = [];
+  EVENT_SHAPES[kind](payload, [], issues);
+  if (issues.length > 0) return { ok: false, kind, issues, payload };
+  // The parser made the payload for us alone, so it is reused; `type` is set last so a payload
+  // field of that name cannot hide the kind.
+  const item = payload as Record<string, unknown>;
+  item.type = kind;
+  return { ok: true, item: item as KnownStreamEventItem };
 }
 
 /** True for the exception kinds (`modelStreamErrorException`, ...). */
 export function isExceptionEvent(item: StreamEventItem): item is StreamEventOf<ExceptionEventKind> {
-  return (EXCEPTION_EVENT_KINDS as readonly string[]).includes(item.type);
+  return EXCEPTION_EVENT_KINDS.has(item.type);
 }

@@ -241,7 +241,7 @@ describe('MessageStream', () => {
       .catch((e: unknown) => e);
     expect(isStreamError(error)).toBe(true);
     expect((error as Error).message).toBe(
-      'The stream ended before the body was complete (after 7 events, last contentBlockDelta)',
+      'The stream ended before the body was complete (after 7 events, last contentBlockDelta, request req_stream)',
     );
   });
 
@@ -253,7 +253,7 @@ describe('MessageStream', () => {
       .finalReply()
       .catch((e: unknown) => e);
     expect((error as Error).message).toBe(
-      'The stream ended without replyStop (after 4 events, last messageStop)',
+      'The stream ended without replyStop (after 4 events, last messageStop, request req_stream)',
     );
   });
 
@@ -322,7 +322,9 @@ describe('MessageStream timeouts and cancellation', () => {
     await vi.advanceTimersByTimeAsync(1);
     const error = await result;
     expect(isAPITimeoutError(error)).toBe(true);
-    expect((error as Error).message).toBe('No stream event within 1000 ms (after 0 events)');
+    expect((error as Error).message).toBe(
+      'No stream event within 1000 ms (after 0 events, request req_stream)',
+    );
     expect(mock.requests[0]?.signal.aborted).toBe(true);
   });
 
@@ -342,7 +344,7 @@ describe('MessageStream timeouts and cancellation', () => {
     const error = await result;
     expect(isAPITimeoutError(error)).toBe(true);
     expect((error as Error).message).toBe(
-      'The stream was idle for 500 ms (after 3 events, last messageStop)',
+      'The stream was idle for 500 ms (after 3 events, last messageStop, request req_stream)',
     );
   });
 

@@ -75,4 +75,42 @@ describe('StreamBodyParser', () => {
     const parser = new StreamBodyParser({ sessionId: () => {}, event: () => {} });
     expect(() => parser.write('{"sessionId":"s","events":[{"a":1},}')).toThrow();
   });
+
+  it('reads any JSON events, in any key order and layout, however the bytes are split', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.jsonValue(), { maxLength: 8 }),
+        fc.boolean(),
+        fc.constantFrom(undefined, 2, '\t'),
+        fc.array(fc.nat(), { maxLength: 20 }),
+        (values, eventsFirst, indent, cuts) => {
+          const document = eventsFirst
+            ? { events: values, other: { x: [1, '}'] }, sessionId: 'sess_z' }
+            : { sessionId: 'sess_z', n: -1.5e3, events: values };
+          const body = new TextEncoder().encode(JSON.stringify(document, null, indent));
+          // JSON.stringify turns -0 into 0: compare with what JSON.parse makes of the same text.
+          const expected = (JSON.parse(JSON.stringify(values)) as unknown[]) ?? [];
+          expect(parse(splitAt(body, cuts))).toEqual({ events: expected, sessionId: 'sess_z' });
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('keeps braces, brackets and escaped quotes inside strings as text', () => {
+    const tricky = [{ a: 'x}]"{[\\' }, { b: ['\\"', '}'] }, 'top }', 7, null];
+    const bytes = new TextEncoder().encode(JSON.stringify({ sessionId: 's', events: tricky }));
+    expect(parse([...bytes].map((b) => Uint8Array.of(b))).events).toEqual(tricky);
+  });
+
+  it('reports mismatched brackets and trailing commas at once', () => {
+    for (const bad of [
+      '{"sessionId":"s","events":[{"a":[1}]}',
+      '{"sessionId":"s","events":[1,]}',
+      '{"a":1,}',
+    ]) {
+      const parser = new StreamBodyParser({ sessionId: () => {}, event: () => {} });
+      expect(() => parser.write(bad), bad).toThrow();
+    }
+  });
 });

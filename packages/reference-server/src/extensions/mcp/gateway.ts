@@ -85,6 +85,11 @@ export class Gateway {
     return this.#providers.has(name);
   }
 
+  /** The configuration a provider was registered with. */
+  provider(name: string): ProviderConfig | undefined {
+    return this.#providers.get(name);
+  }
+
   /** Registered provider names, in registration order. */
   get names(): string[] {
     return [...this.#providers.keys()];

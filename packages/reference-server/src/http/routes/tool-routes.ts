@@ -21,9 +21,12 @@ export function registerToolRoutes(app: Hono<AppEnv>, ctx: ServerContext): void 
   app.post('/v1/tools/response/:sessionId/:requestId', async (c) => {
     const { sessionId, requestId } = c.req.param();
     ctx.sessions.require(c.get('user'), sessionId);
+    // The response's fields are the tool's output: kept as sent, a `__proto__` field included.
     const body = parseWith(
       ToolResponseRequestSchema,
       await readObjectBody(c, ctx.maxBodyBytes, { required: true }),
+      'body',
+      { asSent: ['response'] },
     );
     ctx.sessions.require(c.get('user'), sessionId).toolCalls.respond(requestId, body.response as JsonObject);
     return c.body(null, 200);

@@ -8,6 +8,7 @@ import {
   type Order,
   type OrderLine,
 } from './erp-data.js';
+import { ERP_OUTPUT_SCHEMAS } from './erp-output-schemas.js';
 
 export { ERP_PROVIDER, ERP_TOOL_NAMES } from './erp-names.js';
 
@@ -27,7 +28,9 @@ type ToolResult = {
   isError?: boolean;
 };
 
-const ok = (value: Record<string, unknown>): ToolResult => ({
+type ErpOutputs = typeof ERP_OUTPUT_SCHEMAS;
+/** A success: `structuredContent` typed by the tool's output schema, and the same JSON as text. */
+const ok = <T extends keyof ErpOutputs>(_tool: T, value: z.output<ErpOutputs[T]>): ToolResult => ({
   content: [{ type: 'text', text: JSON.stringify(value) }],
   structuredContent: value,
 });
@@ -64,6 +67,7 @@ export function createErpServer(options: ErpServerOptions = {}): McpServer {
         name: z.string().min(1).optional().describe('Part of the name, case-insensitive'),
         country: z.string().length(2).optional().describe('ISO country code, e.g. "DE"'),
       },
+      outputSchema: ERP_OUTPUT_SCHEMAS.find_customers,
     },
     async ({ name, country }) => {
       const customers = data.customers.filter(
@@ -71,7 +75,7 @@ export function createErpServer(options: ErpServerOptions = {}): McpServer {
           (name === undefined || c.name.toLowerCase().includes(name.toLowerCase())) &&
           (country === undefined || c.country === country.toUpperCase()),
       );
-      return ok({ customers });
+      return ok('find_customers', { customers });
     },
   );
 
@@ -80,11 +84,12 @@ export function createErpServer(options: ErpServerOptions = {}): McpServer {
     {
       description: 'A customer with its credit limit and unpaid balance (open and overdue invoices, EUR).',
       inputSchema: { customerId },
+      outputSchema: ERP_OUTPUT_SCHEMAS.get_customer,
     },
     async ({ customerId }) => {
       const found = customer(customerId);
       if (found === undefined) return fail(`No customer ${customerId}`);
-      return ok({ customer: found, balance: balance(customerId) });
+      return ok('get_customer', { customer: found, balance: balance(customerId) });
     },
   );
 
@@ -96,22 +101,27 @@ export function createErpServer(options: ErpServerOptions = {}): McpServer {
         customerId,
         status: z.enum(['open', 'shipped', 'delivered', 'cancelled']).optional(),
       },
+      outputSchema: ERP_OUTPUT_SCHEMAS.list_orders,
     },
     async ({ customerId, status }) => {
       if (customer(customerId) === undefined) return fail(`No customer ${customerId}`);
       const orders = data.orders
         .filter((o) => o.customerId === customerId && (status === undefined || o.status === status))
         .sort((a, b) => b.orderedAt.localeCompare(a.orderedAt));
-      return ok({ orders });
+      return ok('list_orders', { orders });
     },
   );
 
   server.registerTool(
     'get_order',
-    { description: 'One order with its lines and invoice id.', inputSchema: { orderId } },
+    {
+      description: 'One order with its lines and invoice id.',
+      inputSchema: { orderId },
+      outputSchema: ERP_OUTPUT_SCHEMAS.get_order,
+    },
     async ({ orderId }) => {
       const found = data.orders.find((o) => o.orderId === orderId);
-      return found === undefined ? fail(`No order ${orderId}`) : ok({ order: found });
+      return found === undefined ? fail(`No order ${orderId}`) : ok('get_order', { order: found });
     },
   );
 
@@ -120,17 +130,22 @@ export function createErpServer(options: ErpServerOptions = {}): McpServer {
     {
       description: 'One invoice: amount (EUR), due date and status (open, paid, overdue, void).',
       inputSchema: { invoiceId: z.string().describe('Invoice id, e.g. "I-9001"') },
+      outputSchema: ERP_OUTPUT_SCHEMAS.get_invoice,
     },
     async ({ invoiceId }) => {
       const found = data.invoices.find((i) => i.invoiceId === invoiceId);
-      return found === undefined ? fail(`No invoice ${invoiceId}`) : ok({ invoice: found });
+      return found === undefined ? fail(`No invoice ${invoiceId}`) : ok('get_invoice', { invoice: found });
     },
   );
 
   server.registerTool(
     'list_products',
-    { description: 'Every product with unit price (EUR) and units in stock.', inputSchema: {} },
-    async () => ok({ products: data.products }),
+    {
+      description: 'Every product with unit price (EUR) and units in stock.',
+      inputSchema: {},
+      outputSchema: ERP_OUTPUT_SCHEMAS.list_products,
+    },
+    async () => ok('list_products', { products: data.products }),
   );
 
   server.registerTool(
@@ -141,11 +156,12 @@ export function createErpServer(options: ErpServerOptions = {}): McpServer {
         sku: z.string().describe('Product SKU, e.g. "SKU-100"'),
         quantity: z.number().int().min(1).optional().describe('Units wanted (default 1)'),
       },
+      outputSchema: ERP_OUTPUT_SCHEMAS.check_stock,
     },
     async ({ sku, quantity = 1 }) => {
       const product = data.products.find((p) => p.sku === sku);
       if (product === undefined) return fail(`No product ${sku}`);
-      return ok({
+      return ok('check_stock', {
         sku,
         name: product.name,
         inStock: product.inStock,
@@ -167,6 +183,7 @@ export function createErpServer(options: ErpServerOptions = {}): McpServer {
           .min(1)
           .max(20),
       },
+      outputSchema: ERP_OUTPUT_SCHEMAS.create_order,
     },
     async ({ customerId, lines }) => {
       const buyer = customer(customerId);
@@ -219,7 +236,7 @@ export function createErpServer(options: ErpServerOptions = {}): McpServer {
       };
       data.orders.push(order);
       data.invoices.push(invoice);
-      return ok({ order, invoice });
+      return ok('create_order', { order, invoice });
     },
   );
 
@@ -228,6 +245,7 @@ export function createErpServer(options: ErpServerOptions = {}): McpServer {
     {
       description: 'Cancels an open order: puts its units back in stock and voids its invoice.',
       inputSchema: { orderId },
+      outputSchema: ERP_OUTPUT_SCHEMAS.cancel_order,
     },
     async ({ orderId }) => {
       const found = data.orders.find((o) => o.orderId === orderId);
@@ -241,7 +259,7 @@ export function createErpServer(options: ErpServerOptions = {}): McpServer {
       }
       const invoice = data.invoices.find((i) => i.invoiceId === found.invoiceId);
       if (invoice !== undefined) invoice.status = 'void';
-      return ok({ order: found, ...(invoice === undefined ? {} : { invoice }) });
+      return ok('cancel_order', { order: found, ...(invoice === undefined ? {} : { invoice }) });
     },
   );
 

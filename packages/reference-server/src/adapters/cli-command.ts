@@ -1,0 +1,95 @@
+import { Command, CommanderError, Help, InvalidArgumentError, Option } from 'commander';
+import { CLI_OPTIONS, type CliOptions } from './cli-options.js';
+
+/** Where the CLI writes. */
+export interface CliIo {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+}
+
+/** The environment the CLI reads: variable names to values (`process.env` by default). */
+export type CliEnv = Readonly<Record<string, string | undefined>>;
+
+/** The options of one run, or the exit code when there is nothing to run (help, version, bad input). */
+export type ParsedCommandLine = { options: CliOptions; exitCode?: undefined } | { exitCode: number };
+
+const HELP_AFTER = `
+Flags win over environment variables, which win over the defaults; an empty variable counts as
+unset. Relative file paths (--script, --config, --documents) are resolved against the directory
+the command was run from: INIT_CWD when npm or pnpm set it, else the current directory.
+Readiness check: GET /healthz (no token). SIGINT and SIGTERM stop the server (exit code 0).`;
+
+/**
+ * Reads the command line and the environment into {@link CliOptions}, built from
+ * {@link CLI_OPTIONS}. `--help` and `--version` print and give exit code 0; a bad flag or variable
+ * prints an error naming it and gives exit code 2.
+ */
+export function parseCommandLine(
+  argv: readonly string[],
+  io: CliIo,
+  env: CliEnv,
+  version?: string,
+): ParsedCommandLine {
+  const program = new Command('parley-server').description(
+    'In-memory reference server for the Conversation Session Service',
+  );
+  const envOf = new Map<string, string>();
+  for (const spec of CLI_OPTIONS) {
+    const option = new Option(spec.flags, spec.description);
+    if (spec.parse !== undefined)
+      option.argParser(spec.parse as (value: string, previous: unknown) => unknown);
+    if (spec.default !== undefined) option.default(spec.default, spec.defaultDescription);
+    program.addOption(option);
+    if (spec.env !== undefined) envOf.set(option.attributeName(), spec.env);
+  }
+  if (version !== undefined) program.version(version, '-V, --version', 'print the version');
+  program
+    .helpOption('-h, --help', 'show this help')
+    .addHelpText('after', HELP_AFTER)
+    .configureHelp({
+      // "(default: 4010, env: PORT)": the variable is read here, not by commander (see below).
+      optionDescription: (option) => {
+        const text = Help.prototype.optionDescription.call(new Help(), option);
+        const name = envOf.get(option.attributeName());
+        if (name === undefined) return text;
+        return text.endsWith(')') ? `${text.slice(0, -1)}, env: ${name})` : `${text} (env: ${name})`;
+      },
+    })
+    .exitOverride()
+    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
+
+  try {
+    // `pnpm start -- --port 0` passes the `--` on under pnpm 10: skip it.
+    program.parse(argv[0] === '--' ? argv.slice(1) : [...argv], { from: 'user' });
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      const done = ['commander.helpDisplayed', 'commander.help', 'commander.version'].includes(error.code);
+      return { exitCode: done ? 0 : 2 };
+    }
+    throw error;
+  }
+
+  // The environment, for every option whose flag was not given. Read here rather than with
+  // commander's Option.env() so that the environment can be passed in (tests, embedding).
+  for (const spec of CLI_OPTIONS) {
+    const key = program.options.find((o) => o.flags === spec.flags)?.attributeName();
+    if (spec.env === undefined || key === undefined || program.getOptionValueSource(key) === 'cli') continue;
+    const raw = env[spec.env];
+    if (raw === undefined || raw.trim() === '') continue;
+    try {
+      const value =
+        spec.parseEnv !== undefined
+          ? spec.parseEnv(raw)
+          : spec.parse !== undefined
+            ? spec.parse(raw, spec.default as never)
+            : raw;
+      program.setOptionValueWithSource(key, value, 'env');
+    } catch (error) {
+      if (!(error instanceof InvalidArgumentError)) throw error;
+      const shown = spec.secret === true ? '' : ` value '${raw}'`;
+      io.stderr(`error: environment variable ${spec.env}${shown} is invalid. ${error.message}\n`);
+      return { exitCode: 2 };
+    }
+  }
+  return { options: program.opts<CliOptions>() };
+}

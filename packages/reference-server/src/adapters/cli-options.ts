@@ -1,0 +1,148 @@
+import { InvalidArgumentError } from 'commander';
+import type { User } from '../http/token-auth.js';
+
+/**
+ * One option of the `parley-server` command: its flag, the environment variable that sets it when
+ * the flag is not given, how a value is read, and its default. The command is built from
+ * {@link CLI_OPTIONS}; adding an option is one entry there and one field in {@link CliOptions}.
+ */
+export interface CliOptionSpec {
+  /** Commander flags, e.g. `--port <port>` (a flag without `<value>` is a boolean switch). */
+  flags: string;
+  description: string;
+  /** Environment variable read when the flag is not given; an empty value counts as unset. */
+  env?: string;
+  /** Reads one flag value (`previous` is the value so far: the default or earlier repeats). */
+  parse?: (value: string, previous: never) => unknown;
+  /** Reads the environment variable's value; by default {@link parse} with the default value. */
+  parseEnv?: (value: string) => unknown;
+  default?: unknown;
+  /** How `--help` shows the default, when not the value itself. */
+  defaultDescription?: string;
+  /** The value holds credentials: an error about the variable does not print it. */
+  secret?: boolean;
+}
+
+/** The option values of one run, flags over environment over defaults. */
+export interface CliOptions {
+  port: number;
+  host: string;
+  user: User[];
+  heartbeatTimeoutMs: number;
+  toolCallTimeoutMs: number;
+  script?: string;
+  control: boolean;
+  config?: string;
+  documents: Array<[name: string, file: string]>;
+}
+
+export const DEFAULT_PORT = 4010;
+
+export function parsePort(value: string): number {
+  const port = Number(value);
+  if (!/^\d+$/.test(value) || port > 65_535) {
+    throw new InvalidArgumentError('must be an integer from 0 to 65535.');
+  }
+  return port;
+}
+
+/** A duration in milliseconds: a positive integer. */
+export function parsePositiveInt(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n < 1 || !Number.isSafeInteger(n)) {
+    throw new InvalidArgumentError('must be a positive integer (milliseconds).');
+  }
+  return n;
+}
+
+const USER = /^([^:\s]+):(\S+)$/;
+
+function parseUser(value: string): User {
+  const match = USER.exec(value);
+  if (match?.[1] === undefined || match[2] === undefined) {
+    throw new InvalidArgumentError(
+      `"${value}" must be NAME:TOKEN (both non-empty, no spaces; the first ":" ends the name).`,
+    );
+  }
+  return { name: match[1], token: match[2] };
+}
+
+/** `--user NAME:TOKEN`, repeatable. */
+export function collectUser(value: string, previous: User[]): User[] {
+  return [...previous, parseUser(value)];
+}
+
+/** `PARLEY_USERS`: `NAME:TOKEN` pairs separated by commas or whitespace (so no comma in a token). */
+export function parseUserList(value: string): User[] {
+  const users = value
+    .split(/[\s,]+/)
+    .filter((item) => item !== '')
+    .map(parseUser);
+  if (users.length === 0) throw new InvalidArgumentError('must hold at least one NAME:TOKEN.');
+  return users;
+}
+
+/** `--documents NAME=FILE`, repeatable. */
+export function collectDocuments(value: string, previous: Array<[string, string]>): Array<[string, string]> {
+  const match = /^([^=\s]+)=(.+)$/.exec(value);
+  if (match?.[1] === undefined || match[2] === undefined) {
+    throw new InvalidArgumentError('must be NAME=FILE (an index name and a .json or .jsonl file).');
+  }
+  return [...previous, [match[1], match[2]]];
+}
+
+/** Every option of `parley-server`, in the order `--help` lists them. */
+export const CLI_OPTIONS: readonly CliOptionSpec[] = [
+  {
+    flags: '--port <port>',
+    description: 'TCP port, 0 for any free port',
+    env: 'PORT',
+    parse: parsePort,
+    default: DEFAULT_PORT,
+  },
+  { flags: '--host <host>', description: 'interface to bind', env: 'HOST', default: '127.0.0.1' },
+  {
+    flags: '--user <NAME:TOKEN>',
+    description: 'a user and its bearer token (repeatable; the variable takes a comma-separated list)',
+    env: 'PARLEY_USERS',
+    parse: collectUser,
+    parseEnv: parseUserList,
+    secret: true,
+    default: [],
+    defaultDescription: 'one demo user whose token is printed',
+  },
+  {
+    flags: '--heartbeat-timeout-ms <ms>',
+    description: 'a tool call with no heartbeat for this long is claimable again',
+    env: 'PARLEY_HEARTBEAT_TIMEOUT_MS',
+    parse: parsePositiveInt,
+    default: 15_000,
+  },
+  {
+    flags: '--tool-call-timeout-ms <ms>',
+    description: 'a tool call is abandoned this long after the model asked for it, heartbeats or not',
+    env: 'PARLEY_TOOL_CALL_TIMEOUT_MS',
+    parse: parsePositiveInt,
+    default: 600_000,
+  },
+  {
+    flags: '--script <file>',
+    description: 'answer with a scripted model from this JSON script file (rules or turns)',
+  },
+  {
+    flags: '--control',
+    description: 'serve the test-only control routes under /_parley/ (no authentication)',
+    default: false,
+  },
+  {
+    flags: '--config <file>',
+    description: 'extensions config (JSON): agents, models, document indexes, tool providers, quotas',
+  },
+  {
+    flags: '--documents <NAME=FILE>',
+    description: 'load a document index from a JSON or JSONL file (repeatable)',
+    parse: collectDocuments,
+    default: [],
+    defaultDescription: 'the built-in "handbook" index only',
+  },
+];

@@ -1,0 +1,60 @@
+import type {
+  APIError,
+  AuthenticationError,
+  BadRequestError,
+  ConflictError,
+  InternalServerError,
+  NotFoundError,
+  PayloadTooLargeError,
+  PermissionDeniedError,
+  RateLimitError,
+} from './api-error.js';
+import type { APIConnectionError, APITimeoutError, APIUserAbortError } from './connection-errors.js';
+import { hasParleyBrand, type ParleyError } from './parley-error.js';
+import type { ResponseValidationError, StreamError } from './stream-errors.js';
+import type { ToolCallLostError, ToolReportError } from './tool-errors.js';
+
+function named(value: unknown, ...names: string[]): boolean {
+  return hasParleyBrand(value) && names.includes(value.name);
+}
+
+const API_ERROR_NAMES = [
+  'APIError',
+  'BadRequestError',
+  'AuthenticationError',
+  'PermissionDeniedError',
+  'NotFoundError',
+  'ConflictError',
+  'PayloadTooLargeError',
+  'RateLimitError',
+  'InternalServerError',
+];
+
+export const isParleyError = (value: unknown): value is ParleyError => hasParleyBrand(value);
+export const isAPIError = (value: unknown): value is APIError => named(value, ...API_ERROR_NAMES);
+export const isBadRequestError = (value: unknown): value is BadRequestError =>
+  named(value, 'BadRequestError');
+export const isAuthenticationError = (value: unknown): value is AuthenticationError =>
+  named(value, 'AuthenticationError');
+export const isPermissionDeniedError = (value: unknown): value is PermissionDeniedError =>
+  named(value, 'PermissionDeniedError');
+export const isNotFoundError = (value: unknown): value is NotFoundError => named(value, 'NotFoundError');
+export const isConflictError = (value: unknown): value is ConflictError => named(value, 'ConflictError');
+export const isPayloadTooLargeError = (value: unknown): value is PayloadTooLargeError =>
+  named(value, 'PayloadTooLargeError');
+export const isRateLimitError = (value: unknown): value is RateLimitError => named(value, 'RateLimitError');
+export const isInternalServerError = (value: unknown): value is InternalServerError =>
+  named(value, 'InternalServerError');
+export const isAPIConnectionError = (value: unknown): value is APIConnectionError =>
+  named(value, 'APIConnectionError', 'APITimeoutError');
+export const isAPITimeoutError = (value: unknown): value is APITimeoutError =>
+  named(value, 'APITimeoutError');
+export const isAPIUserAbortError = (value: unknown): value is APIUserAbortError =>
+  named(value, 'APIUserAbortError');
+export const isResponseValidationError = (value: unknown): value is ResponseValidationError =>
+  named(value, 'ResponseValidationError');
+export const isStreamError = (value: unknown): value is StreamError => named(value, 'StreamError');
+export const isToolReportError = (value: unknown): value is ToolReportError =>
+  named(value, 'ToolReportError');
+export const isToolCallLostError = (value: unknown): value is ToolCallLostError =>
+  named(value, 'ToolCallLostError');

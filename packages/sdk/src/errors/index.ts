@@ -1,0 +1,39 @@
+export type { APIErrorInit } from './api-error.js';
+export {
+  APIError,
+  AuthenticationError,
+  BadRequestError,
+  ConflictError,
+  InternalServerError,
+  NotFoundError,
+  PayloadTooLargeError,
+  PermissionDeniedError,
+  RateLimitError,
+  REQUEST_ID_HEADER,
+} from './api-error.js';
+export { APIConnectionError, APITimeoutError, APIUserAbortError } from './connection-errors.js';
+export {
+  isAPIConnectionError,
+  isAPIError,
+  isAPITimeoutError,
+  isAPIUserAbortError,
+  isAuthenticationError,
+  isBadRequestError,
+  isConflictError,
+  isInternalServerError,
+  isNotFoundError,
+  isParleyError,
+  isPayloadTooLargeError,
+  isPermissionDeniedError,
+  isRateLimitError,
+  isResponseValidationError,
+  isStreamError,
+  isToolCallLostError,
+  isToolReportError,
+} from './guards.js';
+export { ParleyError } from './parley-error.js';
+export { MAX_RETRY_AFTER_MS, parseRetryAfter } from './retry-after.js';
+export type { StreamErrorInit, ValidationIssue } from './stream-errors.js';
+export { describeReceived, ResponseValidationError, StreamError } from './stream-errors.js';
+export type { ToolCallLostReason } from './tool-errors.js';
+export { ToolCallLostError, ToolReportError } from './tool-errors.js';

@@ -1,0 +1,60 @@
+import type { MessageReply, ToolUseBlock } from '@parley/protocol';
+import type { MessageSnapshot } from './reply-accumulator.js';
+import type { StreamEventItem } from './stream-events.js';
+
+/** Listeners of {@link MessageStream.on}. */
+export interface MessageStreamEvents {
+  /** Every event, known or unknown, in order. */
+  event: (event: StreamEventItem) => void;
+  /** A text delta of an assistant message, and the text of its block so far. */
+  text: (delta: string, snapshot: string) => void;
+  /** A message finished (`messageStop`). */
+  message: (message: MessageSnapshot) => void;
+  /** A tool_use block finished, its input parsed. */
+  toolUse: (block: ToolUseBlock) => void;
+  /** The reply completed (`replyStop`). */
+  reply: (reply: MessageReply) => void;
+  /** The stream failed; `finalReply()` and iteration reject with the same error. */
+  error: (error: Error) => void;
+  /** The stream is over, successfully or not. Fires once. */
+  end: () => void;
+}
+
+type Entry = { fn: (...args: never[]) => void; once: boolean };
+
+/** Carries an error thrown by a user's listener, so it fails the stream unchanged. */
+export class ListenerFailure {
+  constructor(readonly error: Error) {}
+}
+
+/** The listeners of one stream, by event name. */
+export class StreamListeners {
+  readonly #lists = new Map<keyof MessageStreamEvents, Entry[]>();
+
+  add<E extends keyof MessageStreamEvents>(event: E, fn: MessageStreamEvents[E], once: boolean): void {
+    const list = this.#lists.get(event);
+    if (list) list.push({ fn, once });
+    else this.#lists.set(event, [{ fn, once }]);
+  }
+
+  remove<E extends keyof MessageStreamEvents>(event: E, fn: MessageStreamEvents[E]): void {
+    const list = this.#lists.get(event);
+    const at = list ? list.findIndex((entry) => entry.fn === fn) : -1;
+    if (list && at >= 0) list.splice(at, 1);
+  }
+
+  /** Calls the listeners in order; one that throws stops the stream with a {@link ListenerFailure}. */
+  emit<E extends keyof MessageStreamEvents>(event: E, ...args: Parameters<MessageStreamEvents[E]>): void {
+    const list = this.#lists.get(event);
+    // The common case on the hot path: nobody listens.
+    if (list === undefined || list.length === 0) return;
+    for (const entry of [...list]) {
+      if (entry.once) list.splice(list.indexOf(entry), 1);
+      try {
+        (entry.fn as (...a: unknown[]) => void)(...args);
+      } catch (error) {
+        throw new ListenerFailure(error instanceof Error ? error : new Error(String(error)));
+      }
+    }
+  }
+}

@@ -1,0 +1,53 @@
+// Consumer test (after `pnpm build`): the packed packages installed with npm into a temporary
+// project outside the workspace, as users get them. There the same tool is defined with zod (newest
+// 4.x), Valibot and ArkType (packages/sdk/test/consumer/), type-checked with tsc (strict; `skipLibCheck`
+// keeps it within about two minutes, and `@ts-expect-error` lines fail it should the SDK's types
+// degrade to `any`), compiled, and run in a tool loop against the reference server.
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createProject, packWorkspace } from './pack-workspace.mjs';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const SOURCES = join(ROOT, 'packages/sdk/test/consumer');
+const TSC = join(ROOT, 'node_modules/typescript/bin/tsc');
+const started = Date.now();
+const dir = mkdtempSync(join(tmpdir(), 'parley-consumer-'));
+const step = (what) => console.log(`[consumer] ${what} (${((Date.now() - started) / 1000).toFixed(0)} s)`);
+
+try {
+  step(`packing into ${dir}`);
+  const tarballs = packWorkspace(undefined, join(dir, 'tarballs'));
+  step('installing the tarballs and zod, Valibot, ArkType from the registry');
+  createProject({
+    dir: join(dir, 'app'),
+    tarballs,
+    dependencies: {
+      zod: '^4',
+      valibot: '^1',
+      '@valibot/to-json-schema': '^1',
+      arktype: '^2',
+      '@types/node': '^20',
+    },
+  });
+  cpSync(SOURCES, join(dir, 'app'), { recursive: true });
+  try {
+    const versions = execFileSync('npm', ['ls', 'zod', 'valibot', 'arktype', '--depth=0'], {
+      cwd: join(dir, 'app'),
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    console.log(versions.trim().split('\n').slice(1).join('\n'));
+  } catch {
+    // Only informative: `npm ls` exits non-zero on peer-dependency notes that do not matter here.
+  }
+  step('type-checking and compiling with tsc');
+  execFileSync(process.execPath, [TSC, '-p', 'tsconfig.json'], { cwd: join(dir, 'app'), stdio: 'inherit' });
+  step('running a tool loop per schema library against the reference server');
+  execFileSync(process.execPath, ['dist/main.js'], { cwd: join(dir, 'app'), stdio: 'inherit' });
+  step('passed');
+} finally {
+  if (!process.env.PARLEY_KEEP_CONSUMER) rmSync(dir, { recursive: true, force: true });
+}

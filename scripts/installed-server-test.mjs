@@ -1,0 +1,167 @@
+// Installed-server test (after `pnpm build`): the packed @parley/protocol and
+// @parley/reference-server installed with npm into an empty directory outside the workspace (no
+// pnpm, no workspace links), then the `parley-server` bin run from there as a user runs it: with
+// `npx` and directly: readiness on GET /healthz, one session and one message, and a clean stop
+// on Ctrl+C (SIGINT to the process group) and on SIGTERM (exit code 0, one line).
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createProject, packWorkspace } from './pack-workspace.mjs';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const { version } = JSON.parse(readFileSync(join(ROOT, 'packages/reference-server/package.json'), 'utf8'));
+const TOKEN = 'parley-demo-token';
+const started = Date.now();
+const dir = mkdtempSync(join(tmpdir(), 'parley-installed-server-'));
+const app = join(dir, 'app');
+const step = (what) =>
+  console.log(`[installed-server] ${what} (${((Date.now() - started) / 1000).toFixed(0)} s)`);
+// The server's own settings must not come from the CI's environment.
+const env = { ...process.env, PORT: '', HOST: '', PARLEY_USERS: '' };
+
+function check(condition, message) {
+  if (!condition) throw new Error(`installed-server: ${message}`);
+}
+
+/** stderr without npm's own notices about the machine's npm config. */
+const ownErrors = (text) =>
+  text
+    .split('\n')
+    .filter((line) => line.trim() !== '' && !line.startsWith('npm warn'))
+    .join('\n');
+
+/**
+ * Starts the server from the app directory (in a process group of its own, as a terminal runs a
+ * command), waits for its URL and returns it with the process.
+ */
+async function startServer(command, args) {
+  const child = spawn(command, [...args, '--port', '0'], {
+    cwd: app,
+    env,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => {
+    stdout += chunk;
+  });
+  child.stderr.on('data', (chunk) => {
+    stderr += chunk;
+  });
+  // 'close': the process has exited and every process holding its output pipes is gone too.
+  const closed = new Promise((resolve) => child.once('close', (code, signal) => resolve({ code, signal })));
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const url = /listening on (http:\/\/\S+)/.exec(stdout)?.[1];
+    if (url !== undefined) return { child, url, closed, output: () => ({ stdout, stderr }) };
+    if (child.exitCode !== null || Date.now() > deadline) {
+      killGroup(child, 'SIGKILL');
+      throw new Error(`installed-server: the server did not start:\n${stdout}\n${stderr}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+function killGroup(child, signal) {
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    // already gone
+  }
+}
+
+/** Polls GET /healthz until it answers 200, as a container's readiness check would. */
+async function waitUntilReady(url) {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const res = await fetch(`${url}/healthz`).catch(() => undefined);
+    if (res?.status === 200) return res.json();
+    check(Date.now() < deadline, `GET /healthz never answered 200 (last: ${res?.status})`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+/** Readiness, one session, one message. */
+async function converse(url) {
+  const health = await waitUntilReady(url);
+  check(health.status === 'ok', `GET /healthz answered ${JSON.stringify(health)}`);
+  const headers = { authorization: `Bearer ${TOKEN}` };
+  const created = await fetch(`${url}/v1/sessions`, { method: 'POST', headers });
+  check(created.status === 201, `POST /v1/sessions answered ${created.status}`);
+  const { sessionId } = await created.json();
+  const sent = await fetch(`${url}/v1/messages/${sessionId}`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ content: '/say It works from the tarball.' }),
+  });
+  check(sent.status === 200, `POST /v1/messages answered ${sent.status}`);
+  const reply = await sent.json();
+  const text = reply.messages.at(-1)?.content?.[0]?.text;
+  check(text === 'It works from the tarball.', `unexpected reply ${JSON.stringify(reply)}`);
+  return `${url}/healthz ok, session ${sessionId} answered "${text}"`;
+}
+
+/** The server printed its listening line, then exactly the stop line, and no error. */
+function checkStopped(server, signal) {
+  const { stdout, stderr } = server.output();
+  const lines = stdout.split('\n').filter((line) => line.trim() !== '');
+  check(
+    lines.length === 2 && lines[1] === `Parley reference server stopped (${signal})`,
+    `expected the listening line and the stop line, got:\n${stdout}\n${stderr}`,
+  );
+  check(ownErrors(stderr) === '', `stderr:\n${stderr}`);
+}
+
+const servers = [];
+try {
+  step(`packing into ${dir}`);
+  const tarballs = packWorkspace(['@parley/protocol', '@parley/reference-server'], join(dir, 'tarballs'));
+  step('installing the tarballs with npm into an empty directory');
+  createProject({ dir: app, tarballs, name: 'parley-installed-server' });
+
+  for (const command of ['parley-server', '@parley/reference-server']) {
+    // `--no`: never fetch a package of that name from the registry; `--`: the rest is the command's.
+    const printed = execFileSync('npx', ['--no', '--', command, '--version'], {
+      cwd: app,
+      env,
+      encoding: 'utf8',
+    });
+    check(printed.trim() === version, `npx ${command} --version printed ${JSON.stringify(printed)}`);
+  }
+  step(`npx parley-server --version and npx @parley/reference-server --version print ${version}`);
+
+  // 1. `npx parley-server`, stopped as Ctrl+C stops it: SIGINT to the whole process group. npx and
+  //    its shell die of the signal (npm's behaviour); the server must close, print its line and
+  //    leave no process behind.
+  const viaNpx = await startServer('npx', ['--no', '--', 'parley-server']);
+  servers.push(viaNpx);
+  step(`npx parley-server: ${await converse(viaNpx.url)}`);
+  killGroup(viaNpx.child, 'SIGINT');
+  await viaNpx.closed;
+  checkStopped(viaNpx, 'SIGINT');
+  check(
+    await fetch(`${viaNpx.url}/healthz`).then(
+      () => false,
+      () => true,
+    ),
+    'the server still answers after Ctrl+C',
+  );
+  step('npx parley-server, Ctrl+C (SIGINT to the group): the server stopped with one line');
+
+  // 2. The installed bin run directly, as a container's command, stopped with SIGTERM.
+  const direct = await startServer(join(app, 'node_modules/.bin/parley-server'), []);
+  servers.push(direct);
+  step(`node_modules/.bin/parley-server: ${await converse(direct.url)}`);
+  direct.child.kill('SIGTERM');
+  const exit = await direct.closed;
+  check(exit.code === 0, `after SIGTERM the exit was ${JSON.stringify(exit)}`);
+  checkStopped(direct, 'SIGTERM');
+  step('SIGTERM: exit code 0, one line');
+  step('passed');
+} finally {
+  for (const server of servers) killGroup(server.child, 'SIGKILL');
+  if (!process.env.PARLEY_KEEP_CONSUMER) rmSync(dir, { recursive: true, force: true });
+}
