@@ -55,7 +55,7 @@ async function createFixtures(server: ReferenceServer, needs: readonly string[])
 
 /** Runs one snippet with fresh fixtures, in a temporary working directory, with console output kept quiet. */
 export async function withDocFixtures(
-  options: { files: string[]; needs: string[] },
+  options: { files: string[]; needs: string[]; env?: Record<string, string> },
   run: (fixtures: Awaited<ReturnType<typeof createFixtures>>) => Promise<void>,
 ): Promise<void> {
   const server = createReferenceServer();
@@ -67,6 +67,7 @@ export async function withDocFixtures(
   const dir = mkdtempSync(join(tmpdir(), 'parley-doc-'));
   for (const file of options.files) copyFileSync(join(ROOT, file), join(dir, basename(file)));
   process.chdir(dir);
+  for (const [name, value] of Object.entries(options.env ?? {})) vi.stubEnv(name, value);
   const quiet = [
     vi.spyOn(console, 'log').mockImplementation(() => {}),
     vi.spyOn(console, 'debug').mockImplementation(() => {}),
@@ -77,6 +78,7 @@ export async function withDocFixtures(
     await run(await createFixtures(server, options.needs));
   } finally {
     for (const spy of quiet) spy.mockRestore();
+    vi.unstubAllEnvs();
     process.chdir(cwd);
     rmSync(dir, { recursive: true, force: true });
     mock.close();

@@ -11,6 +11,8 @@
 //     copies these files (paths from the repository root) into the snippet's working directory
 //   <!-- snippet: alias ./parley-api packages/sdk/test/openapi/openapi-types.ts -->
 //     resolves an import the reader makes themselves (a generated file) to a file of the repository
+//   <!-- snippet: env PARLEY_BASE_URL=http://127.0.0.1:4010 PARLEY_TOKEN=parley-demo-token -->
+//     sets these environment variables while the snippet runs
 //   <!-- snippet: browser -->
 //     browser-only code (msw's service worker): written as NAME.browser.ts, which `pnpm typecheck`
 //     type-checks and vitest does not run (Node has no service worker)
@@ -181,6 +183,9 @@ export function snippetTest(snippet) {
     return [...header, ...importLines, ...auto, '', ...body, ''].join('\n');
   }
   const files = /^files\s+(.+)$/.exec(directive('files') ?? '')?.[1]?.split(/\s+/) ?? [];
+  const env = Object.fromEntries(
+    (/^env\s+(.+)$/.exec(directive('env') ?? '')?.[1]?.split(/\s+/) ?? []).map((pair) => pair.split('=', 2)),
+  );
   const isTestFile = /^(it|test|describe)\(/m.test(bare);
   if (isTestFile) {
     if (fixtures.length > 0) throw new Error(`${where}: a snippet with its own tests cannot use fixtures`);
@@ -194,7 +199,7 @@ export function snippetTest(snippet) {
     ...auto,
     '',
     `__it('${where} runs as documented', async () => {`,
-    `  await withDocFixtures(${JSON.stringify({ files, needs: fixtures })}, async (__fixtures) => {`,
+    `  await withDocFixtures(${JSON.stringify({ files, needs: fixtures, env })}, async (__fixtures) => {`,
     fixtures.length > 0 ? `    const { ${fixtures.join(', ')} } = __fixtures;` : '    void __fixtures;',
     // A module's `export` means nothing inside the test's function: the declaration stays.
     ...body.map((l) =>

@@ -67,7 +67,7 @@ describe('the OpenAPI document', () => {
     expect(document.security).toEqual([{ bearerAuth: [] }]);
     expect(document.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
     const all = operations();
-    expect(all.length).toBe(11);
+    expect(all.length).toBe(12);
     for (const { path, operation } of all) {
       if (path.startsWith('/v1/')) {
         expect(operation.security, path).toBeUndefined();

@@ -13,18 +13,20 @@ import {
   type ParleyExtensionHost,
 } from './extensions/create-extension-host.js';
 import { MCP_HTTP_PREFIX, mcpHttpEndpoint } from './extensions/mcp/mcp-http-endpoint.js';
+import type { AllowedHosts } from './http/allowed-hosts.js';
 import { createProtocolApp } from './http/app.js';
-import { isPreflight } from './http/is-preflight.js';
+import type { CorsOrigins } from './http/cors-policy.js';
 import { HEALTH_PATH } from './http/routes/health-route.js';
 import type { ServerContext } from './http/server-context.js';
-import type { User } from './http/token-auth.js';
+import { bearerMatcher, type User } from './http/token-auth.js';
+import { withEdgePolicy } from './http/with-edge-policy.js';
 import { HttpError } from './http-error.js';
 import type { Model } from './model/model.js';
 import { loadScript } from './model/script-file.js';
 import { type Script, scriptedModel } from './model/scripted-model.js';
 import { standInModel } from './model/stand-in-model.js';
+import { controlTokenMatcher, generateControlToken } from './testing/control-access.js';
 import { createControlRoutes, isControlPath } from './testing/control-routes.js';
-import { FAULT_HEADER } from './testing/fault.js';
 import { FaultQueue } from './testing/fault-queue.js';
 import { DEFAULT_JOURNAL_LIMIT, Journal } from './testing/journal.js';
 import { withToolkit } from './testing/with-toolkit.js';
@@ -74,7 +76,8 @@ export interface ReferenceServerOptions {
   extensionHost?: ExtensionHost;
   /**
    * Serve the test-only control and inspection routes under `/_parley/` (health, reset, journal,
-   * faults, script, sessions, a web page). No authentication. Default false: they are 404.
+   * faults, script, sessions, a web page). Each needs the control token in the
+   * `x-parley-control-token` header. Default false: they are 404.
    */
   control?: boolean;
   /**
@@ -83,14 +86,35 @@ export interface ReferenceServerOptions {
    * Default: the `control` setting. Needs the built-in extension host (not with `extensions: false`).
    */
   mcpOverHttp?: boolean;
+  /**
+   * The control token of the `/_parley/` routes (visible ASCII, no spaces). Default: a random one
+   * made at creation (`pct_` and 32 hex digits), read it from `server.controlToken`.
+   */
+  controlToken?: string;
+  /**
+   * `false` ignores the `x-parley-fault` header entirely; queued one-shot faults still apply.
+   * Default true. Either way a fault applies only to a request with a user's bearer token or the
+   * control token: a stranger cannot slow or cut the server.
+   */
+  faults?: boolean;
+  /**
+   * Host names the server answers to (against DNS rebinding): `true` for any, or names on top of
+   * `localhost`, `*.localhost` and IP addresses, which are always allowed (`.example.com` allows
+   * the domain and its subdomains, `*` any). Any other `Host` is `403 host_not_allowed`. Default
+   * `true`: in process (fetch injection, msw) there is no network to rebind; `startServer` and the
+   * CLI default to `[]`.
+   */
+  allowedHosts?: AllowedHosts;
   /** Journal entries kept (the oldest go first). Default 1000. */
   journalLimit?: number;
   /**
    * CORS for browser apps on another origin (a dev server on another port): `true` allows every
    * origin, a string or list allows those, `false` sends no CORS headers. Default `true`: a local
-   * emulator should not need a proxy. Preflight requests are answered without authentication.
+   * emulator should not need a proxy. Every response carries the CORS headers (faults, errors,
+   * control routes, 404s); a preflight is answered without authentication on any path and allows
+   * every request header it asks for.
    */
-  cors?: boolean | string | readonly string[];
+  cors?: CorsOrigins;
 }
 
 /** A running reference server: a web-standard fetch handler plus inspection and control. */
@@ -109,6 +133,8 @@ export interface ReferenceServer {
   readonly control: boolean;
   /** Whether the in-process MCP providers are served at `/mcp/<provider>`. */
   readonly mcpOverHttp: boolean;
+  /** The token the control routes need in `x-parley-control-token`; undefined without control. */
+  readonly controlToken: string | undefined;
   /** Every request and its reply, oldest first (testing toolkit). */
   readonly journal: Journal;
   /** One-shot faults for the next matching requests (testing toolkit). */
@@ -168,22 +194,28 @@ export function createReferenceServer(options: ReferenceServerOptions = {}): Ref
   const mcpOverHttp = (options.mcpOverHttp ?? options.control === true) && parleyHost !== undefined;
   const core = createProtocolApp(ctx, {
     users,
-    cors: options.cors ?? true,
-    // A browser app may inject faults too: the toolkit's header passes CORS preflight.
-    corsAllowHeaders: [FAULT_HEADER],
     // The providers of extensions/ by URL: the core authenticates, the endpoint speaks MCP.
     mounts: mcpOverHttp
       ? [
           {
             prefix: MCP_HTTP_PREFIX,
             fetch: mcpHttpEndpoint(parleyHost.gateway, { maxBodyBytes: ctx.maxBodyBytes }),
-            corsAllowHeaders: ['mcp-protocol-version', FAULT_HEADER],
           },
         ]
       : [],
   });
+  const control = options.control === true;
+  const controlToken = control ? (options.controlToken ?? generateControlToken()) : undefined;
+  const hasControlToken = controlToken === undefined ? () => false : controlTokenMatcher(controlToken);
+  const isUser = bearerMatcher(users);
   // The testing toolkit wraps the core: journal and faults around it, stream faults as its pacer.
-  const protocolFetch = withToolkit(core.fetch, { clock, journal, faults });
+  const protocolFetch = withToolkit(core.fetch, {
+    clock,
+    journal,
+    faults,
+    faultHeader: options.faults !== false,
+    mayFault: (request) => isUser(request.headers.get('authorization')) || hasControlToken(request),
+  });
 
   const reset = (resetOptions: { user?: string } = {}) => {
     if (resetOptions.user !== undefined) {
@@ -196,7 +228,6 @@ export function createReferenceServer(options: ReferenceServerOptions = {}): Ref
     faults.clear();
     ctx.model = initialModel;
   };
-  const control = options.control === true;
   const controlRoutes = control
     ? createControlRoutes({
         clock,
@@ -213,21 +244,24 @@ export function createReferenceServer(options: ReferenceServerOptions = {}): Ref
         restoreModel: () => {
           ctx.model = initialModel;
         },
+        hasControlToken,
       })
     : undefined;
 
   const abortReplies = (reason?: unknown) =>
     sessions.abortReplies(reason ?? new HttpError('internal_error', 'The server is shutting down'));
 
-  const fetch = async (request: Request): Promise<Response> => {
-    const { pathname } = new URL(request.url);
-    if (controlRoutes !== undefined && isControlPath(pathname)) return controlRoutes(request);
-    // Readiness checks go straight to the core: no journal entry, no fault (a queued one stays).
-    if (pathname === HEALTH_PATH) return core.fetch(request);
-    // A preflight is answered by the core's CORS alone: no journal entry, no fault taken for it.
-    if (isPreflight(request)) return core.fetch(request);
-    return protocolFetch(request);
-  };
+  // The edge policy (host check, CORS, nosniff) stands in front of every route.
+  const fetch = withEdgePolicy(
+    async (request) => {
+      const { pathname } = new URL(request.url);
+      if (controlRoutes !== undefined && isControlPath(pathname)) return controlRoutes(request);
+      // Readiness checks go straight to the core: no journal entry, no fault (a queued one stays).
+      if (pathname === HEALTH_PATH) return core.fetch(request);
+      return protocolFetch(request);
+    },
+    { cors: options.cors ?? true, allowedHosts: options.allowedHosts ?? true },
+  );
 
   return {
     fetch,
@@ -243,6 +277,7 @@ export function createReferenceServer(options: ReferenceServerOptions = {}): Ref
     },
     control,
     mcpOverHttp,
+    controlToken,
     journal,
     faults,
     reset,

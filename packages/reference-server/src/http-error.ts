@@ -1,5 +1,35 @@
 import { ERROR_CODES, type ErrorBody, type ErrorCode } from '@parley/protocol';
 
+/**
+ * Error codes the reference server answers outside the protocol's table: refusals of its network
+ * guard and of its control routes (`/_parley/`). No `/v1` operation answers them on its own, so
+ * they are not in `ERROR_CODES` nor in the OpenAPI document; docs/reference-server.md explains them.
+ */
+export const SERVER_ERROR_CODES = {
+  control_token_required: {
+    status: 401,
+    description: 'A control route was called without the x-parley-control-token header.',
+  },
+  invalid_control_token: { status: 401, description: 'The x-parley-control-token header is not the token.' },
+  host_not_allowed: {
+    status: 403,
+    description: 'The Host is not a loopback name, an IP address or one of the allowed hosts.',
+  },
+  unsupported_media_type: {
+    status: 415,
+    description: 'A control route takes JSON only: content-type must be application/json.',
+  },
+} as const satisfies Record<string, { status: number; description: string }>;
+
+/** A code of the protocol's `ERROR_CODES` or of {@link SERVER_ERROR_CODES}. */
+export type ServerErrorCode = ErrorCode | keyof typeof SERVER_ERROR_CODES;
+
+function statusOfCode(code: ServerErrorCode): number {
+  return Object.hasOwn(SERVER_ERROR_CODES, code)
+    ? SERVER_ERROR_CODES[code as keyof typeof SERVER_ERROR_CODES].status
+    : ERROR_CODES[code as ErrorCode].status;
+}
+
 /** Options of an {@link HttpError}. */
 export interface HttpErrorOptions {
   /** Machine-readable details, rendered as `error.details`. `retryAfterSeconds` also sets `Retry-After`. */
@@ -11,22 +41,22 @@ export interface HttpErrorOptions {
 
 /**
  * A protocol error that renders itself: `{ "error": { "code", "message", "details"? } }` with the
- * status the `ERROR_CODES` table gives its code.
+ * status the `ERROR_CODES` table (or {@link SERVER_ERROR_CODES}) gives its code.
  *
  * @example
  * throw new HttpError('session_not_found', `Session ${id} was not found`);
  */
 export class HttpError extends Error {
   override name = 'HttpError' as const;
-  readonly code: ErrorCode;
+  readonly code: ServerErrorCode;
   readonly status: number;
   readonly details: Record<string, unknown> | undefined;
   readonly headers: Record<string, string>;
 
-  constructor(code: ErrorCode, message: string, options: HttpErrorOptions = {}) {
+  constructor(code: ServerErrorCode, message: string, options: HttpErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
-    this.status = ERROR_CODES[code].status;
+    this.status = statusOfCode(code);
     this.details = options.details;
     this.headers = { ...options.headers };
     const retryAfter = options.details?.retryAfterSeconds;
@@ -60,7 +90,11 @@ export function isHttpError(value: unknown): value is HttpError {
   if (value instanceof HttpError) return true;
   if (!(value instanceof Error) || value.name !== 'HttpError') return false;
   const { code, toResponse } = value as Error & { code?: unknown; toResponse?: unknown };
-  return typeof code === 'string' && Object.hasOwn(ERROR_CODES, code) && typeof toResponse === 'function';
+  return (
+    typeof code === 'string' &&
+    (Object.hasOwn(ERROR_CODES, code) || Object.hasOwn(SERVER_ERROR_CODES, code)) &&
+    typeof toResponse === 'function'
+  );
 }
 
 /** Wraps anything thrown into an {@link HttpError}: HttpErrors as they are, the rest as `internal_error`. */

@@ -13,9 +13,11 @@ export type { ServerTool, ServerToolContext, ServerToolResult } from './conversa
 export type { ReferenceServer, ReferenceServerOptions } from './create-reference-server.js';
 export { createReferenceServer, DEMO_USER } from './create-reference-server.js';
 export * from './extensions/index.js';
+export type { AllowedHosts } from './http/allowed-hosts.js';
+export type { CorsOrigins } from './http/cors-policy.js';
 export type { User } from './http/token-auth.js';
-export type { HttpErrorOptions } from './http-error.js';
-export { HttpError, isHttpError, toHttpError } from './http-error.js';
+export type { HttpErrorOptions, ServerErrorCode } from './http-error.js';
+export { HttpError, isHttpError, SERVER_ERROR_CODES, toHttpError } from './http-error.js';
 // The directive table of the stand-in model and the helpers for writing a directive of your own.
 export { DIRECTIVES, directiveError, parseJsonObjectArgument, splitFirstWord } from './model/directives.js';
 export type { Model, ModelEvent, ModelRequest, ModelTool } from './model/model.js';
@@ -35,6 +37,7 @@ export type { StandInModelOptions } from './model/stand-in-model.js';
 export { createStandInModel, standInModel } from './model/stand-in-model.js';
 export type { ScriptedToolUse, ScriptedTurn, TurnExtras } from './model/turn.js';
 export { turn, turnToEvents } from './model/turn.js';
+export { CONTROL_TOKEN_HEADER } from './testing/control-access.js';
 export { CONTROL_PREFIX } from './testing/control-routes.js';
 export type { Fault, StreamFault } from './testing/fault.js';
 export {

@@ -41,6 +41,7 @@ export { createReferenceServer, DEMO_USER } from './create-reference-server.js';
 export { scriptedModel } from './model/scripted-model.js';
 export { standInModel } from './model/stand-in-model.js';
 export { turn } from './model/turn.js';
+export { CONTROL_TOKEN_HEADER } from './testing/control-access.js';
 export type { Fault } from './testing/fault.js';
 export { FAULT_HEADER } from './testing/fault.js';
 export { ManualClock } from './time/manual-clock.js';

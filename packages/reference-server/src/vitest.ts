@@ -8,6 +8,8 @@ import {
   type ReferenceServerOptions,
 } from './create-reference-server.js';
 import { createHandlers } from './msw.js';
+import { CONTROL_TOKEN_HEADER } from './testing/control-access.js';
+import { isControlPath } from './testing/control-routes.js';
 
 /** What a client factory gets: where the server is and whose token to send. */
 export interface ClientInit {
@@ -46,13 +48,16 @@ export interface ReferenceServerHandle<Client = never> {
   readonly url: string;
   /** The bearer token of the first user. */
   readonly token: string;
+  /** The token of the control routes (`x-parley-control-token`); undefined with `control: false`. */
+  readonly controlToken: string | undefined;
   /** The server in this process: `server.script(...)`, `server.faults.next(...)`, `server.journal`. */
   readonly server: ReferenceServer;
   /** The client built by `createClient` (the same one for every test of the file). */
   readonly client: Client;
   /**
-   * `fetch` against the server: a relative path is resolved against {@link url}, and the bearer
-   * token is sent unless the request has an `authorization` header.
+   * `fetch` against the server: a relative path is resolved against {@link url}, the bearer token
+   * is sent unless the request has an `authorization` header, and to the `/_parley/` routes the
+   * control token unless the request has an `x-parley-control-token` header.
    */
   fetch(path: string | URL, init?: RequestInit): Promise<Response>;
 }
@@ -135,6 +140,9 @@ export function useReferenceServer<Client = never>(
       return started().url;
     },
     token,
+    get controlToken() {
+      return started().server.controlToken;
+    },
     get server() {
       return started().server;
     },
@@ -147,9 +155,18 @@ export function useReferenceServer<Client = never>(
       return client.value;
     },
     fetch(path, init = {}) {
+      const { url: base, server } = started();
+      const url = new URL(path, `${base}/`);
       const headers = new Headers(init.headers);
       if (!headers.has('authorization')) headers.set('authorization', `Bearer ${token}`);
-      return fetch(new URL(path, `${started().url}/`), { ...init, headers });
+      if (
+        server.controlToken !== undefined &&
+        isControlPath(url.pathname) &&
+        !headers.has(CONTROL_TOKEN_HEADER)
+      ) {
+        headers.set(CONTROL_TOKEN_HEADER, server.controlToken);
+      }
+      return fetch(url, { ...init, headers });
     },
   };
 }

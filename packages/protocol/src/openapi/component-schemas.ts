@@ -176,6 +176,14 @@ export function componentSchemas(): Record<string, JsonSchema> {
     metadata: registry,
     io: 'input',
     uri: (id) => `#/components/schemas/${id}`,
+    // A union of one member (a discriminated union kept for its error message) is that member.
+    override: ({ jsonSchema }) => {
+      const { oneOf } = jsonSchema;
+      if (Array.isArray(oneOf) && oneOf.length === 1) {
+        delete jsonSchema.oneOf;
+        Object.assign(jsonSchema, oneOf[0]);
+      }
+    },
   });
   const components: Record<string, JsonSchema> = {};
   for (const [, { id }] of NAMED) {

@@ -57,12 +57,19 @@ export function createOpenApiDocument(): OpenApiDocument {
       { name: 'Messages', description: 'Send (buffered or streamed), export and rewind.' },
       { name: 'Tool calls', description: 'Heartbeat, fail, respond to and read client tool calls.' },
       { name: 'Document', description: 'This OpenAPI document.' },
+      { name: 'Health', description: 'Readiness of the server.' },
     ],
     paths: openApiPaths(),
     components: {
       schemas: {
         ...componentSchemas(),
         ...streamEventSchemas(),
+        Health: {
+          type: 'object',
+          description: 'The server answers requests.',
+          properties: { status: { type: 'string', const: 'ok' } },
+          required: ['status'],
+        },
         OpenApiDocument: {
           type: 'object',
           description: 'An OpenAPI 3.1 document.',

@@ -192,5 +192,16 @@ export function openApiPaths(): Record<string, Record<string, JsonSchema>> {
         public: true,
       }),
     },
+    '/healthz': {
+      get: operation({
+        operationId: 'getHealth',
+        tag: 'Health',
+        summary: 'Readiness check',
+        description:
+          'Always served, outside `/v1`, without authentication: for container and CI readiness checks.',
+        success: { status: 200, description: 'The server answers requests.', schema: 'Health' },
+        public: true,
+      }),
+    },
   };
 }

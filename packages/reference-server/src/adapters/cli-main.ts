@@ -88,6 +88,10 @@ export async function runCli(
       heartbeatTimeoutMs: opts.heartbeatTimeoutMs,
       toolCallTimeoutMs: opts.toolCallTimeoutMs,
       control: opts.control,
+      faults: opts.faults,
+      cors: opts.cors ?? true,
+      ...(opts.controlToken === undefined ? {} : { controlToken: opts.controlToken }),
+      ...(opts.allowedHosts === undefined ? {} : { allowedHosts: opts.allowedHosts }),
       ...(model === undefined ? {} : { model }),
     });
   } catch (error) {
@@ -100,13 +104,19 @@ export async function runCli(
 
 /** The one line printed once the server listens. */
 function listeningLine(running: RunningServer, opts: CliOptions, users: readonly { name: string }[]): string {
+  const token = running.server.controlToken;
   const who =
     opts.user.length > 0
       ? `users: ${users.map((u) => u.name).join(', ')}`
       : `demo user "${DEMO_USER.name}", token: ${DEMO_USER.token}`;
   const extras = [
     ...(opts.script === undefined ? [] : [`script ${opts.script}`]),
-    ...(opts.control ? [`control routes on ${running.url}/_parley/`] : []),
+    ...(token === undefined
+      ? []
+      : [
+          `control routes on ${running.url}/_parley/ (header x-parley-control-token: ${token})`,
+          `journal page ${running.url}/_parley/ui/#token=${encodeURIComponent(token)}`,
+        ]),
     ...(running.server.mcpOverHttp ? [`MCP providers on ${running.url}/mcp/<name>`] : []),
     ...(opts.config === undefined ? [] : [`config ${opts.config}`]),
     ...opts.documents.map(([name, file]) => `index ${name} from ${file}`),

@@ -1,5 +1,8 @@
 import { InvalidArgumentError } from 'commander';
+import type { AllowedHosts } from '../http/allowed-hosts.js';
+import type { CorsOrigins } from '../http/cors-policy.js';
 import type { User } from '../http/token-auth.js';
+import { parseAllowedHosts, parseControlToken, parseCors } from './cli-security-options.js';
 
 /**
  * One option of the `parley-server` command: its flag, the environment variable that sets it when
@@ -32,6 +35,11 @@ export interface CliOptions {
   toolCallTimeoutMs: number;
   script?: string;
   control: boolean;
+  controlToken?: string;
+  allowedHosts?: AllowedHosts;
+  faults: boolean;
+  /** `false` from `--no-cors`; undefined when neither flag is given (any origin). */
+  cors?: CorsOrigins | false;
   config?: string;
   documents: Array<[name: string, file: string]>;
 }
@@ -131,9 +139,30 @@ export const CLI_OPTIONS: readonly CliOptionSpec[] = [
   },
   {
     flags: '--control',
-    description: 'serve the test-only control routes under /_parley/ (no authentication)',
+    description: 'serve the test-only control routes under /_parley/ (they need the control token)',
     default: false,
   },
+  {
+    flags: '--control-token <token>',
+    description: 'the control token of /_parley/ (default: a random one, printed)',
+    env: 'PARLEY_CONTROL_TOKEN',
+    parse: parseControlToken,
+    secret: true,
+  },
+  {
+    flags: '--allowed-hosts <hosts>',
+    description: 'host names to answer besides localhost and IP addresses (a,b or *)',
+    env: 'PARLEY_ALLOWED_HOSTS',
+    parse: parseAllowedHosts,
+  },
+  { flags: '--no-faults', description: 'ignore the x-parley-fault header' },
+  {
+    flags: '--cors <origins>',
+    description: 'origins allowed by CORS (a,b or *; default any origin)',
+    env: 'PARLEY_CORS',
+    parse: parseCors,
+  },
+  { flags: '--no-cors', description: 'send no CORS headers' },
   {
     flags: '--config <file>',
     description: 'extensions config (JSON): agents, models, document indexes, tool providers, quotas',

@@ -7,7 +7,10 @@ import {
 } from '../create-reference-server.js';
 import { registerConnectionDrop } from '../http/connection-drop.js';
 
-/** Options of {@link startServer}: where to listen, plus every {@link ReferenceServerOptions}. */
+/**
+ * Options of {@link startServer}: where to listen, plus every {@link ReferenceServerOptions}.
+ * Over a socket `allowedHosts` defaults to `[]`: loopback names and IP addresses only.
+ */
 export interface StartServerOptions extends ReferenceServerOptions {
   /** TCP port; `0` (the default) picks a free one. */
   port?: number;
@@ -36,8 +39,9 @@ export interface RunningServer {
  * await running.close();
  */
 export function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
-  const { port = 0, host = '127.0.0.1', ...serverOptions } = options;
-  const server = createReferenceServer(serverOptions);
+  const { port = 0, host = '127.0.0.1', allowedHosts = [], ...serverOptions } = options;
+  // A socket can be reached by a DNS-rebinding page: the host check is on unless turned off.
+  const server = createReferenceServer({ ...serverOptions, allowedHosts });
   return new Promise<RunningServer>((resolve, reject) => {
     const httpServer = serve(
       {

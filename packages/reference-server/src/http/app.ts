@@ -1,6 +1,4 @@
-import { REQUEST_ID_HEADER } from '@parley/protocol';
 import { Hono } from 'hono';
-import { cors } from 'hono/cors';
 import { HTTPException } from 'hono/http-exception';
 import { HttpError, isHttpError } from '../http-error.js';
 import { type MountedHandler, registerMountedHandler } from './mounted-handler.js';
@@ -18,10 +16,6 @@ import { tokenAuth, type User } from './token-auth.js';
 export interface ProtocolAppOptions {
   /** Users and their bearer tokens. */
   users: readonly User[];
-  /** CORS: `true` allows every origin, a string or list those origins, `false` sends no CORS headers. */
-  cors: boolean | string | readonly string[];
-  /** Request headers a browser may send besides `authorization` and `content-type`. */
-  corsAllowHeaders?: readonly string[];
   /** Handlers served under their own path prefix, behind the same auth as `/v1` (e.g. `/mcp`). */
   mounts?: readonly MountedHandler[];
 }
@@ -38,8 +32,9 @@ export interface ProtocolApp {
 const NO_HOOKS: RequestHooks = Object.freeze({});
 
 /**
- * The Hono app of the protocol: request id, the `/healthz` readiness check, CORS, bearer
- * authentication for `/v1`, the routes of each resource, and JSON errors for unknown routes and failures. Knows nothing of the testing
+ * The Hono app of the protocol: request id, the `/healthz` readiness check, bearer authentication
+ * for `/v1`, the routes of each resource, and JSON errors for unknown routes and failures. CORS and
+ * the host check sit in front of it, in `withEdgePolicy`. Knows nothing of the testing
  * toolkit: a wrapper reaches a request only through its {@link RequestHooks}.
  */
 export function createProtocolApp(ctx: ServerContext, options: ProtocolAppOptions): ProtocolApp {
@@ -51,23 +46,10 @@ export function createProtocolApp(ctx: ServerContext, options: ProtocolAppOption
     openApi ??= import('@parley/protocol/openapi').then((m) => m.createOpenApiDocument());
     return c.json(await openApi);
   });
-  if (options.cors !== false) {
-    const origin = options.cors;
-    app.use(
-      '/v1/*',
-      cors({
-        origin: origin === true ? '*' : typeof origin === 'string' ? origin : [...origin],
-        allowMethods: ['GET', 'POST', 'DELETE', 'OPTIONS'],
-        allowHeaders: ['authorization', 'content-type', ...(options.corsAllowHeaders ?? [])],
-        exposeHeaders: [REQUEST_ID_HEADER, 'retry-after', 'retry-after-ms'],
-        maxAge: 600,
-      }),
-    );
-  }
-  // Outside /v1: no token, no CORS. Registered before the protocol's routes.
+  // Outside /v1: no token. Registered before the protocol's routes.
   registerHealthRoute(app);
   app.use('/v1/*', tokenAuth(options.users));
-  for (const mount of options.mounts ?? []) registerMountedHandler(app, mount, options);
+  for (const mount of options.mounts ?? []) registerMountedHandler(app, mount, options.users);
   registerSessionRoutes(app, ctx);
   registerRewindRoute(app, ctx);
   registerMessageRoutes(app, ctx);

@@ -4,6 +4,7 @@ import { readJsonBody } from '../http/json-body.js';
 import type { User } from '../http/token-auth.js';
 import { HttpError, isHttpError } from '../http-error.js';
 import type { Clock } from '../time/clock.js';
+import { controlAccess, isJsonContentType } from './control-access.js';
 import type { FaultQueue, QueuedFault } from './fault-queue.js';
 import type { Journal, JournalFilter } from './journal.js';
 import { snapshotSessions } from './session-snapshot.js';
@@ -23,6 +24,8 @@ export interface ControlTarget {
   loadScript(json: unknown): { rules?: number; turns?: number };
   /** Puts back the model the server was created with. */
   restoreModel(): void;
+  /** Whether a request carries the control token (every route but the journal page's shell needs it). */
+  hasControlToken(request: Request): boolean;
 }
 
 /** Whether `pathname` is under {@link CONTROL_PREFIX}. */
@@ -30,12 +33,28 @@ export function isControlPath(pathname: string): boolean {
   return pathname === CONTROL_PREFIX || pathname.startsWith(`${CONTROL_PREFIX}/`);
 }
 
+/** The journal page's shell: static HTML that holds no data, served without the control token. */
+const PAGE_PATHS = new Set([`${CONTROL_PREFIX}/ui`, `${CONTROL_PREFIX}/ui/`]);
+
 /**
- * The test-only control and inspection routes, `/_parley/...`. No authentication: enable them
- * (`control: true`, `--control`) only where every client is trusted.
+ * The test-only control and inspection routes, `/_parley/...`. Each needs the control token in the
+ * `x-parley-control-token` header (the journal page's shell excepted) and takes JSON bodies only.
  */
 export function createControlRoutes(target: ControlTarget): (request: Request) => Promise<Response> {
   const app = new Hono().basePath(CONTROL_PREFIX);
+  app.use(
+    '*',
+    controlAccess(
+      (request) => target.hasControlToken(request),
+      (method, path) => (method === 'GET' || method === 'HEAD') && PAGE_PATHS.has(path),
+    ),
+  );
+  const jsonBody = async (request: Request, limit: number): Promise<unknown> => {
+    if (!isJsonContentType(request)) {
+      throw new HttpError('unsupported_media_type', 'The body must be JSON (content-type: application/json)');
+    }
+    return readJsonBody(request, limit);
+  };
   const requireUser = (name: string | undefined) => {
     if (name !== undefined && !target.users.some((u) => u.name === name)) {
       throw new HttpError('invalid_request', `user: no user named ${JSON.stringify(name)}`, {
@@ -81,7 +100,7 @@ export function createControlRoutes(target: ControlTarget): (request: Request) =
   app.get('/faults', (c) => c.json({ pending: target.faults.pending }));
 
   app.post('/faults', async (c) => {
-    const body = (await readJsonBody(c.req.raw, 64 * 1024)) as QueuedFault | undefined;
+    const body = (await jsonBody(c.req.raw, 64 * 1024)) as QueuedFault | undefined;
     if (typeof body !== 'object' || body === null || Array.isArray(body)) {
       throw new HttpError('invalid_request', 'The body must be a fault object, e.g. {"status":503}');
     }
@@ -99,7 +118,7 @@ export function createControlRoutes(target: ControlTarget): (request: Request) =
   });
 
   app.put('/script', async (c) => {
-    const body = await readJsonBody(c.req.raw, 1024 * 1024);
+    const body = await jsonBody(c.req.raw, 1024 * 1024);
     try {
       return c.json(target.loadScript(body));
     } catch (error) {

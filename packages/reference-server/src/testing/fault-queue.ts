@@ -40,6 +40,11 @@ export class FaultQueue {
     }));
   }
 
+  /** Whether no fault is queued. */
+  get isEmpty(): boolean {
+    return this.#queue.length === 0;
+  }
+
   /** Takes the first queued fault matching this request, or undefined. */
   take(method: string, pathname: string): Fault | undefined {
     const index = this.#queue.findIndex(

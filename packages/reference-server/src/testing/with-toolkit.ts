@@ -24,6 +24,10 @@ export interface ToolkitDeps {
   clock: Clock;
   journal: Journal;
   faults: FaultQueue;
+  /** `false` ignores the `x-parley-fault` header (queued faults still apply). Default true. */
+  faultHeader?: boolean;
+  /** Whether a request may get a fault (header or queued): an authenticated one. Default: any. */
+  mayFault?: (request: Request) => boolean;
 }
 
 /** The core the toolkit wraps: the protocol app's fetch, which takes per-request hooks. */
@@ -58,7 +62,7 @@ async function handleRequest(request: Request, core: CoreFetch, deps: ToolkitDep
 
   let fault: Fault | undefined;
   try {
-    fault = resolveFault(request, url, deps.faults);
+    fault = resolveFault(request, url, deps);
   } catch (error) {
     const response = (isHttpError(error) ? error : toInternal(error)).toResponse();
     return finishBuffered(request, entry, response, requestId, deps);
@@ -112,9 +116,15 @@ async function handleRequest(request: Request, core: CoreFetch, deps: ToolkitDep
   });
 }
 
-/** The header's fault over a queued one-shot, member by member. */
-function resolveFault(request: Request, url: URL, faults: FaultQueue): Fault | undefined {
-  const header = request.headers.get(FAULT_HEADER);
+/**
+ * The header's fault over a queued one-shot, member by member; none for a request that may not ask
+ * for one (checked only when there is a fault to give, so other requests pay nothing).
+ */
+function resolveFault(request: Request, url: URL, deps: ToolkitDeps): Fault | undefined {
+  const { faults } = deps;
+  const header = deps.faultHeader === false ? null : request.headers.get(FAULT_HEADER);
+  if (header === null && faults.isEmpty) return undefined;
+  if (deps.mayFault !== undefined && !deps.mayFault(request)) return undefined;
   const fromHeader = header === null ? undefined : parseFaultHeader(header);
   const queued = faults.take(request.method, url.pathname);
   if (fromHeader === undefined && queued === undefined) return undefined;

@@ -32,6 +32,8 @@ export type Call = <T = any>(
   body?: unknown,
   init?: {
     token?: string | null;
+    /** The control token sent to `/_parley/` paths; null sends none. Default: the caller's. */
+    controlToken?: string | null;
     headers?: Record<string, string>;
     rawBody?: BodyInit;
     signal?: AbortSignal;
@@ -42,11 +44,16 @@ export function caller(
   fetchImpl: (request: Request) => Promise<Response>,
   baseUrl = BASE_URL,
   token = DEMO_TOKEN,
+  controlToken?: string,
 ): Call {
   return async (method, path, body, init = {}) => {
     const headers: Record<string, string> = { ...init.headers };
     const bearer = init.token === undefined ? token : init.token;
     if (bearer !== null) headers.authorization = `Bearer ${bearer}`;
+    const control = init.controlToken === undefined ? controlToken : init.controlToken;
+    if (control != null && path.startsWith('/_parley') && headers['x-parley-control-token'] === undefined) {
+      headers['x-parley-control-token'] = control;
+    }
     const requestInit: RequestInit = { method, headers };
     if (init.rawBody !== undefined) requestInit.body = init.rawBody;
     else if (body !== undefined) {
@@ -80,7 +87,7 @@ export function harness(options: ReferenceServerOptions & { model?: Model } = {}
   const clock = options.clock instanceof ManualClock ? options.clock : new ManualClock(1_000_000);
   const server = createReferenceServer({ clock, ...options });
   const token = options.users?.[0]?.token ?? DEMO_TOKEN;
-  const call = caller(server.fetch, BASE_URL, token);
+  const call = caller(server.fetch, BASE_URL, token, server.controlToken);
   return {
     server,
     clock,

@@ -160,8 +160,10 @@ describe('body faults (fetch injection)', () => {
     await expect
       .poll(() => h.server.journal.last({ path: '/v1/messages/*/stream' })?.response?.complete)
       .toBe(false);
-    const exported = await h.call('GET', `/v1/messages/${sessionId}`);
-    expect(exported.body.messages).toHaveLength(2);
+    // The reply goes on without the client: wait for it rather than count on microtask order.
+    await expect
+      .poll(async () => (await h.call('GET', `/v1/messages/${sessionId}`)).body.messages)
+      .toHaveLength(2);
   });
 
   it('drop-after errors the body after N events and aborts the reply', async () => {

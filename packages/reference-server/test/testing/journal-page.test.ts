@@ -41,7 +41,8 @@ describe('the journal page /_parley/ui', () => {
       await call('GET', '/v1/sessions', undefined, { headers: { 'x-parley-fault': 'status=503' } });
 
       const page = browser.context.pages()[0] ?? (await browser.context.newPage());
-      await page.goto(`${running.url}/_parley/ui`);
+      // The control token travels in the URL's fragment, as the CLI prints it.
+      await page.goto(`${running.url}/_parley/ui#token=${running.server.controlToken}`);
       await page.locator('body[data-loaded="true"]').waitFor();
 
       const session = page.locator(`[data-session-id="${body.sessionId}"]`);
@@ -70,7 +71,7 @@ describe('the journal page /_parley/ui', () => {
     'for debugging: request time and duration, status colours, filters by session and status, a detail view',
     async () => {
       const clock = new ManualClock(Date.UTC(2026, 0, 2, 3, 4, 5, 678));
-      const running = await startServer({ port: 0, control: true, clock });
+      const running = await startServer({ port: 0, control: true, controlToken: TOKEN, clock });
       const browser = await launchChromium();
       try {
         const call = caller(fetch, running.url);
@@ -197,14 +198,11 @@ describe('the journal page /_parley/ui', () => {
   );
 
   it.runIf(HAS_CHROMIUM)('says what to do when the control routes refuse its token', async () => {
-    const running = await startServer({ port: 0, control: true });
+    const running = await startServer({ port: 0, control: true, controlToken: TOKEN });
     const browser = await launchChromium();
     try {
       const page = browser.context.pages()[0] ?? (await browser.context.newPage());
-      await page.route('**/_parley/journal', (route) =>
-        route.fulfill({ status: 401, contentType: 'application/json', body: '{}' }),
-      );
-      await page.goto(`${running.url}/_parley/ui`);
+      await page.goto(`${running.url}/_parley/ui/#token=not-the-token`);
       await page.locator('body[data-error="true"]').waitFor();
       expect(await page.locator('#error').textContent()).toBe(
         'Could not load: The control routes refused this page (HTTP 401). ' +

@@ -144,7 +144,11 @@ describe('parley-server --control', () => {
     if (result.running === undefined) throw new Error(`exit ${result.exitCode}: ${out.join('')}`);
     try {
       expect(out.join('')).toContain(`control routes on ${result.running.url}/_parley/`);
-      const health = await fetch(`${result.running.url}/_parley/health`);
+      const token = result.running.server.controlToken ?? '';
+      expect(out.join('')).toContain(`${result.running.url}/_parley/ui/#token=${token}`);
+      const health = await fetch(`${result.running.url}/_parley/health`, {
+        headers: { 'x-parley-control-token': token },
+      });
       expect(health.status).toBe(200);
     } finally {
       await result.running.close();

@@ -1,4 +1,4 @@
-import { FAULT_HEADER, turn } from '@parley/reference-server';
+import { CONTROL_TOKEN_HEADER, FAULT_HEADER, turn } from '@parley/reference-server';
 import { useReferenceServer } from '@parley/reference-server/vitest';
 import { describe, expect, it } from 'vitest';
 
@@ -36,6 +36,18 @@ describe.each(['http', 'msw'] as const)('useReferenceServer in %s mode', (mode) 
     expect(faulted.status).toBe(503);
     const journal = (await (await parley.fetch('/_parley/journal')).json()) as { entries: unknown[] };
     expect(journal.entries).toHaveLength(1);
+  });
+
+  it('sends the control token to the control routes only; a given header is kept', async () => {
+    expect(parley.controlToken).toBe(parley.server.controlToken);
+    expect(parley.controlToken).toMatch(/^pct_[0-9a-f]{32}$/);
+    const wrong = await parley.fetch('/_parley/health', { headers: { [CONTROL_TOKEN_HEADER]: 'pct_wrong' } });
+    expect(wrong.status).toBe(401);
+    // A protocol request without a bearer token gets no fault: the control token was not added.
+    const unauthenticated = await parley.fetch('/v1/sessions', {
+      headers: { authorization: 'Bearer nobody', [FAULT_HEADER]: 'status=503' },
+    });
+    expect(unauthenticated.status).toBe(401);
   });
 });
 

@@ -1,0 +1,61 @@
+import { HttpError } from '../http-error.js';
+import { type AllowedHosts, hostMatcher, hostnameOf } from './allowed-hosts.js';
+import { type CorsOrigins, corsPolicy } from './cors-policy.js';
+
+/** Options of {@link withEdgePolicy}. */
+export interface EdgePolicyOptions {
+  cors: CorsOrigins;
+  /** The host check; `true` turns it off. */
+  allowedHosts: AllowedHosts;
+}
+
+/**
+ * The server's outermost layer, in front of every route (protocol, faults, control): refuses a
+ * request whose `Host` is not allowed (`403 host_not_allowed`, against DNS rebinding), answers CORS
+ * preflights, and gives every response its CORS headers and `x-content-type-options: nosniff`.
+ * A handler's rejection (an injected dropped connection) passes through untouched.
+ */
+export function withEdgePolicy(
+  handler: (request: Request) => Promise<Response>,
+  options: EdgePolicyOptions,
+): (request: Request) => Promise<Response> {
+  const cors = corsPolicy(options.cors);
+  const hostAllowed = options.allowedHosts === true ? undefined : hostMatcher(options.allowedHosts);
+  const decorate = (request: Request, response: Response): Response => {
+    let out = response;
+    try {
+      out.headers.set('x-content-type-options', 'nosniff');
+    } catch {
+      // Immutable headers (a Response from fetch or Response.error()): decorate a copy.
+      out = new Response(response.body, response);
+      out.headers.set('x-content-type-options', 'nosniff');
+    }
+    cors?.decorate(request, out.headers);
+    return out;
+  };
+  return async (request) => {
+    if (hostAllowed !== undefined && !isHostAllowed(request, hostAllowed)) {
+      const host = request.headers.get('host') ?? new URL(request.url).host;
+      const refused = new HttpError(
+        'host_not_allowed',
+        `The host ${JSON.stringify(host)} is not allowed: use localhost or an IP address, or allow it (allowedHosts, --allowed-hosts)`,
+      );
+      return decorate(request, refused.toResponse());
+    }
+    const preflight = cors?.preflight(request);
+    if (preflight !== undefined) {
+      preflight.headers.set('x-content-type-options', 'nosniff');
+      return preflight;
+    }
+    return decorate(request, await handler(request));
+  };
+}
+
+/** The URL's hostname and the `Host` header (when there is one) must both be allowed. */
+function isHostAllowed(request: Request, allowed: (hostname: string) => boolean): boolean {
+  if (!allowed(new URL(request.url).hostname)) return false;
+  const header = request.headers.get('host');
+  if (header === null) return true;
+  const hostname = hostnameOf(header);
+  return hostname !== undefined && allowed(hostname);
+}
