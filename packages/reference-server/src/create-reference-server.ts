@@ -28,7 +28,12 @@ import { standInModel } from './model/stand-in-model.js';
 import { controlTokenMatcher, generateControlToken } from './testing/control-access.js';
 import { createControlRoutes, isControlPath } from './testing/control-routes.js';
 import { FaultQueue } from './testing/fault-queue.js';
-import { DEFAULT_JOURNAL_LIMIT, Journal } from './testing/journal.js';
+import {
+  DEFAULT_JOURNAL_LIMIT,
+  DEFAULT_JOURNAL_MAX_BODY_BYTES,
+  DEFAULT_JOURNAL_MAX_BYTES,
+  Journal,
+} from './testing/journal.js';
 import { withToolkit } from './testing/with-toolkit.js';
 import type { Clock } from './time/clock.js';
 import { systemClock } from './time/system-clock.js';
@@ -105,8 +110,15 @@ export interface ReferenceServerOptions {
    * CLI default to `[]`.
    */
   allowedHosts?: AllowedHosts;
-  /** Journal entries kept (the oldest go first). Default 1000. */
+  /** Journal entries kept (the oldest go first); `0` records nothing. Default 1000. */
   journalLimit?: number;
+  /**
+   * Characters of request and response bodies (and streamed replies' text) the journal keeps in
+   * all its entries together; the oldest entries go first to stay under it. Default 4 MiB.
+   */
+  journalMaxBytes?: number;
+  /** Characters of one body the journal keeps; longer bodies are kept truncated. Default 64 KiB. */
+  journalMaxBodyBytes?: number;
   /**
    * CORS for browser apps on another origin (a dev server on another port): `true` allows every
    * origin, a string or list allows those, `false` sends no CORS headers. Default `true`: a local
@@ -168,7 +180,11 @@ export function createReferenceServer(options: ReferenceServerOptions = {}): Ref
   const toolCallTimeoutMs = options.toolCallTimeoutMs ?? 600_000;
   const sessions = new SessionStore({ clock, heartbeatTimeoutMs, toolCallTimeoutMs });
   const initialModel = options.model ?? standInModel;
-  const journal = new Journal(options.journalLimit ?? DEFAULT_JOURNAL_LIMIT);
+  const journal = new Journal({
+    entries: options.journalLimit ?? DEFAULT_JOURNAL_LIMIT,
+    maxBytes: options.journalMaxBytes ?? DEFAULT_JOURNAL_MAX_BYTES,
+    maxBodyBytes: options.journalMaxBodyBytes ?? DEFAULT_JOURNAL_MAX_BODY_BYTES,
+  });
   const faults = new FaultQueue();
   const extensions =
     options.extensionHost === undefined && options.extensions !== false

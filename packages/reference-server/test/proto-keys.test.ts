@@ -12,7 +12,18 @@ afterEach(async () => {
 async function serve(options: { model?: Model } = {}) {
   const server = await startServer({ port: 0, control: true, ...options });
   running.push(server);
-  const call = caller((request) => fetch(request), server.url, DEMO_TOKEN);
+  // The control routes need the server's control token; the protocol routes the demo user's.
+  const token = server.server.controlToken ?? '';
+  const call = caller(
+    (request) => {
+      if (new URL(request.url).pathname.startsWith('/_parley/')) {
+        request.headers.set('x-parley-control-token', token);
+      }
+      return fetch(request);
+    },
+    server.url,
+    DEMO_TOKEN,
+  );
   const send = (method: string, path: string, json: string) =>
     call(method, path, undefined, { rawBody: json, headers: { 'content-type': 'application/json' } });
   return { server, call, send };

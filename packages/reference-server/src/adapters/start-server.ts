@@ -1,11 +1,13 @@
 import type { AddressInfo } from 'node:net';
 import { type HttpBindings, serve } from '@hono/node-server';
+import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import {
   createReferenceServer,
   type ReferenceServer,
   type ReferenceServerOptions,
 } from '../create-reference-server.js';
 import { registerConnectionDrop } from '../http/connection-drop.js';
+import { knownText } from '../http/known-text.js';
 
 /**
  * Options of {@link startServer}: where to listen, plus every {@link ReferenceServerOptions}.
@@ -70,14 +72,25 @@ export function startServer(options: StartServerOptions = {}): Promise<RunningSe
   });
 }
 
-/** One request over node:http; an injected dropped connection destroys the socket. */
+/**
+ * One request over node:http; an injected dropped connection destroys the socket. A JSON response
+ * whose text the core knows is written here as it is, not read back from its body stream.
+ */
 async function serveRequest(server: ReferenceServer, request: Request, env: HttpBindings): Promise<Response> {
   // Let the adapter write what it already read (headers, events), flush it, then close the
   // connection without finishing the response.
   const drop = () => setImmediate(() => env.incoming.socket.destroySoon());
   registerConnectionDrop(request, drop);
   try {
-    return await server.fetch(request);
+    const response = await server.fetch(request);
+    const text = knownText(response);
+    if (text === undefined || response.bodyUsed) return response;
+    const headers: Record<string, string> = {};
+    for (const [name, value] of response.headers) headers[name] = value;
+    headers['content-length'] = String(Buffer.byteLength(text));
+    env.outgoing.writeHead(response.status, headers);
+    env.outgoing.end(text);
+    return RESPONSE_ALREADY_SENT;
   } catch {
     // server.fetch rejects only for a dropped connection (it answers every failure with a response):
     // nothing was written, so the socket goes at once.

@@ -2,7 +2,8 @@ import type { ContentBlock, JsonObject, StopReason, Usage } from '@parley/protoc
 import { ModelError, type ModelEvent } from '../model/model.js';
 
 type OpenBlock =
-  | { kind: 'text'; position: number; text: string; open: boolean }
+  // The text's deltas, joined once at the end: one flat string, not a chain of concatenations.
+  | { kind: 'text'; position: number; parts: string[]; open: boolean }
   | {
       kind: 'tool';
       position: number;
@@ -71,12 +72,12 @@ export class AssistantMessageBuilder {
       let block = this.#blocks.get(contentBlockIndex);
       if (block === undefined && 'text' in delta && this.#stopReason === undefined) {
         // Text blocks have no contentBlockStart: their first delta opens them.
-        block = { kind: 'text', position: this.#order.length, text: '', open: true };
+        block = { kind: 'text', position: this.#order.length, parts: [], open: true };
         this.#add(contentBlockIndex, block);
       }
       if (block === undefined || !block.open) return;
       if (block.kind === 'text' && 'text' in delta && typeof delta.text === 'string') {
-        block.text += delta.text;
+        block.parts.push(delta.text);
         this.emit({ contentBlockDelta: { contentBlockIndex: block.position, delta: { text: delta.text } } });
       } else if (block.kind === 'tool' && 'toolUse' in delta && typeof delta.toolUse?.input === 'string') {
         block.input += delta.toolUse.input;
@@ -114,7 +115,7 @@ export class AssistantMessageBuilder {
   content(): ContentBlock[] {
     const content: ContentBlock[] = [];
     for (const block of this.#order) {
-      if (block.kind === 'text') content.push({ type: 'text', text: block.text });
+      if (block.kind === 'text') content.push({ type: 'text', text: block.parts.join('') });
       else if (block.parsed !== undefined) {
         content.push({ type: 'tool_use', id: block.id, name: block.name, input: block.parsed });
       }

@@ -48,6 +48,12 @@ export interface ReplyRequest {
   /** Aborts on client disconnect, session deletion or server shutdown. */
   signal: AbortSignal;
   emit: EmitEvent;
+  /**
+   * Backpressure of whoever takes the events: undefined while it can take more, otherwise a promise
+   * that resolves once it can. Awaited after each model event, so a reply streams no faster than
+   * its client reads.
+   */
+  ready?: () => Promise<void> | undefined;
 }
 
 /** A completed reply: the buffered response without `sessionId` and `heartbeatTimeoutMs`. */
@@ -158,6 +164,8 @@ async function callModel(
       const next = await abortable(iterator.next(), signal);
       if (next.done) break;
       builder.handle(next.value as Parameters<AssistantMessageBuilder['handle']>[0]);
+      const wait = request.ready?.();
+      if (wait !== undefined) await abortable(wait, signal);
     }
     const { content, stopReason } = builder.finish();
     assertFreshToolUseIds(session, content);

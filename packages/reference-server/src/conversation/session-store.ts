@@ -15,7 +15,10 @@ export interface Session {
   /** Resolved agent (the default agent for Minimal sessions); undefined for Full sessions. */
   readonly agentId: string | undefined;
   readonly modelId: string | undefined;
-  /** Every message, retracted ones included, in index order. */
+  /**
+   * Every message, retracted ones included, in index order. A stored message object never
+   * changes (retracting one replaces it with a copy), so a response may share them.
+   */
   readonly messages: Message[];
   /** The next index to hand out: indexes are never reused. */
   nextIndex: number;

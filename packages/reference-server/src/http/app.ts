@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { HttpError, isHttpError } from '../http-error.js';
+import { errorReply, jsonReply } from './json-reply.js';
 import { type MountedHandler, registerMountedHandler } from './mounted-handler.js';
 import type { RequestHooks } from './request-hooks.js';
 import { requestIdMiddleware } from './request-id.js';
@@ -44,7 +45,7 @@ export function createProtocolApp(ctx: ServerContext, options: ProtocolAppOption
   let openApi: Promise<object> | undefined;
   app.get('/openapi.json', async (c) => {
     openApi ??= import('@parley/protocol/openapi').then((m) => m.createOpenApiDocument());
-    return c.json(await openApi);
+    return jsonReply(c, await openApi, 200);
   });
   // Outside /v1: no token. Registered before the protocol's routes.
   registerHealthRoute(app);
@@ -55,18 +56,19 @@ export function createProtocolApp(ctx: ServerContext, options: ProtocolAppOption
   registerMessageRoutes(app, ctx);
   registerToolRoutes(app, ctx);
   app.notFound((c) => {
-    return new HttpError(
-      'route_not_found',
-      `No endpoint at ${c.req.method} ${new URL(c.req.url).pathname}`,
-    ).toResponse();
+    return errorReply(
+      c.env,
+      new HttpError('route_not_found', `No endpoint at ${c.req.method} ${new URL(c.req.url).pathname}`),
+    );
   });
-  app.onError((error) => {
+  app.onError((error, c) => {
     // Hono's middleware (bearerAuth) throws an HTTPException carrying our JSON error response.
     if (error instanceof HTTPException) return error.getResponse();
     if (!isHttpError(error)) console.error('[parley] internal error:', error);
-    return (
-      isHttpError(error) ? error : new HttpError('internal_error', 'An unexpected server failure')
-    ).toResponse();
+    return errorReply(
+      c.env,
+      isHttpError(error) ? error : new HttpError('internal_error', 'An unexpected server failure'),
+    );
   });
   return { fetch: async (request, hooks = NO_HOOKS) => app.fetch(request, hooks) };
 }

@@ -11,7 +11,10 @@ export interface PacedStream {
   write(event: Record<string, unknown>): void;
   /** Writes raw text in place of an event (it counts as one). */
   writeText(text: string): void;
-  /** The body ends here, its JSON left open; the reply goes on (as behind a proxy that cut it). */
+  /**
+   * No more events: the body ends, its JSON left open, once the reply (which goes on, as behind a
+   * proxy that cut the stream) has ended.
+   */
   cut(): void;
   /**
    * The connection drops: `dropConnection` destroys the real one (node:http), otherwise the body

@@ -1,5 +1,6 @@
 import type { EventPacer } from './event-pacer.js';
 import type { BodyObserver } from './json-body.js';
+import type { StreamObserver } from './stream-writer.js';
 
 /**
  * What a wrapper around the core (the testing toolkit) may hand one request, as the Hono bindings
@@ -13,8 +14,15 @@ export interface RequestHooks {
   onUser?: (user: string) => void;
   /** Told the body text a route read (see {@link BodyObserver}); a body no route reads is never read. */
   onBody?: BodyObserver;
+  /**
+   * Told the JSON text of a buffered response the core made, and the value it was serialized from
+   * (responses with no body, and those a middleware builds itself, are not told).
+   */
+  onResponseBody?: (text: string, value: unknown) => void;
   /** Told that the response body is a stream of events written as the reply runs. */
   onStreamed?: () => void;
   /** Paces the events of a streamed reply (the toolkit's stream faults). */
-  pacer?: EventPacer;
+  pacer?: EventPacer | undefined;
+  /** Told the events of a streamed reply as they are written, and how the body ended. */
+  streamObserver?: StreamObserver;
 }

@@ -8,7 +8,13 @@ import type { AppEnv } from './server-context.js';
  * testing toolkit's journal keeps what the route read; nothing else reads the body).
  */
 export function readRouteBody(c: Context<AppEnv>, maxBytes: number): Promise<unknown> {
-  return readJsonBody(c.req.raw, maxBytes, c.env.onBody);
+  const hooks = c.env;
+  // Called as a method of the hooks: they may be an object whose methods use `this`.
+  const observe =
+    hooks.onBody === undefined
+      ? undefined
+      : (text: string, truncated: boolean, value?: unknown) => hooks.onBody?.(text, truncated, value);
+  return readJsonBody(c.req.raw, maxBytes, observe);
 }
 
 /**

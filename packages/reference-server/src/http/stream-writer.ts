@@ -3,8 +3,39 @@ import type { EventPacer, PacedStream } from './event-pacer.js';
 const encoder = new TextEncoder();
 
 /**
+ * Bytes a streamed body queues for a reader that is slower than the reply; past them
+ * {@link StreamWriter.ready} holds the reply back until the reader catches up.
+ */
+export const STREAM_HIGH_WATER_BYTES = 64 * 1024;
+
+/** Told what a streamed body carries, as it is written (the testing toolkit's journal). */
+export interface StreamObserver {
+  /** One event written, or the raw text written in place of one. */
+  onEvent?: (event: Record<string, unknown> | string) => void;
+  /**
+   * The body ended: `complete` when its JSON was closed, false when it was cut, dropped or left by
+   * the client (also after a close the reader had not read to the end).
+   */
+  onEnd?: (complete: boolean) => void;
+}
+
+/** Options of a {@link StreamWriter}. */
+export interface StreamWriterOptions {
+  /** Called when the reader cancels the body (the client went away). */
+  onCancel: (reason: unknown) => void;
+  /** Paces the events (the toolkit's stream faults). */
+  pacer?: EventPacer | undefined;
+  /** Told each event and the end. */
+  observer?: StreamObserver | undefined;
+}
+
+/**
  * Writes a streamed reply as it happens: `{"sessionId":"...","events":[` then each event, comma
  * separated, then `]}`. Writes after the end or after the client went away are ignored.
+ *
+ * The body queues at most about {@link STREAM_HIGH_WATER_BYTES} for its reader: a reply that waits
+ * on {@link ready} goes no faster than the client reads, so a long reply over a slow connection
+ * neither piles up in memory nor holds the event loop.
  *
  * With an {@link EventPacer}, events are queued and the pacer writes each in its turn (it may wait,
  * write something else, or end the body early with {@link cut} or {@link drop}).
@@ -14,33 +45,44 @@ export class StreamWriter implements PacedStream {
   #controller!: ReadableStreamDefaultController<Uint8Array>;
   #count = 0;
   #closed = false;
+  #cancelled = false;
+  /** Cut: no more events; the body closes, its JSON open, when the reply ends. */
+  #cut = false;
   readonly #onCancel: (reason: unknown) => void;
   readonly #pacer: EventPacer | undefined;
+  readonly #observer: StreamObserver | undefined;
   /** Paced mode: the writes waiting for their turn. */
   #queue: Promise<void> = Promise.resolve();
   /** Aborts the pacer's waits when the body ends early. */
   readonly #stopPacing = new AbortController();
-  /** Resolves when the reader emptied the queue (see {@link drop}). */
-  #onDrain: (() => void) | undefined;
+  /** Resolves when the reader wants more (or the body ended): see {@link ready} and {@link drop}. */
+  #wanted: { promise: Promise<void>; resolve: () => void } | undefined;
 
-  /** @param onCancel called when the reader cancels the body (the client went away). */
-  constructor(sessionId: string, onCancel: (reason: unknown) => void, pacer?: EventPacer) {
-    this.#onCancel = onCancel;
-    this.#pacer = pacer;
-    this.stream = new ReadableStream<Uint8Array>({
-      start: (controller) => {
-        this.#controller = controller;
-        controller.enqueue(encoder.encode(`{"sessionId":${JSON.stringify(sessionId)},"events":[`));
+  constructor(sessionId: string, options: StreamWriterOptions) {
+    this.#onCancel = options.onCancel;
+    this.#pacer = options.pacer;
+    this.#observer = options.observer;
+    this.stream = new ReadableStream<Uint8Array>(
+      {
+        start: (controller) => {
+          this.#controller = controller;
+          controller.enqueue(encoder.encode(`{"sessionId":${JSON.stringify(sessionId)},"events":[`));
+        },
+        pull: () => {
+          this.#release();
+        },
+        cancel: (reason) => {
+          this.#closed = true;
+          this.#cancelled = true;
+          this.#release();
+          this.#stopPacing.abort(reason);
+          // Also after `]}` was queued but not yet read: the client did not get it all.
+          this.#observer?.onEnd?.(false);
+          this.#onCancel(reason);
+        },
       },
-      pull: () => {
-        this.#onDrain?.();
-      },
-      cancel: (reason) => {
-        this.#closed = true;
-        this.#stopPacing.abort(reason);
-        onCancel(reason);
-      },
-    });
+      { highWaterMark: STREAM_HIGH_WATER_BYTES, size: (chunk) => chunk.byteLength },
+    );
   }
 
   get closed(): boolean {
@@ -49,6 +91,16 @@ export class StreamWriter implements PacedStream {
 
   get written(): number {
     return this.#count;
+  }
+
+  /**
+   * Undefined while the body has room (or ended, or a pacer sets the pace); otherwise a promise
+   * that resolves once the reader wants more. A reply awaits it between two events.
+   */
+  ready(): Promise<void> | undefined {
+    if (this.#closed || this.#pacer !== undefined || (this.#controller.desiredSize ?? 1) > 0)
+      return undefined;
+    return this.#whenWanted();
   }
 
   /** Appends one event (through the pacer, when there is one). */
@@ -71,22 +123,26 @@ export class StreamWriter implements PacedStream {
   write(event: Record<string, unknown>): void {
     if (this.#closed) return;
     this.#enqueueText((this.#count === 0 ? '\n' : ',\n') + JSON.stringify(event));
+    this.#observer?.onEvent?.(event);
   }
 
   /** Writes raw text in place of an event (it counts as one). */
   writeText(text: string): void {
     if (this.#closed) return;
     this.#enqueueText(`${this.#count === 0 ? '\n' : ',\n'}${text}`);
+    this.#observer?.onEvent?.(text);
   }
 
-  /** The body ends here, its JSON left open; the reply goes on (as behind a proxy that cut it). */
+  /**
+   * The body ends here, its JSON left open; the reply goes on (as behind a proxy that cut it). The
+   * body closes when the reply ends, so a client that sees the end finds the reply in the
+   * conversation.
+   */
   cut(): void {
+    if (!this.#closed) this.#observer?.onEnd?.(false);
     this.#closed = true;
-    try {
-      this.#controller.close();
-    } catch {
-      // Already closed.
-    }
+    this.#cut = true;
+    this.#release();
   }
 
   /**
@@ -94,12 +150,11 @@ export class StreamWriter implements PacedStream {
    * `reason`) and the reply aborts.
    */
   async drop(reason: Error, dropConnection?: () => void): Promise<void> {
+    if (!this.#closed) this.#observer?.onEnd?.(false);
     this.#closed = true;
     // Erroring a stream discards what it still queues: let the reader take the events first.
-    if ((this.#controller.desiredSize ?? 1) < 1) {
-      await new Promise<void>((resolve) => {
-        this.#onDrain = resolve;
-      });
+    while (!this.#cancelled && (this.#controller.desiredSize ?? 0) < STREAM_HIGH_WATER_BYTES) {
+      await this.#whenWanted();
     }
     if (dropConnection !== undefined) dropConnection();
     else {
@@ -111,6 +166,23 @@ export class StreamWriter implements PacedStream {
     }
     this.#stopPacing.abort(reason);
     this.#onCancel(reason);
+  }
+
+  #whenWanted(): Promise<void> {
+    if (this.#wanted === undefined) {
+      let resolve!: () => void;
+      const promise = new Promise<void>((done) => {
+        resolve = done;
+      });
+      this.#wanted = { promise, resolve };
+    }
+    return this.#wanted.promise;
+  }
+
+  #release(): void {
+    const wanted = this.#wanted;
+    this.#wanted = undefined;
+    wanted?.resolve();
   }
 
   #enqueue(step: () => Promise<void>): void {
@@ -129,11 +201,21 @@ export class StreamWriter implements PacedStream {
   }
 
   #end(): void {
+    if (this.#cut) {
+      this.#cut = false;
+      try {
+        this.#controller.close();
+      } catch {
+        // Already closed.
+      }
+      return;
+    }
     if (this.#closed) return;
     try {
       this.#controller.enqueue(encoder.encode('\n]}\n'));
       this.#closed = true;
       this.#controller.close();
+      this.#observer?.onEnd?.(true);
     } catch {
       this.#closed = true;
     }

@@ -1,7 +1,8 @@
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { bearerAuth } from 'hono/bearer-auth';
 import { HttpError } from '../http-error.js';
 import { constantTimeEqual } from '../utils/constant-time-equal.js';
+import { errorReply } from './json-reply.js';
 import type { AppEnv } from './server-context.js';
 
 /** A user of the reference server and the bearer token that authenticates it. */
@@ -34,11 +35,11 @@ export function tokenAuth(users: readonly User[]): MiddlewareHandler<AppEnv> {
       c.env.onUser?.(user);
       return true;
     },
-    noAuthenticationHeader: { message: () => unauthorized('The Authorization header is missing') },
+    noAuthenticationHeader: { message: (c) => unauthorized(c, 'The Authorization header is missing') },
     invalidAuthenticationHeader: {
-      message: () => unauthorized('The Authorization header must be "Bearer <token>"'),
+      message: (c) => unauthorized(c, 'The Authorization header must be "Bearer <token>"'),
     },
-    invalidToken: { message: () => unauthorized('The bearer token is not valid') },
+    invalidToken: { message: (c) => unauthorized(c, 'The bearer token is not valid') },
   });
 }
 
@@ -82,6 +83,9 @@ export function bearerMatcher(users: readonly User[]): (authorization: string | 
   };
 }
 
-function unauthorized(message: string): Response {
-  return new HttpError('unauthorized', message, { headers: { 'www-authenticate': 'Bearer' } }).toResponse();
+function unauthorized(c: Context<AppEnv>, message: string): Response {
+  return errorReply(
+    c.env,
+    new HttpError('unauthorized', message, { headers: { 'www-authenticate': 'Bearer' } }),
+  );
 }

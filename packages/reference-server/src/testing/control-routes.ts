@@ -89,7 +89,7 @@ export function createControlRoutes(target: ControlTarget): (request: Request) =
     if (path !== undefined) filter.path = path;
     if (method !== undefined) filter.method = method;
     if (user !== undefined) filter.user = user;
-    return c.json({ entries: target.journal.entries(filter) });
+    return c.json({ entries: target.journal.entries(filter), dropped: target.journal.dropped });
   });
 
   app.delete('/journal', (c) => {

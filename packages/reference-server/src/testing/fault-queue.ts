@@ -31,6 +31,11 @@ export class FaultQueue {
     this.#queue = [];
   }
 
+  /** True when no fault is queued (the toolkit then looks no further). */
+  get isEmpty(): boolean {
+    return this.#queue.length === 0;
+  }
+
   /** Faults still queued, with how many requests each still applies to. */
   get pending(): ReadonlyArray<Fault & { match?: QueuedFault['match']; times: number }> {
     return this.#queue.map(({ fault, match, left }) => ({
@@ -38,11 +43,6 @@ export class FaultQueue {
       ...(match === undefined ? {} : { match }),
       times: left,
     }));
-  }
-
-  /** Whether no fault is queued. */
-  get isEmpty(): boolean {
-    return this.#queue.length === 0;
   }
 
   /** Takes the first queued fault matching this request, or undefined. */

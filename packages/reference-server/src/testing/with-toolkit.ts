@@ -15,8 +15,8 @@ import {
   parseFaultHeader,
 } from './fault.js';
 import type { FaultQueue } from './fault-queue.js';
-import type { Journal, JournalEntry, JournalResponse } from './journal.js';
-import { journalBody, recordStream, summarizeBody } from './journal-recorder.js';
+import type { Journal } from './journal.js';
+import { type JournalRecord, splitUrl } from './journal-record.js';
 import { streamPacer } from './stream-pacer.js';
 
 /** What the toolkit works with. */
@@ -33,64 +33,86 @@ export interface ToolkitDeps {
 /** The core the toolkit wraps: the protocol app's fetch, which takes per-request hooks. */
 export type CoreFetch = (request: Request, hooks: RequestHooks) => Promise<Response>;
 
-const SESSION_IN_PATH = /\/(sess_[A-Za-z0-9]+)(?:\/|$)/;
-
 /**
  * Wraps the protocol core in the testing toolkit: each request is recorded in the journal, and gets
  * the fault its `x-parley-fault` header or a queued one-shot asks for. Error faults, drops, latency
  * and `malformed` on buffered replies happen around the core; stream faults reach it only as an
  * {@link EventPacer}. The returned fetch rejects (like a network error) only for an injected
  * dropped connection.
+ *
+ * Without a fault the core's response goes back as it is: the journal's record is the request's
+ * hooks, so the core tells it the bodies it read and wrote (values, not copies) and a stream's
+ * events as they are written; nothing is read twice, parsed again or rebuilt.
  */
 export function withToolkit(core: CoreFetch, deps: ToolkitDeps): (request: Request) => Promise<Response> {
-  return (request) => handleRequest(request, core, deps);
+  return (request) => {
+    const record = deps.journal.open(request.method.toUpperCase(), request.url, deps.clock);
+    const faulty = !deps.faults.isEmpty || request.headers.get(FAULT_HEADER) !== null;
+    if (!faulty)
+      return record === undefined ? core(request, {}) : recorded(request, core, record, deps.clock);
+    return withFault(request, core, deps, record);
+  };
 }
 
-async function handleRequest(request: Request, core: CoreFetch, deps: ToolkitDeps): Promise<Response> {
-  const { clock, journal } = deps;
-  const requestId = newRequestId();
-  const url = new URL(request.url);
-  const sessionInPath = SESSION_IN_PATH.exec(url.pathname)?.[1];
-  const entry = journal.record({
-    requestId,
-    time: clock.now(),
-    method: request.method.toUpperCase(),
-    path: url.pathname,
-    query: url.search,
-    ...(sessionInPath === undefined ? {} : { sessionId: sessionInPath }),
-  });
+/** No fault: the core runs with the record as its hooks; only an untold body is read here. */
+async function recorded(
+  request: Request,
+  core: CoreFetch,
+  record: JournalRecord,
+  clock: Clock,
+): Promise<Response> {
+  let response: Response;
+  try {
+    response = await core(request, record);
+  } catch (error) {
+    response = internalErrorResponse(error, record.requestId, record);
+  }
+  if (record.streamed && response.body !== null) {
+    record.respond(response.status, false);
+    return response;
+  }
+  record.respond(response.status, true);
+  record.durationMs = clock.now() - record.time;
+  if (record.hasResponseBody || response.body === null) return response;
+  // A response the core did not tell the body of (a preflight, a middleware's own): read it here.
+  return rebuilt(response, await keepText(response, record), record.requestId);
+}
 
+/** With a fault from the header or the queue. */
+async function withFault(
+  request: Request,
+  core: CoreFetch,
+  deps: ToolkitDeps,
+  record: JournalRecord | undefined,
+): Promise<Response> {
+  const { clock } = deps;
+  const requestId = record?.requestId ?? newRequestId();
+  const time = record?.time ?? clock.now();
   let fault: Fault | undefined;
   try {
-    fault = resolveFault(request, url, deps);
+    fault = resolveFault(request, deps);
   } catch (error) {
     const response = (isHttpError(error) ? error : toInternal(error)).toResponse();
-    return finishBuffered(request, entry, response, requestId, deps);
+    return finishBuffered(request, record, response, requestId, deps, time);
   }
-  if (fault !== undefined) entry.fault = fault;
+  if (record !== undefined && fault !== undefined) record.fault = fault;
 
   if (fault?.drop) {
     if (fault.latencyMs !== undefined) await clock.sleep(fault.latencyMs, request.signal).catch(() => {});
-    entry.response = { status: 0, complete: false };
-    entry.durationMs = clock.now() - entry.time;
+    if (record !== undefined) {
+      record.respond(0, false);
+      record.durationMs = clock.now() - time;
+    }
     connectionDropOf(request)?.();
     throw new InjectedDropError();
   }
   if (fault !== undefined && isErrorFault(fault)) {
-    return finishBuffered(request, entry, faultResponse(fault), requestId, deps, fault);
+    return finishBuffered(request, record, faultResponse(fault), requestId, deps, time, fault);
   }
 
   let streamed = false;
-  const hooks: RequestHooks = {
+  const hooks: RequestHooks = record ?? {
     requestId,
-    onUser: (user) => {
-      entry.user = user;
-    },
-    onBody: (text, truncated) => {
-      delete entry.body;
-      delete entry.bodyTruncated;
-      Object.assign(entry, journalBody(text, truncated));
-    },
     onStreamed: () => {
       streamed = true;
     },
@@ -100,70 +122,91 @@ async function handleRequest(request: Request, core: CoreFetch, deps: ToolkitDep
   try {
     response = await core(request, hooks);
   } catch (error) {
-    response = (isHttpError(error) ? error : toInternal(error)).toResponse();
+    response = internalErrorResponse(error, requestId, record);
   }
-  if (!streamed || response.body === null)
-    return finishBuffered(request, entry, response, requestId, deps, fault);
-
-  const journalResponse: JournalResponse = { status: response.status, complete: false };
-  entry.response = journalResponse;
-  const headers = new Headers(response.headers);
-  headers.set(REQUEST_ID_HEADER, requestId);
-  return new Response(recordStream(response.body, entry, journalResponse, clock), {
-    status: response.status,
-    statusText: response.statusText,
-    headers,
-  });
+  // The writer of a stream holds its pacer; the journal need not (it holds the connection).
+  hooks.pacer = undefined;
+  if ((record?.streamed ?? streamed) && response.body !== null) {
+    record?.respond(response.status, false);
+    return response;
+  }
+  return finishBuffered(request, record, response, requestId, deps, time, fault);
 }
 
 /**
  * The header's fault over a queued one-shot, member by member; none for a request that may not ask
  * for one (checked only when there is a fault to give, so other requests pay nothing).
  */
-function resolveFault(request: Request, url: URL, deps: ToolkitDeps): Fault | undefined {
+function resolveFault(request: Request, deps: ToolkitDeps): Fault | undefined {
   const { faults } = deps;
   const header = deps.faultHeader === false ? null : request.headers.get(FAULT_HEADER);
   if (header === null && faults.isEmpty) return undefined;
   if (deps.mayFault !== undefined && !deps.mayFault(request)) return undefined;
   const fromHeader = header === null ? undefined : parseFaultHeader(header);
-  const queued = faults.take(request.method, url.pathname);
+  const queued = faults.isEmpty ? undefined : faults.take(request.method, splitUrl(request.url).path);
   if (fromHeader === undefined && queued === undefined) return undefined;
   return { ...queued, ...fromHeader };
 }
 
-/** Reads a whole (non-streamed) response, journals it, applies latency and `malformed`. */
+/** A buffered response with a fault: journaled, then latency and `malformed` applied. */
 async function finishBuffered(
   request: Request,
-  entry: JournalEntry,
+  record: JournalRecord | undefined,
   response: Response,
   requestId: string,
   deps: ToolkitDeps,
+  time: number,
   fault?: Fault,
 ): Promise<Response> {
-  const text = response.body === null ? '' : await response.text();
-  const kept = journalBody(text);
-  entry.response = { status: response.status, ...kept, ...summarizeBody(kept.body), complete: true };
-  if (entry.sessionId === undefined && isRecord(kept.body) && typeof kept.body.sessionId === 'string') {
-    entry.sessionId = kept.body.sessionId;
-  }
+  const told = record?.hasResponseBody === true;
+  const needed = fault?.malformed === true || (record !== undefined && !told);
+  const text = response.body === null || !needed ? undefined : await response.text();
+  if (record !== undefined && !told && text !== undefined) record.responseText(text);
+  record?.respond(response.status, true);
   // A client that left stops the wait; the response then goes nowhere.
   if (fault?.latencyMs !== undefined) await deps.clock.sleep(fault.latencyMs, request.signal).catch(() => {});
-  entry.durationMs = deps.clock.now() - entry.time;
+  if (record !== undefined) record.durationMs = deps.clock.now() - time;
+  if (text === undefined) return response;
+  if (fault?.malformed) {
+    const malformed = text.slice(0, Math.ceil(text.length / 2)) + MALFORMED_MARKER;
+    const headers = new Headers(response.headers);
+    headers.set(REQUEST_ID_HEADER, requestId);
+    headers.delete('content-length');
+    return new Response(malformed, { status: response.status, statusText: response.statusText, headers });
+  }
+  return rebuilt(response, text, requestId);
+}
+
+async function keepText(response: Response, record: JournalRecord): Promise<string> {
+  const text = await response.text();
+  record.responseText(text);
+  return text;
+}
+
+/** The response again, with a body that was read and the request id. */
+function rebuilt(response: Response, text: string, requestId: string): Response {
   const headers = new Headers(response.headers);
   headers.set(REQUEST_ID_HEADER, requestId);
-  let body: string | null = response.body === null ? null : text;
-  if (fault?.malformed && body !== null) {
-    body = text.slice(0, Math.ceil(text.length / 2)) + MALFORMED_MARKER;
-    headers.delete('content-length');
-  }
-  return new Response(body, { status: response.status, statusText: response.statusText, headers });
+  return new Response(text, { status: response.status, statusText: response.statusText, headers });
+}
+
+/** The core threw (it answers every failure itself, so this is a bug): its error, with the request id. */
+function internalErrorResponse(
+  error: unknown,
+  requestId: string,
+  record: JournalRecord | undefined,
+): Response {
+  const httpError = isHttpError(error) ? error : toInternal(error);
+  const value = httpError.toBody();
+  const text = JSON.stringify(value);
+  record?.onResponseBody(text, value);
+  return new Response(text, {
+    status: httpError.status,
+    headers: { 'content-type': 'application/json', ...httpError.headers, [REQUEST_ID_HEADER]: requestId },
+  });
 }
 
 function toInternal(error: unknown): HttpError {
   console.error('[parley] internal error:', error);
   return new HttpError('internal_error', 'An unexpected server failure');
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -5,6 +5,7 @@ import { type ReplyRequest, type ReplyResult, runReply } from '../../conversatio
 import { sessionInfo } from '../../conversation/session-store.js';
 import { HttpError, toHttpError } from '../../http-error.js';
 import { exceptionEvent } from '../exception-event.js';
+import { jsonReply } from '../json-reply.js';
 import { parseWith } from '../parse-with.js';
 import { readObjectBody } from '../route-body.js';
 import type { AppEnv, ServerContext } from '../server-context.js';
@@ -24,7 +25,7 @@ export function registerMessageRoutes(app: Hono<AppEnv>, ctx: ServerContext): vo
     const { reply, release } = await startSend(c, ctx, false);
     try {
       const result = await runReply(replyConfig(ctx), { ...reply, emit: () => {} });
-      return c.json(replyBody(ctx, reply, result), 200);
+      return jsonReply(c, replyBody(ctx, reply, result), 200);
     } catch (error) {
       throw reply.signal.aborted ? abortError(reply.signal.reason) : toHttpError(error);
     } finally {
@@ -36,14 +37,18 @@ export function registerMessageRoutes(app: Hono<AppEnv>, ctx: ServerContext): vo
     const { reply, release, abort } = await startSend(c, ctx, true);
     // The body is a stream from here on; a wrapper that paces events (the toolkit's faults) says how.
     c.env.onStreamed?.();
-    const writer = new StreamWriter(
-      reply.session.id,
-      () => abort(new ClientDisconnectedError()),
-      c.env.pacer,
-    );
+    const writer = new StreamWriter(reply.session.id, {
+      onCancel: () => abort(new ClientDisconnectedError()),
+      pacer: c.env.pacer,
+      observer: c.env.streamObserver,
+    });
     const run = async () => {
       try {
-        const result = await runReply(replyConfig(ctx), { ...reply, emit: (event) => writer.event(event) });
+        const result = await runReply(replyConfig(ctx), {
+          ...reply,
+          emit: (event) => writer.event(event),
+          ready: () => writer.ready(),
+        });
         const { sessionId: _sessionId, ...replyStop } = replyBody(ctx, reply, result);
         writer.event({ replyStop });
       } catch (error) {
@@ -71,7 +76,7 @@ export function registerMessageRoutes(app: Hono<AppEnv>, ctx: ServerContext): vo
       });
     }
     const messages = session.messages.filter((m) => includeDeleted === 'true' || m.deletedAt === null);
-    return c.json({ sessionId: session.id, messages }, 200);
+    return jsonReply(c, { sessionId: session.id, messages }, 200);
   });
 }
 

@@ -2,6 +2,7 @@ import { type Message, RewindRequestSchema } from '@parley/protocol';
 import type { Hono } from 'hono';
 import { assertNoReplyRunning } from '../../conversation/conversation-state.js';
 import { HttpError } from '../../http-error.js';
+import { jsonReply } from '../json-reply.js';
 import { parseWith } from '../parse-with.js';
 import { readObjectBody } from '../route-body.js';
 import type { AppEnv, ServerContext } from '../server-context.js';
@@ -45,9 +46,16 @@ export function registerRewindRoute(app: Hono<AppEnv>, ctx: ServerContext): void
     const now = ctx.clock.now();
     const retracted: number[] = [];
     const abandonedToolCalls: string[] = [];
-    for (const message of [...session.messages].sort((a, b) => a.index - b.index)) {
-      if (message.deletedAt !== null || (message.index < index && message !== prefetched)) continue;
-      message.deletedAt = now;
+    const targets = session.messages
+      .map((message, position) => ({ message, position }))
+      .filter(
+        ({ message }) => message.deletedAt === null && (message.index >= index || message === prefetched),
+      )
+      .sort((a, b) => a.message.index - b.message.index);
+    for (const { message, position } of targets) {
+      // A stored message never changes: a retracted one is a copy, so whoever holds the message as
+      // it was (a response kept by the journal) still sees it so.
+      session.messages[position] = { ...message, deletedAt: now };
       retracted.push(message.index);
       for (const block of message.content) {
         if (block.type !== 'tool_use') continue;
@@ -55,6 +63,6 @@ export function registerRewindRoute(app: Hono<AppEnv>, ctx: ServerContext): void
         if (session.toolCalls.abandon(block.id, 'cut off by a rewind')) abandonedToolCalls.push(block.id);
       }
     }
-    return c.json({ sessionId: session.id, retracted, abandonedToolCalls }, 200);
+    return jsonReply(c, { sessionId: session.id, retracted, abandonedToolCalls }, 200);
   });
 }

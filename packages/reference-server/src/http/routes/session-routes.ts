@@ -1,6 +1,7 @@
 import { CreateSessionRequestSchema, type Customizations } from '@parley/protocol';
 import type { Hono } from 'hono';
 import { resolveSession } from '../../conversation/session-setup.js';
+import { jsonReply } from '../json-reply.js';
 import { parseWith } from '../parse-with.js';
 import { readObjectBody } from '../route-body.js';
 import type { AppEnv, ServerContext } from '../server-context.js';
@@ -11,7 +12,7 @@ export function registerSessionRoutes(app: Hono<AppEnv>, ctx: ServerContext): vo
     const sessions = ctx.sessions
       .list(c.get('user'))
       .map((s) => ({ sessionId: s.id, createdAt: s.createdAt }));
-    return c.json({ sessions }, 200);
+    return jsonReply(c, { sessions }, 200);
   });
 
   app.post('/v1/sessions', async (c) => {
@@ -24,7 +25,7 @@ export function registerSessionRoutes(app: Hono<AppEnv>, ctx: ServerContext): vo
     const { agentId, modelId } = resolveSession(ctx.setup, customizations);
     await ctx.host?.validateSession?.(customizations);
     const session = ctx.sessions.create(c.get('user'), customizations, agentId, modelId);
-    return c.json({ sessionId: session.id }, 201);
+    return jsonReply(c, { sessionId: session.id }, 201);
   });
 
   app.delete('/v1/sessions/:sessionId', (c) => {

@@ -1,5 +1,6 @@
 import { HeartbeatRequestSchema, type JsonObject, ToolResponseRequestSchema } from '@parley/protocol';
 import type { Hono } from 'hono';
+import { jsonReply } from '../json-reply.js';
 import { parseWith } from '../parse-with.js';
 import { readObjectBody } from '../route-body.js';
 import type { AppEnv, ServerContext } from '../server-context.js';
@@ -35,6 +36,6 @@ export function registerToolRoutes(app: Hono<AppEnv>, ctx: ServerContext): void 
   app.get('/v1/tools/request/:sessionId/:requestId', (c) => {
     const { sessionId, requestId } = c.req.param();
     const calls = ctx.sessions.require(c.get('user'), sessionId).toolCalls;
-    return c.json(calls.view(calls.require(requestId)), 200);
+    return jsonReply(c, calls.view(calls.require(requestId)), 200);
   });
 }

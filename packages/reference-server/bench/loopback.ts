@@ -1,0 +1,106 @@
+// Over loopback HTTP with 16 connections (autocannon): the reference server against a bare
+// node:http server doing the same JSON work, each in a child process, alternating rounds.
+import autocannon from 'autocannon';
+import { median } from './bench-utils.js';
+import { startTarget } from './target.js';
+
+const TOKEN = 'parley-demo-token';
+const CONNECTIONS = 16;
+
+const headers = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
+
+type Scenario = 'create' | 'turn';
+
+/** What autocannon keeps per connection between the requests of one sequence. */
+interface Context {
+  sessionId: string;
+}
+
+function requests(scenario: Scenario): autocannon.Request[] {
+  const create: autocannon.Request = {
+    method: 'POST',
+    path: '/v1/sessions',
+    headers,
+    body: '{}',
+    onResponse: (_status, body, context) => {
+      if (scenario === 'turn') (context as Context).sessionId = (JSON.parse(body) as Context).sessionId;
+    },
+  };
+  if (scenario === 'create') return [create];
+  return [
+    create,
+    {
+      method: 'POST',
+      headers,
+      setupRequest: (request, context) => ({
+        ...request,
+        path: `/v1/messages/${(context as Context).sessionId}`,
+        body: JSON.stringify({ content: 'Hello there, how are you today?' }),
+      }),
+    },
+  ];
+}
+
+interface LoadResult {
+  rps: number;
+  failed: number;
+}
+
+async function load(url: string, scenario: Scenario, seconds: number): Promise<LoadResult> {
+  const result = await autocannon({
+    url,
+    connections: CONNECTIONS,
+    duration: seconds,
+    requests: requests(scenario),
+  });
+  const failed = result.errors + result.timeouts + result.non2xx;
+  return { rps: result.requests.average, failed };
+}
+
+export interface LoopbackResult {
+  scenario: Scenario;
+  bare: number;
+  server: number;
+  ratio: number;
+  failed: number;
+}
+
+/** Each scenario: `rounds` alternating runs of `seconds` against both servers; medians. */
+export async function benchLoopback(seconds = 3, rounds = 3): Promise<LoopbackResult[]> {
+  const bare = await startTarget('bare');
+  const reference = await startTarget('reference');
+  try {
+    const results: LoopbackResult[] = [];
+    for (const scenario of ['create', 'turn'] as const) {
+      // Warm-up, not counted.
+      await load(bare.url, scenario, 1);
+      await load(reference.url, scenario, 1);
+      const runs = { bare: [] as number[], server: [] as number[] };
+      let failed = 0;
+      for (let round = 0; round < rounds; round++) {
+        for (const [name, target] of [
+          ['bare', bare],
+          ['server', reference],
+        ] as const) {
+          await target.reset();
+          const result = await load(target.url, scenario, seconds);
+          runs[name].push(result.rps);
+          if (name === 'server') failed += result.failed;
+        }
+      }
+      const b = median(runs.bare);
+      const s = median(runs.server);
+      results.push({ scenario, bare: b, server: s, ratio: s / b, failed });
+    }
+    return results;
+  } finally {
+    bare.child.disconnect();
+    reference.child.disconnect();
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  console.log(
+    await benchLoopback(Number(process.env.BENCH_SECONDS ?? 3), Number(process.env.BENCH_ROUNDS ?? 3)),
+  );
+}

@@ -1,0 +1,26 @@
+// Starts a bench server (serve-target.ts) in a child process and talks to it over IPC.
+import { type ChildProcess, fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+/** A server in a child process: its URL, the process, and a reset (sessions gone, then a GC). */
+export interface Target {
+  url: string;
+  child: ChildProcess;
+  reset(): Promise<void>;
+}
+
+export async function startTarget(kind: 'bare' | 'reference', execArgv: string[] = []): Promise<Target> {
+  const child = fork(fileURLToPath(new URL('./serve-target.ts', import.meta.url)), [kind], {
+    execArgv: ['--import', 'tsx', '--conditions=@parley/source', '--expose-gc', ...execArgv],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    child.once('message', (message) => resolve((message as { url: string }).url));
+    child.once('exit', (code) => reject(new Error(`the ${kind} server exited (${code})`)));
+  });
+  const reset = () =>
+    new Promise<void>((resolve) => {
+      child.once('message', () => resolve());
+      child.send('reset');
+    });
+  return { url, child, reset };
+}
