@@ -17,6 +17,13 @@ async function conversation(sdk, server, label) {
   const reply = await client.messages.send(sessionId, { content: '/say It works.' });
   const text = reply.messages.at(-1)?.content[0]?.text;
   if (text !== 'It works.') throw new Error(`${label}: unexpected reply ${JSON.stringify(reply)}`);
+  // The erp provider's server and the MCP SDK are chunks loaded on first use (#stdio-support resolved).
+  const erp = await client.sessions.create({ customizations: { extensions: { mcpProviders: ['erp'] } } });
+  const tool = await client.messages.send(erp.sessionId, {
+    content: '/mcp erp.get_customer {"customerId":"C-1002"}',
+  });
+  if (!JSON.stringify(tool.messages).includes('Globex Ltd'))
+    throw new Error(`${label}: erp tool call failed`);
   const openapi = await (await reference.fetch(new Request('http://parley.test/openapi.json'))).json();
   if (!openapi.openapi?.startsWith('3.1.')) throw new Error(`${label}: GET /openapi.json`);
   await reference.close();

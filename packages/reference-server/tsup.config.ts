@@ -1,8 +1,19 @@
 import { defineConfig } from 'tsup';
 
+// `#stdio-support` (package.json `imports`) stays an import: Node resolves it to dist/stdio-support.*,
+// browser bundlers to dist/stdio-support-browser.*, so a browser build never reaches the stdio client.
+const external = ['#stdio-support'];
+
 export default defineConfig([
   {
-    entry: ['src/index.ts', 'src/msw.ts', 'src/node.ts', 'src/vitest.ts'],
+    entry: {
+      index: 'src/index.ts',
+      msw: 'src/msw.ts',
+      node: 'src/node.ts',
+      vitest: 'src/vitest.ts',
+      'stdio-support': 'src/extensions/mcp/stdio-support.ts',
+      'stdio-support-browser': 'src/extensions/mcp/stdio-support-browser.ts',
+    },
     format: ['esm', 'cjs'],
     // Shared chunks in both formats: one copy of every class whichever entries are loaded.
     splitting: true,
@@ -10,6 +21,7 @@ export default defineConfig([
     clean: false,
     sourcemap: true,
     target: 'es2022',
+    external,
   },
   {
     // The CLI: ESM only (top-level await); tsup keeps the shebang and makes the file executable.
@@ -17,5 +29,6 @@ export default defineConfig([
     format: ['esm'],
     sourcemap: true,
     target: 'es2022',
+    external,
   },
 ]);

@@ -13,6 +13,9 @@
 //     resolves an import the reader makes themselves (a generated file) to a file of the repository
 //   <!-- snippet: env PARLEY_BASE_URL=http://127.0.0.1:4010 PARLEY_TOKEN=parley-demo-token -->
 //     sets these environment variables while the snippet runs
+//   <!-- snippet: browser -->
+//     browser-only code (msw's service worker): written as NAME.browser.ts, which `pnpm typecheck`
+//     type-checks and vitest does not run (Node has no service worker)
 // Several directives are separated by `;`.
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
@@ -175,6 +178,10 @@ export function snippetTest(snippet) {
       '',
     ].join('\n');
   }
+  if (directives.includes('browser')) {
+    if (fixtures.length > 0) throw new Error(`${where}: a browser snippet cannot use fixtures`);
+    return [...header, ...importLines, ...auto, '', ...body, ''].join('\n');
+  }
   const files = /^files\s+(.+)$/.exec(directive('files') ?? '')?.[1]?.split(/\s+/) ?? [];
   const env = Object.fromEntries(
     (/^env\s+(.+)$/.exec(directive('env') ?? '')?.[1]?.split(/\s+/) ?? []).map((pair) => pair.split('=', 2)),
@@ -218,7 +225,9 @@ function main() {
   for (const doc of documents()) {
     const snippets = extractSnippets(readFileSync(join(root, doc), 'utf8'), doc);
     for (const snippet of snippets) {
-      const name = `${basename(doc, '.md')}-${String(snippet.line).padStart(4, '0')}.test.ts`;
+      const browser = (snippet.directive ?? '').split(';').some((d) => d.trim() === 'browser');
+      const kind = browser ? 'browser' : 'test';
+      const name = `${basename(doc, '.md')}-${String(snippet.line).padStart(4, '0')}.${kind}.ts`;
       writeFileSync(join(out, name), snippetTest(snippet));
       count++;
     }

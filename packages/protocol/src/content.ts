@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** `{ type: 'text', text }`: most user and assistant turns are a single text block. */
 export const TextBlockSchema = z.looseObject({

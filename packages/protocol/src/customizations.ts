@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { MAX_TOOLS_PER_SESSION, type ToolDefinition, ToolDefinitionSchema } from './tool-definition.js';
 
 /** `rag.maxResults` when omitted, and its largest accepted value. */

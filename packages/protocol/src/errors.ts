@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Every error code the service returns, with its HTTP status. The server renders errors from this

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ResponseContentBlockSchema } from './content.js';
 
 export const RoleSchema = z.enum(['user', 'assistant', 'system']);

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { JsonObjectSchema } from './content.js';
 import { MessageSchema } from './message.js';
 

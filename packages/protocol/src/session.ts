@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { CustomizationsSchema } from './customizations.js';
 
 /** `POST /v1/sessions` body (the body itself is optional). */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { RoleSchema } from './message.js';
 import { MessageReplySchema } from './send-message.js';
 

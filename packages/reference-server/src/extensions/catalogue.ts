@@ -5,7 +5,7 @@ import {
   DEFAULT_AGENTS,
   DEFAULT_MODELS,
 } from '../conversation/agents.js';
-import { ERP_PROVIDER } from './mcp/erp/erp-server.js';
+import { ERP_PROVIDER } from './mcp/erp/erp-names.js';
 import { HANDBOOK_INDEX } from './rag/handbook.js';
 
 /** An agent bundle with the extensions its sessions get (on top of the session's own). */

@@ -1,5 +1,5 @@
 import { RagConfigSchema, ToolDefinitionSchema } from '@parley/protocol';
-import { z } from 'zod';
+import * as z from 'zod';
 import { builtInCatalogue, type ExtensionAgent, type ModelDefinition } from './catalogue.js';
 import type { ExtensionHostOptions, IndexInput } from './create-extension-host.js';
 import { issueLines } from './format-issues.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { findLostProtoKey, PROTO_KEY } from '../utils/lost-proto-key.js';
 import type { ScriptRule, ScriptRules, TextMatcher, TurnMatch } from './scripted-model.js';
 import type { ScriptedToolUse, ScriptedTurn } from './turn.js';

@@ -7,7 +7,6 @@ import type { Clock } from '../time/clock.js';
 import { controlAccess, isJsonContentType } from './control-access.js';
 import type { FaultQueue, QueuedFault } from './fault-queue.js';
 import type { Journal, JournalFilter } from './journal.js';
-import { JOURNAL_PAGE_HTML } from './journal-page.js';
 import { snapshotSessions } from './session-snapshot.js';
 
 /** The reserved path prefix of the control and inspection routes (outside `/v1`). */
@@ -137,8 +136,10 @@ export function createControlRoutes(target: ControlTarget): (request: Request) =
     c.json({ sessions: snapshotSessions(target.sessions, requireUser(c.req.query('user'))) }),
   );
 
-  app.get('/ui', (c) => c.html(JOURNAL_PAGE_HTML));
-  app.get('/ui/', (c) => c.html(JOURNAL_PAGE_HTML));
+  // The page is loaded on its first request: a browser bundle of the server does not carry it.
+  const journalPage = async () => (await import('./journal-page.js')).journalPageResponse();
+  app.get('/ui', journalPage);
+  app.get('/ui/', journalPage);
 
   app.notFound((c) =>
     new HttpError(

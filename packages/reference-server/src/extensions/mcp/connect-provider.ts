@@ -1,7 +1,9 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { createStdioTransport } from '#stdio-support';
 import type { ProviderConfig } from './provider-config.js';
+import { SDK_TIMEOUT_MS } from './sdk-timeout.js';
 
 /** An open connection to one provider. */
 export interface ProviderConnection {
@@ -15,7 +17,8 @@ const CLIENT_INFO = { name: 'parley-gateway', version: '0.1.0' };
 /**
  * Opens an MCP client to a provider. In-process servers get a linked in-memory transport pair; stdio
  * and HTTP transports are imported on demand so that only the transports used are loaded (stdio needs
- * Node). `signal` bounds the MCP initialization handshake.
+ * Node: `#stdio-support` resolves to a variant that refuses it in a browser). The gateway imports this
+ * module (and the MCP SDK with it) on first use. `signal` bounds the MCP initialization handshake.
  */
 export async function connectProvider(
   config: ProviderConfig,
@@ -31,8 +34,7 @@ export async function connectProvider(
     await server.connect(serverSide);
     transport = clientSide;
   } else if ('stdio' in config) {
-    const { createStdioTransport } = await import('./stdio-transport.js');
-    transport = createStdioTransport(config.stdio);
+    transport = await createStdioTransport(config.stdio);
   } else if ('url' in config) {
     const { StreamableHTTPClientTransport, StreamableHTTPError } = await import(
       '@modelcontextprotocol/sdk/client/streamableHttp.js'
@@ -68,6 +70,3 @@ export async function connectProvider(
   };
   return { client, close };
 }
-
-/** Timeouts come from the gateway's clock; the SDK's real-time timer is set beyond any of them. */
-export const SDK_TIMEOUT_MS = 2_147_483_647;

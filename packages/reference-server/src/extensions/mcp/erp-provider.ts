@@ -1,6 +1,6 @@
 import type { Clock } from '../../time/clock.js';
-import { type ErpData, erpSeedData } from './erp/erp-data.js';
-import { createErpServer, ERP_PROVIDER } from './erp/erp-server.js';
+import type { ErpData } from './erp/erp-data.js';
+import { ERP_PROVIDER } from './erp/erp-names.js';
 import type { InProcessProviderConfig } from './provider-config.js';
 
 /**
@@ -8,14 +8,24 @@ import type { InProcessProviderConfig } from './provider-config.js';
  * one copy of the data (a fresh copy of the demo data set unless `data` is given): every MCP server
  * it makes works on that copy, so the gateway's connection and the clients served over HTTP
  * (`/mcp/erp`) see the same customers, stock and orders. New orders are stamped with `clock` time.
+ * The server and its data (and the MCP SDK with them) are imported when the provider is first used.
  */
 export function erpProvider(
   options: { clock?: Clock; name?: string; data?: ErpData } = {},
 ): InProcessProviderConfig {
   const { clock } = options;
-  const data = options.data ?? erpSeedData();
+  let data: Promise<ErpData> | undefined;
   return {
     name: options.name ?? ERP_PROVIDER,
-    server: () => createErpServer(clock === undefined ? { data } : { data, now: () => clock.now() }),
+    server: async () => {
+      // Set before the first await: servers made at the same time share one copy.
+      data ??= options.data
+        ? Promise.resolve(options.data)
+        : import('./erp/erp-data.js').then((m) => m.erpSeedData());
+      const [{ createErpServer }, shared] = await Promise.all([import('./erp/erp-server.js'), data]);
+      return createErpServer(
+        clock === undefined ? { data: shared } : { data: shared, now: () => clock.now() },
+      );
+    },
   };
 }

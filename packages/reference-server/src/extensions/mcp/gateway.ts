@@ -1,16 +1,18 @@
 import type { JsonObject } from '@parley/protocol';
+import { STDIO_UNAVAILABLE_REASON } from '#stdio-support';
 import type { ServerTool, ServerToolResult } from '../../conversation/server-tool.js';
 import type { Clock } from '../../time/clock.js';
 import { systemClock } from '../../time/system-clock.js';
 import { abortable } from '../../utils/abortable.js';
 import { errorResult, toServerToolResult } from './call-result.js';
-import { connectProvider, type ProviderConnection, SDK_TIMEOUT_MS } from './connect-provider.js';
+import type { ProviderConnection } from './connect-provider.js';
 import {
   DEFAULT_PROVIDER_TIMEOUT_MS,
   isValidProviderName,
   PROVIDER_TOOL_SEPARATOR,
   type ProviderConfig,
 } from './provider-config.js';
+import { SDK_TIMEOUT_MS } from './sdk-timeout.js';
 import { isProviderTimeoutError, withTimeout } from './with-timeout.js';
 
 /** A tool of a provider, as listed by the provider and as the model sees it. */
@@ -62,7 +64,10 @@ export class Gateway {
     for (const provider of options.providers ?? []) this.register(provider);
   }
 
-  /** Registers a provider; its name must be new and match `PROVIDER_NAME_PATTERN`. */
+  /**
+   * Registers a provider; its name must be new and match `PROVIDER_NAME_PATTERN`. A stdio provider
+   * throws where no child process can be started (a browser).
+   */
   register(provider: ProviderConfig): void {
     if (!isValidProviderName(provider.name)) {
       throw new Error(
@@ -71,6 +76,8 @@ export class Gateway {
     }
     if (this.#providers.has(provider.name))
       throw new Error(`Provider "${provider.name}" is registered twice`);
+    if ('stdio' in provider && STDIO_UNAVAILABLE_REASON !== undefined)
+      throw new Error(`Provider "${provider.name}": ${STDIO_UNAVAILABLE_REASON}`);
     this.#providers.set(provider.name, provider);
   }
 
@@ -158,6 +165,8 @@ export class Gateway {
       `Provider "${provider}"`,
       undefined,
       async (bound) => {
+        // The MCP SDK loads with the first provider a session uses, not with the server.
+        const { connectProvider } = await import('./connect-provider.js');
         const connection = await connectProvider(config, {
           signal: bound,
           onClose: () => {

@@ -1,6 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Provider names: letters and digits in words joined by single `-` or `_`, so the `__` that joins a

@@ -1,4 +1,3 @@
-import { create, insert, search } from '@orama/orama';
 import type { Document } from './document.js';
 import {
   DEFAULT_INDEX_LANGUAGE,
@@ -38,8 +37,14 @@ export interface IndexOptions {
 
 const SCHEMA = { title: 'string', text: 'string', tagPairs: 'enum[]' } as const;
 
+// Orama is imported with the first index built, so a browser page loads it only when it needs it.
+const loadOrama = () => import('@orama/orama');
+
 async function createDb(language: IndexLanguage, options: IndexOptions, documents: readonly Document[]) {
-  const resources = await loadLanguageResources(language, options.stopWordLanguages);
+  const [{ create, insert }, resources] = await Promise.all([
+    loadOrama(),
+    loadLanguageResources(language, options.stopWordLanguages),
+  ]);
   const db = create({ schema: SCHEMA, components: { tokenizer: createIndexTokenizer(resources) } });
   for (const document of documents) {
     // Synchronous with Orama's default index components.
@@ -56,8 +61,8 @@ async function createDb(language: IndexLanguage, options: IndexOptions, document
 /**
  * An in-memory full-text index (Orama, BM25 over `title` and `text`) whose documents carry tags.
  * Tags are stored as `enum[]` values so tag filters run inside the search, before ranking and limits.
- * The language's stemmer and stop words load on first use (a dynamic import, so a browser bundle
- * fetches only the languages its indexes use); {@link ready} resolves once the index is built, and
+ * Orama and the language's stemmer and stop words load on first use (dynamic imports, so a browser
+ * bundle fetches only the languages its indexes use, and Orama not with the page); {@link ready} resolves once the index is built, and
  * {@link search} waits for it.
  */
 export class DocumentIndex {
@@ -106,7 +111,8 @@ export class DocumentIndex {
   async search(query: string, options: IndexSearchOptions): Promise<DocumentHit[]> {
     const where = tagFilterWhere(options.tagFilter);
     if (where === 'nothing' || query.trim() === '') return [];
-    const results = await search(await this.#db, {
+    const [{ search }, db] = await Promise.all([loadOrama(), this.#db]);
+    const results = await search(db, {
       term: query,
       properties: ['title', 'text'],
       threshold: 1,

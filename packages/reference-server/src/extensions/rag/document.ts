@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { formatIssues } from '../format-issues.js';
 
 /** A document of a retrieval index. */

@@ -1,5 +1,5 @@
 import type { RagConfig } from '@parley/protocol';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ServerTool, ServerToolResult } from '../../conversation/server-tool.js';
 import { SEARCH_DOCUMENTS_TOOL } from '../../model/tool-names.js';
 import { formatIssues } from '../format-issues.js';

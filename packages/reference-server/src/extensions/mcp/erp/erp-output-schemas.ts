@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Customer, Invoice, Order, OrderLine, Product } from './erp-data.js';
 
 // The records of the ERP data set as zod schemas: the tools declare them as their MCP `outputSchema`,

@@ -1,5 +1,5 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { z } from 'zod';
+import * as z from 'zod';
 import {
   type ErpData,
   erpSeedData,
@@ -10,21 +10,7 @@ import {
 } from './erp-data.js';
 import { ERP_OUTPUT_SCHEMAS } from './erp-output-schemas.js';
 
-/** Name of the built-in ERP provider. */
-export const ERP_PROVIDER = 'erp';
-
-/** The ERP tools, for docs and tests. */
-export const ERP_TOOL_NAMES = [
-  'find_customers',
-  'get_customer',
-  'list_orders',
-  'get_order',
-  'get_invoice',
-  'list_products',
-  'check_stock',
-  'create_order',
-  'cancel_order',
-] as const;
+export { ERP_PROVIDER, ERP_TOOL_NAMES } from './erp-names.js';
 
 export interface ErpServerOptions {
   /** Time source for new orders, Unix ms (defaults to `Date.now`). */
