@@ -120,7 +120,8 @@ export class AssistantMessageBuilder {
         content.push({ type: 'tool_use', id: block.id, name: block.name, input: block.parsed });
       }
     }
-    return content;
+    // Stored as long as the session: a copy holds no spare room (`push` reserves some).
+    return content.slice();
   }
 
   #start(): void {
