@@ -22,7 +22,7 @@ if (kind === 'bare') {
     }
   });
 } else {
-  const running = await startServer({ port: 0 });
+  const running = await startServer({ port: 0, ...JSON.parse(process.env.BENCH_SERVER_OPTIONS ?? '{}') });
   send({ url: running.url });
   process.on('message', (message) => {
     if (message === 'reset') {
