@@ -79,8 +79,8 @@ describe('the journal is bounded in entries and bytes', () => {
     await h.call('POST', `/v1/messages/${sessionId}`, { content: 'first' });
     await h.call('POST', `/v1/messages/${sessionId}/rewind`, { index: 0 });
     const [send] = h.server.journal.entries({ method: 'POST', path: '/v1/messages/*' });
-    const messages = (send?.response?.body as { messages: Array<{ deletedAt: number | null }> }).messages;
-    expect(messages.map((m) => m.deletedAt)).toEqual([null, null]);
+    const body = send?.response?.body as { messages: Array<{ deletedAt: number | null }> } | undefined;
+    expect(body?.messages.map((m) => m.deletedAt)).toEqual([null, null]);
     const exported = await h.call('GET', `/v1/messages/${sessionId}?includeDeleted=true`);
     expect(exported.body.messages.every((m: { deletedAt: number | null }) => m.deletedAt !== null)).toBe(
       true,
