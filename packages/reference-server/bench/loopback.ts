@@ -72,9 +72,9 @@ export async function benchLoopback(seconds = 3, rounds = 3): Promise<LoopbackRe
   try {
     const results: LoopbackResult[] = [];
     for (const scenario of ['create', 'turn'] as const) {
-      // Warm-up, not counted.
-      await load(bare.url, scenario, 1);
-      await load(reference.url, scenario, 1);
+      // Warm-up (the JIT), not counted.
+      await load(bare.url, scenario, 2);
+      await load(reference.url, scenario, 2);
       const runs = { bare: [] as number[], server: [] as number[] };
       let failed = 0;
       for (let round = 0; round < rounds; round++) {

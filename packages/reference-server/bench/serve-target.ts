@@ -1,6 +1,7 @@
 // A server under load, in a child process of the bench so that the load generator does not share
 // its thread: `bare` (node:http) or `reference` (startServer with its defaults). It tells the
-// parent its URL over IPC, and answers `reset` (sessions dropped, then a GC when exposed).
+// parent its URL over IPC, answers `reset` (sessions dropped) and `cpu` (its process.cpuUsage()).
+// No forced GC between runs: a full GC throws away optimized code, and the next run starts cold.
 import type { AddressInfo } from 'node:net';
 import { startServer } from '@parley/reference-server/node';
 import { createBareServer } from './bare-server.js';
@@ -17,19 +18,20 @@ if (kind === 'bare') {
   process.on('message', (message) => {
     if (message === 'reset') {
       bare.reset();
-      globalThis.gc?.();
       send('reset');
     }
   });
 } else {
-  const running = await startServer({ port: 0 });
+  const running = await startServer({ port: 0, ...JSON.parse(process.env.BENCH_SERVER_OPTIONS ?? '{}') });
   send({ url: running.url });
   process.on('message', (message) => {
     if (message === 'reset') {
       running.server.reset();
-      globalThis.gc?.();
       send('reset');
     }
   });
 }
+process.on('message', (message) => {
+  if (message === 'cpu') send(process.cpuUsage());
+});
 process.on('disconnect', () => process.exit(0));

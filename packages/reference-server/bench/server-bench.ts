@@ -66,6 +66,7 @@ if (runs('heap')) {
   );
   console.log(
     `${exports.exports} exports of a ${mib(exports.sessionBytes)} session and a streamed reply: ` +
-      `${mib(exports.retainedPerExport)} retained per export; heap over baseline after deleting it: ${mib(exports.afterDelete)}`,
+      `${mib(exports.retainedByExports)} retained by them all (${mib(exports.retainedByExports / exports.exports)} each); ` +
+      `heap over its baseline after deleting the session: ${mib(exports.afterDelete)}`,
   );
 }

@@ -2,7 +2,7 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-/** A server in a child process: its URL, the process, and a reset (sessions gone, then a GC). */
+/** A server in a child process: its URL, the process, and a reset (its sessions gone). */
 export interface Target {
   url: string;
   child: ChildProcess;
@@ -11,7 +11,7 @@ export interface Target {
 
 export async function startTarget(kind: 'bare' | 'reference', execArgv: string[] = []): Promise<Target> {
   const child = fork(fileURLToPath(new URL('./serve-target.ts', import.meta.url)), [kind], {
-    execArgv: ['--import', 'tsx', '--conditions=@parley/source', '--expose-gc', ...execArgv],
+    execArgv: ['--import', 'tsx', '--conditions=@parley/source', ...execArgv],
   });
   const url = await new Promise<string>((resolve, reject) => {
     child.once('message', (message) => resolve((message as { url: string }).url));

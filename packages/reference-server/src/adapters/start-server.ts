@@ -7,7 +7,7 @@ import {
   type ReferenceServerOptions,
 } from '../create-reference-server.js';
 import { registerConnectionDrop } from '../http/connection-drop.js';
-import { knownText } from '../http/known-text.js';
+import { knownText } from '../http/text-response.js';
 
 /**
  * Options of {@link startServer}: where to listen, plus every {@link ReferenceServerOptions}.
@@ -84,7 +84,7 @@ async function serveRequest(server: ReferenceServer, request: Request, env: Http
   try {
     const response = await server.fetch(request);
     const text = knownText(response);
-    if (text === undefined || response.bodyUsed) return response;
+    if (text === undefined) return response;
     const headers: Record<string, string> = {};
     for (const [name, value] of response.headers) headers[name] = value;
     headers['content-length'] = String(Buffer.byteLength(text));

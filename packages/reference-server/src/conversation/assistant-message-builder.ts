@@ -33,7 +33,8 @@ export class AssistantMessageBuilder {
   constructor(
     /** Reserves the message's index at its first event. */
     private readonly reserveIndex: () => number,
-    private readonly emit: EmitEvent,
+    /** Undefined when no one takes the events (a buffered reply): none is even built. */
+    private readonly emit: EmitEvent | undefined,
   ) {}
 
   /** The index of the message, once started. */
@@ -47,7 +48,7 @@ export class AssistantMessageBuilder {
     if ('metadata' in event) {
       const usage = event.metadata.usage;
       this.usage = usage;
-      this.emit({ metadata: event.metadata });
+      this.emit?.({ metadata: event.metadata });
       return;
     }
     this.#start();
@@ -64,7 +65,7 @@ export class AssistantMessageBuilder {
         open: true,
       };
       this.#add(contentBlockIndex, block);
-      this.emit({ contentBlockStart: { contentBlockIndex: block.position, start } });
+      this.emit?.({ contentBlockStart: { contentBlockIndex: block.position, start } });
       return;
     }
     if ('contentBlockDelta' in event) {
@@ -78,10 +79,12 @@ export class AssistantMessageBuilder {
       if (block === undefined || !block.open) return;
       if (block.kind === 'text' && 'text' in delta && typeof delta.text === 'string') {
         block.parts.push(delta.text);
-        this.emit({ contentBlockDelta: { contentBlockIndex: block.position, delta: { text: delta.text } } });
+        this.emit?.({
+          contentBlockDelta: { contentBlockIndex: block.position, delta: { text: delta.text } },
+        });
       } else if (block.kind === 'tool' && 'toolUse' in delta && typeof delta.toolUse?.input === 'string') {
         block.input += delta.toolUse.input;
-        this.emit({
+        this.emit?.({
           contentBlockDelta: {
             contentBlockIndex: block.position,
             delta: { toolUse: { input: delta.toolUse.input } },
@@ -100,7 +103,7 @@ export class AssistantMessageBuilder {
       if (this.#stopReason !== undefined) return;
       for (const block of this.#order) if (block.open) this.#close(block);
       this.#stopReason = event.messageStop.stopReason ?? 'end_turn';
-      this.emit({ messageStop: { stopReason: this.#stopReason } });
+      this.emit?.({ messageStop: { stopReason: this.#stopReason } });
     }
   }
 
@@ -120,14 +123,15 @@ export class AssistantMessageBuilder {
         content.push({ type: 'tool_use', id: block.id, name: block.name, input: block.parsed });
       }
     }
-    return content;
+    // Stored as long as the session: a copy holds no spare room (`push` reserves some).
+    return content.slice();
   }
 
   #start(): void {
     if (this.#started) return;
     this.#started = true;
     this.index = this.reserveIndex();
-    this.emit({ messageStart: { role: 'assistant', index: this.index } });
+    this.emit?.({ messageStart: { role: 'assistant', index: this.index } });
   }
 
   #add(modelIndex: number, block: OpenBlock): void {
@@ -138,7 +142,7 @@ export class AssistantMessageBuilder {
   #close(block: OpenBlock): void {
     block.open = false;
     if (block.kind === 'tool') block.parsed = parseToolInput(block.name, block.input);
-    this.emit({ contentBlockStop: { contentBlockIndex: block.position } });
+    this.emit?.({ contentBlockStop: { contentBlockIndex: block.position } });
   }
 }
 

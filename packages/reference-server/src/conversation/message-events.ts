@@ -6,7 +6,8 @@ import type { EmitEvent } from './assistant-message-builder.js';
  * messageStart (with index), each block, messageStop. Text blocks have no contentBlockStart;
  * tool_result blocks have one, one delta and a stop.
  */
-export function emitMessage(message: Message, emit: EmitEvent): void {
+export function emitMessage(message: Message, emit: EmitEvent | undefined): void {
+  if (emit === undefined) return;
   emit({ messageStart: { role: message.role, index: message.index } });
   message.content.forEach((block, position) => {
     emitBlock(block, position, emit);

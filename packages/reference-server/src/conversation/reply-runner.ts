@@ -13,7 +13,7 @@ import {
 import { HttpError, isHttpError } from '../http-error.js';
 import { type Model, ModelError, type ModelRequest } from '../model/model.js';
 import type { Clock } from '../time/clock.js';
-import { abortable } from '../utils/abortable.js';
+import { abortable, abortRace } from '../utils/abortable.js';
 import { AssistantMessageBuilder, type EmitEvent } from './assistant-message-builder.js';
 import {
   errorResult,
@@ -47,7 +47,8 @@ export interface ReplyRequest {
   content: UserContentBlock[] | undefined;
   /** Aborts on client disconnect, session deletion or server shutdown. */
   signal: AbortSignal;
-  emit: EmitEvent;
+  /** Takes each stream event of the reply; undefined for a buffered reply (no event is built). */
+  emit?: EmitEvent | undefined;
   /**
    * Backpressure of whoever takes the events: undefined while it can take more, otherwise a promise
    * that resolves once it can. Awaited after each model event, so a reply streams no faster than
@@ -160,12 +161,17 @@ async function callModel(
   try {
     if (signal.aborted) throw signal.reason;
     iterator = config.model(modelRequest)[Symbol.asyncIterator]();
-    for (;;) {
-      const next = await abortable(iterator.next(), signal);
-      if (next.done) break;
-      builder.handle(next.value as Parameters<AssistantMessageBuilder['handle']>[0]);
-      const wait = request.ready?.();
-      if (wait !== undefined) await abortable(wait, signal);
+    const events = abortRace(signal);
+    try {
+      for (;;) {
+        const next = await events.race(iterator.next());
+        if (next.done) break;
+        builder.handle(next.value as Parameters<AssistantMessageBuilder['handle']>[0]);
+        const wait = request.ready?.();
+        if (wait !== undefined) await events.race(wait);
+      }
+    } finally {
+      events.dispose();
     }
     const { content, stopReason } = builder.finish();
     assertFreshToolUseIds(session, content);

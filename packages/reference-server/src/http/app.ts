@@ -70,5 +70,6 @@ export function createProtocolApp(ctx: ServerContext, options: ProtocolAppOption
       isHttpError(error) ? error : new HttpError('internal_error', 'An unexpected server failure'),
     );
   });
-  return { fetch: async (request, hooks = NO_HOOKS) => app.fetch(request, hooks) };
+  // No async wrapper: it would add a promise and a turn to every request.
+  return { fetch: (request, hooks = NO_HOOKS) => Promise.resolve(app.fetch(request, hooks)) };
 }

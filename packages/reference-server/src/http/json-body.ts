@@ -9,6 +9,7 @@ import { jsonDepth, MAX_JSON_DEPTH } from './json-depth.js';
 export type BodyObserver = (text: string, truncated: boolean, value?: unknown) => void;
 
 const EMPTY = new Uint8Array(0);
+const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /**
  * Reads a JSON body, refusing more than `maxBytes` (`413 payload_too_large`) whether or not
@@ -47,7 +48,7 @@ export async function readJsonBody(
   }
   let text: string;
   try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    text = utf8.decode(bytes);
   } catch {
     observe?.(new TextDecoder().decode(bytes), false);
     throw new HttpError('invalid_json', 'The body is not valid UTF-8 JSON');

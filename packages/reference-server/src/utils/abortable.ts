@@ -20,3 +20,29 @@ export function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<
     );
   });
 }
+
+/**
+ * {@link abortable} for many promises in a row under one signal (a loop over a model's events):
+ * one abort listener for them all instead of one per promise. Call `dispose()` when done.
+ */
+export function abortRace(signal: AbortSignal): {
+  race<T>(promise: Promise<T>): Promise<T>;
+  dispose(): void;
+} {
+  let onAbort: (() => void) | undefined;
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(signal.reason);
+  });
+  aborted.catch(() => {});
+  if (signal.aborted) onAbort?.();
+  else if (onAbort !== undefined) signal.addEventListener('abort', onAbort, { once: true });
+  return {
+    race: <T>(promise: Promise<T>) => {
+      if (signal.aborted) promise.catch(() => {});
+      return Promise.race([promise, aborted]);
+    },
+    dispose: () => {
+      if (onAbort !== undefined) signal.removeEventListener('abort', onAbort);
+    },
+  };
+}

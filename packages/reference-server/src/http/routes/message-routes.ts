@@ -24,7 +24,7 @@ export function registerMessageRoutes(app: Hono<AppEnv>, ctx: ServerContext): vo
   app.post('/v1/messages/:sessionId', async (c) => {
     const { reply, release } = await startSend(c, ctx, false);
     try {
-      const result = await runReply(replyConfig(ctx), { ...reply, emit: () => {} });
+      const result = await runReply(replyConfig(ctx), reply);
       return jsonReply(c, replyBody(ctx, reply, result), 200);
     } catch (error) {
       throw reply.signal.aborted ? abortError(reply.signal.reason) : toHttpError(error);
