@@ -1,5 +1,6 @@
 // The reference server's bench: every figure is a ratio against a baseline taken in the same run,
 // or a heap figure against the data it holds. Prints, never asserts.
+// It measures the built package (dist/), as users run it; `pnpm bench` builds it first.
 // Run: npx --yes pnpm@10 bench (from the repository root), or BENCH_ONLY=loopback,heap ... to pick parts.
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -14,7 +15,7 @@ const runs = (part: string) => only === undefined || only.includes(part);
 
 function runHeapChild(): Promise<Awaited<ReturnType<typeof benchHeap>>> {
   const child = fork(fileURLToPath(new URL('./heap.ts', import.meta.url)), [], {
-    execArgv: ['--import', 'tsx', '--conditions=@parley/source', '--expose-gc'],
+    execArgv: ['--import', 'tsx', '--expose-gc'],
   });
   return new Promise((resolve, reject) => {
     child.once('message', (message) => resolve(message as Awaited<ReturnType<typeof benchHeap>>));

@@ -1,4 +1,5 @@
-// Starts a bench server (serve-target.ts) in a child process and talks to it over IPC.
+// Starts a bench server (serve-target.ts) in a child process and talks to it over IPC. The reference
+// server is the built package (dist/), as users run it: `pnpm bench` builds it first.
 import { type ChildProcess, fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
@@ -11,7 +12,7 @@ export interface Target {
 
 export async function startTarget(kind: 'bare' | 'reference', execArgv: string[] = []): Promise<Target> {
   const child = fork(fileURLToPath(new URL('./serve-target.ts', import.meta.url)), [kind], {
-    execArgv: ['--import', 'tsx', '--conditions=@parley/source', ...execArgv],
+    execArgv: ['--import', 'tsx', ...execArgv],
   });
   const url = await new Promise<string>((resolve, reject) => {
     child.once('message', (message) => resolve((message as { url: string }).url));

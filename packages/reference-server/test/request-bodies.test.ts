@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { type RunningServer, startServer } from '@parley/reference-server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { expectError, harness } from './helpers/api.js';
@@ -215,5 +216,92 @@ describe('a JSON null body is not "no body": body must be a JSON object', () => 
     const sessionId = await h.createSession();
     const resume = await h.call('POST', `/v1/messages/${sessionId}`, undefined, { rawBody: ' ' });
     expectError(resume, 409, 'nothing_to_resume');
+  });
+});
+
+describe('a body with Content-Length over node:http is read off the connection', () => {
+  let running: RunningServer | undefined;
+  afterEach(async () => {
+    await running?.close();
+    running = undefined;
+  });
+
+  /** Sends `head` and each part as its own write, then reads the whole answer (the server closes). */
+  function rawRequest(url: string, head: string, parts: readonly Buffer[]): Promise<string> {
+    const { port } = new URL(url);
+    return new Promise((resolve, reject) => {
+      const socket = connect(Number(port), '127.0.0.1');
+      let answer = '';
+      socket.setEncoding('latin1');
+      socket.on('data', (chunk: string) => {
+        answer += chunk;
+      });
+      socket.on('end', () => resolve(answer));
+      socket.on('error', reject);
+      socket.write(head);
+      const next = (i: number) => {
+        if (i < parts.length) socket.write(parts[i] as Buffer, () => setImmediate(() => next(i + 1)));
+      };
+      next(0);
+    });
+  }
+
+  const head = (url: string, length: number) =>
+    `POST /v1/sessions HTTP/1.1\r\nHost: ${new URL(url).host}\r\nAuthorization: Bearer parley-demo-token\r\n` +
+    `Content-Type: application/json\r\nContent-Length: ${length}\r\nConnection: close\r\n\r\n`;
+
+  it('a body written in many pieces (a multi-byte character split between two) is read whole', async () => {
+    running = await startServer({ port: 0 });
+    const body = Buffer.from(JSON.stringify({ customizations: { sessionData: { note: 'Grüße, 世界' } } }));
+    const split = body.indexOf(Buffer.from('世')) + 1; // inside the 3-byte character
+    const parts = [body.subarray(0, 10), body.subarray(10, split), body.subarray(split)];
+    const answer = await guard(
+      rawRequest(running.url, head(running.url, body.length), parts),
+      5000,
+      'split body',
+    );
+    expect(answer.startsWith('HTTP/1.1 201')).toBe(true);
+    expect(running.server.journal.last()?.body).toEqual({
+      customizations: { sessionData: { note: 'Grüße, 世界' } },
+    });
+    expect(running.server.sessionCount).toBe(1);
+  });
+
+  it('a body that is not UTF-8 is 400 invalid_json', async () => {
+    running = await startServer({ port: 0 });
+    const body = Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x3a, 0x31, 0x7d]); // {"\xff\xfe":1}
+    const answer = await guard(
+      rawRequest(running.url, head(running.url, body.length), [body]),
+      5000,
+      'bad UTF-8',
+    );
+    expect(answer.startsWith('HTTP/1.1 400')).toBe(true);
+    expect(answer).toContain('"code":"invalid_json"');
+    expect(running.server.sessionCount).toBe(0);
+  });
+
+  it('a client that leaves halfway through its body creates nothing, and the server keeps serving', async () => {
+    running = await startServer({ port: 0 });
+    const url = running.url;
+    await guard(
+      new Promise<void>((resolve, reject) => {
+        const socket = connect(Number(new URL(url).port), '127.0.0.1');
+        socket.on('error', reject);
+        socket.write(`${head(url, 100)}{"customizations":`, () => {
+          socket.destroy();
+          resolve();
+        });
+      }),
+      5000,
+      'half a body',
+    );
+    // The server saw the request start; it answers the next one whatever became of the first.
+    const res = await guard(
+      fetch(`${url}/v1/sessions`, { method: 'POST', headers: { authorization: 'Bearer parley-demo-token' } }),
+      5000,
+      'next request',
+    );
+    expect(res.status).toBe(201);
+    expect(running.server.sessionCount).toBe(1);
   });
 });

@@ -6,8 +6,9 @@ import {
   type ReferenceServer,
   type ReferenceServerOptions,
 } from '../create-reference-server.js';
-import { registerConnectionDrop } from '../http/connection-drop.js';
+import { attachConnection } from '../http/connection.js';
 import { knownText } from '../http/text-response.js';
+import { NodeConnection } from './node-connection.js';
 
 /**
  * Options of {@link startServer}: where to listen, plus every {@link ReferenceServerOptions}.
@@ -73,14 +74,12 @@ export function startServer(options: StartServerOptions = {}): Promise<RunningSe
 }
 
 /**
- * One request over node:http; an injected dropped connection destroys the socket. A JSON response
- * whose text the core knows is written here as it is, not read back from its body stream.
+ * One request over node:http, its connection lent to the core (an injected dropped connection
+ * destroys the socket; a body is read off it). A JSON response whose text the core knows is written
+ * here as it is, not read back from its body stream.
  */
 async function serveRequest(server: ReferenceServer, request: Request, env: HttpBindings): Promise<Response> {
-  // Let the adapter write what it already read (headers, events), flush it, then close the
-  // connection without finishing the response.
-  const drop = () => setImmediate(() => env.incoming.socket.destroySoon());
-  registerConnectionDrop(request, drop);
+  attachConnection(request, new NodeConnection(env.incoming, env.outgoing));
   try {
     const response = await server.fetch(request);
     const text = knownText(response);

@@ -50,6 +50,48 @@ export interface SessionStoreOptions {
   toolCallTimeoutMs: number;
 }
 
+/**
+ * A session as the store keeps it. Its tool calls, server tool results and prefetch indexes are
+ * made when first used: most sessions never need them, and a session that is only created costs
+ * one object (plus its message array).
+ */
+class StoredSession implements Session {
+  readonly messages: Message[] = [];
+  nextIndex = 0;
+  reply: AbortController | undefined = undefined;
+  replyInfo: RunningReplyInfo | undefined = undefined;
+  #toolCalls: ToolCallStore | undefined = undefined;
+  #serverToolResults: Map<string, ToolResultBlock> | undefined = undefined;
+  #prefetched: Set<number> | undefined = undefined;
+
+  constructor(
+    readonly id: string,
+    readonly owner: string,
+    readonly createdAt: number,
+    readonly seq: number,
+    readonly customizations: Customizations,
+    readonly agentId: string | undefined,
+    readonly modelId: string | undefined,
+    private readonly options: SessionStoreOptions,
+  ) {}
+
+  get toolCalls(): ToolCallStore {
+    const { clock, heartbeatTimeoutMs, toolCallTimeoutMs } = this.options;
+    this.#toolCalls ??= new ToolCallStore(clock, heartbeatTimeoutMs, toolCallTimeoutMs);
+    return this.#toolCalls;
+  }
+
+  get serverToolResults(): Map<string, ToolResultBlock> {
+    this.#serverToolResults ??= new Map();
+    return this.#serverToolResults;
+  }
+
+  get prefetched(): Set<number> {
+    this.#prefetched ??= new Set();
+    return this.#prefetched;
+  }
+}
+
 /** The in-memory sessions of every user. */
 export class SessionStore {
   readonly #sessions = new Map<string, Session>();
@@ -64,26 +106,16 @@ export class SessionStore {
     modelId: string | undefined,
   ) {
     const id = `sess_${crypto.randomUUID().replaceAll('-', '')}`;
-    const session: Session = {
+    const session = new StoredSession(
       id,
       owner,
-      createdAt: this.options.clock.now(),
-      seq: this.#seq++,
+      this.options.clock.now(),
+      this.#seq++,
       customizations,
       agentId,
       modelId,
-      messages: [],
-      nextIndex: 0,
-      toolCalls: new ToolCallStore(
-        this.options.clock,
-        this.options.heartbeatTimeoutMs,
-        this.options.toolCallTimeoutMs,
-      ),
-      serverToolResults: new Map(),
-      reply: undefined,
-      replyInfo: undefined,
-      prefetched: new Set(),
-    };
+      this.options,
+    );
     this.#sessions.set(id, session);
     return session;
   }

@@ -1,4 +1,5 @@
 import { HttpError } from '../http-error.js';
+import { connectionOf } from './connection.js';
 import { jsonDepth, MAX_JSON_DEPTH } from './json-depth.js';
 
 /**
@@ -18,8 +19,9 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
  * is not JSON (or not UTF-8) is `400 invalid_json`; JSON nested deeper than
  * {@link MAX_JSON_DEPTH} is `400 invalid_request`.
  *
- * A body whose `Content-Length` is declared (as over HTTP) is read in one go, through the
- * runtime's own reader rather than a web stream; `Content-Length: 0` reads nothing at all.
+ * A body whose `Content-Length` is declared (as over HTTP) is read in one go: off the connection
+ * when the adapter lent one (node:http), else through the runtime's own reader rather than a web
+ * stream; `Content-Length: 0` reads nothing at all.
  */
 export async function readJsonBody(
   request: Request,
@@ -79,7 +81,7 @@ export async function readJsonBody(
 /** The whole body of a request that declared its length. */
 async function readDeclared(request: Request): Promise<Uint8Array> {
   try {
-    return new Uint8Array(await request.arrayBuffer());
+    return (await connectionOf(request)?.readBody()) ?? new Uint8Array(await request.arrayBuffer());
   } catch (error) {
     throw new HttpError('invalid_request', 'The request body could not be read', { cause: error });
   }

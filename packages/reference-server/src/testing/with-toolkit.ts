@@ -1,5 +1,5 @@
 import { REQUEST_ID_HEADER } from '@parley/protocol';
-import { connectionDropOf } from '../http/connection-drop.js';
+import { connectionDropOf } from '../http/connection.js';
 import type { EventPacer } from '../http/event-pacer.js';
 import type { RequestHooks } from '../http/request-hooks.js';
 import { newRequestId } from '../http/request-id.js';

@@ -23,26 +23,31 @@ export function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<
 
 /**
  * {@link abortable} for many promises in a row under one signal (a loop over a model's events):
- * one abort listener for them all instead of one per promise. Call `dispose()` when done.
+ * one abort listener for them all instead of one per promise, and nothing left behind per promise
+ * (a `Promise.race` against one pending "aborted" promise would pile a reaction on it per call).
+ * Call `dispose()` when done.
  */
 export function abortRace(signal: AbortSignal): {
   race<T>(promise: Promise<T>): Promise<T>;
   dispose(): void;
 } {
-  let onAbort: (() => void) | undefined;
-  const aborted = new Promise<never>((_, reject) => {
-    onAbort = () => reject(signal.reason);
-  });
-  aborted.catch(() => {});
-  if (signal.aborted) onAbort?.();
-  else if (onAbort !== undefined) signal.addEventListener('abort', onAbort, { once: true });
+  let rejectCurrent: ((reason: unknown) => void) | undefined;
+  const onAbort = () => rejectCurrent?.(signal.reason);
+  signal.addEventListener('abort', onAbort, { once: true });
   return {
     race: <T>(promise: Promise<T>) => {
-      if (signal.aborted) promise.catch(() => {});
-      return Promise.race([promise, aborted]);
+      if (signal.aborted) {
+        promise.catch(() => {});
+        return Promise.reject(signal.reason);
+      }
+      return new Promise<T>((resolve, reject) => {
+        rejectCurrent = reject;
+        promise.then(resolve, reject);
+      });
     },
     dispose: () => {
-      if (onAbort !== undefined) signal.removeEventListener('abort', onAbort);
+      rejectCurrent = undefined;
+      signal.removeEventListener('abort', onAbort);
     },
   };
 }

@@ -4,6 +4,7 @@ import { planSend } from '../../conversation/conversation-state.js';
 import { type ReplyRequest, type ReplyResult, runReply } from '../../conversation/reply-runner.js';
 import { sessionInfo } from '../../conversation/session-store.js';
 import { HttpError, toHttpError } from '../../http-error.js';
+import { watchClient } from '../connection.js';
 import { exceptionEvent } from '../exception-event.js';
 import { jsonReply } from '../json-reply.js';
 import { parseWith } from '../parse-with.js';
@@ -116,11 +117,9 @@ async function startSend(c: Context<AppEnv>, ctx: ServerContext, streamed: boole
   const controller = new AbortController();
   session.reply = controller;
   session.replyInfo = { startedAt: ctx.clock.now(), streamed };
-  const requestSignal = c.req.raw.signal;
-  const onRequestAbort = () => controller.abort(new ClientDisconnectedError());
-  requestSignal.addEventListener('abort', onRequestAbort, { once: true });
+  const client = watchClient(c.req.raw, () => controller.abort(new ClientDisconnectedError()));
   const release = () => {
-    requestSignal.removeEventListener('abort', onRequestAbort);
+    client.stop();
     if (session.reply === controller) {
       session.reply = undefined;
       session.replyInfo = undefined;
@@ -129,7 +128,7 @@ async function startSend(c: Context<AppEnv>, ctx: ServerContext, streamed: boole
   try {
     await ctx.host?.checkQuota?.(sessionInfo(session));
     if (controller.signal.aborted) throw abortError(controller.signal.reason);
-    if (requestSignal.aborted) throw new ClientDisconnectedError();
+    if (client.goneBefore) throw new ClientDisconnectedError();
   } catch (error) {
     release();
     throw error;

@@ -23,7 +23,9 @@ export function registerSessionRoutes(app: Hono<AppEnv>, ctx: ServerContext): vo
     );
     const customizations = (body.customizations ?? {}) as Customizations;
     const { agentId, modelId } = resolveSession(ctx.setup, customizations);
-    await ctx.host?.validateSession?.(customizations);
+    // Awaited only when it returns a promise: a synchronous check costs no turn.
+    const validated = ctx.host?.validateSession?.(customizations);
+    if (validated !== undefined) await validated;
     const session = ctx.sessions.create(c.get('user'), customizations, agentId, modelId);
     return jsonReply(c, { sessionId: session.id }, 201);
   });
