@@ -7,7 +7,7 @@ import {
   type ReferenceServerOptions,
 } from '../create-reference-server.js';
 import { attachConnection } from '../http/connection.js';
-import { knownText } from '../http/text-response.js';
+import { writableHead } from '../http/text-response.js';
 import { NodeConnection } from './node-connection.js';
 
 /**
@@ -75,19 +75,17 @@ export function startServer(options: StartServerOptions = {}): Promise<RunningSe
 
 /**
  * One request over node:http, its connection lent to the core (an injected dropped connection
- * destroys the socket; a body is read off it). A JSON response whose text the core knows is written
- * here as it is, not read back from its body stream.
+ * destroys the socket; a body is read off it). A JSON response whose text and header fields the
+ * core knows is written here as it is: no `Headers` read, no body stream.
  */
 async function serveRequest(server: ReferenceServer, request: Request, env: HttpBindings): Promise<Response> {
   attachConnection(request, new NodeConnection(env.incoming, env.outgoing));
   try {
     const response = await server.fetch(request);
-    const text = knownText(response);
-    if (text === undefined) return response;
-    const headers: Record<string, string> = {};
-    for (const [name, value] of response.headers) headers[name] = value;
-    headers['content-length'] = String(Buffer.byteLength(text));
-    env.outgoing.writeHead(response.status, headers);
+    const head = writableHead(response);
+    if (head === undefined) return response;
+    const { text, fields } = head;
+    env.outgoing.writeHead(response.status, { ...fields, 'content-length': Buffer.byteLength(text) });
     env.outgoing.end(text);
     return RESPONSE_ALREADY_SENT;
   } catch {

@@ -7,9 +7,12 @@ export type CorsOrigins = boolean | string | readonly string[];
 export interface CorsPolicy {
   /** The answer to a preflight (`OPTIONS` with `Access-Control-Request-Method`), else undefined. */
   preflight(request: Request): Response | undefined;
-  /** Adds the CORS headers of an actual response to `headers`. */
-  decorate(request: Request, headers: Headers): void;
+  /** Adds the CORS headers of an actual response through `set`. */
+  decorate(request: Request, set: SetHeader): void;
 }
+
+/** Sets (or, with `append`, adds to) one header field of a response. */
+export type SetHeader = (name: string, value: string, append?: boolean) => void;
 
 const ALLOW_METHODS = 'GET, POST, PUT, DELETE, OPTIONS';
 const EXPOSE_HEADERS = [REQUEST_ID_HEADER, 'retry-after', 'retry-after-ms'].join(', ');
@@ -31,10 +34,10 @@ export function corsPolicy(origins: CorsOrigins): CorsPolicy | undefined {
     const origin = request.headers.get('origin');
     return origin !== null && list.has(origin) ? origin : undefined;
   };
-  const setOrigin = (request: Request, headers: Headers) => {
+  const setOrigin = (request: Request, set: SetHeader) => {
     const origin = allowOrigin(request);
-    if (origin !== undefined) headers.set('access-control-allow-origin', origin);
-    if (list !== undefined) headers.append('vary', 'origin');
+    if (origin !== undefined) set('access-control-allow-origin', origin);
+    if (list !== undefined) set('vary', 'origin', true);
   };
   return {
     preflight(request) {
@@ -45,15 +48,17 @@ export function corsPolicy(origins: CorsOrigins): CorsPolicy | undefined {
         'access-control-allow-methods': ALLOW_METHODS,
         'access-control-max-age': '600',
       });
-      setOrigin(request, headers);
+      setOrigin(request, (name, value, append) =>
+        append ? headers.append(name, value) : headers.set(name, value),
+      );
       const asked = allowedRequestHeaders(request.headers.get('access-control-request-headers'));
       if (asked !== '') headers.set('access-control-allow-headers', asked);
       headers.append('vary', 'access-control-request-headers');
       return new Response(null, { status: 204, headers });
     },
-    decorate(request, headers) {
-      setOrigin(request, headers);
-      headers.set('access-control-expose-headers', EXPOSE_HEADERS);
+    decorate(request, set) {
+      setOrigin(request, set);
+      set('access-control-expose-headers', EXPOSE_HEADERS);
     },
   };
 }

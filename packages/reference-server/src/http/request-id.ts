@@ -2,6 +2,7 @@ import { REQUEST_ID_HEADER } from '@parley/protocol';
 import type { MiddlewareHandler } from 'hono';
 import { requestId } from 'hono/request-id';
 import type { AppEnv } from './server-context.js';
+import { setResponseHeader } from './text-response.js';
 
 /** A new request id: `req_` and 32 hex digits. */
 export function newRequestId(): string {
@@ -23,7 +24,8 @@ export function requestIdMiddleware(): MiddlewareHandler<AppEnv>[] {
     async (c, next) => {
       await next();
       // After next(): a response a handler or onError built itself has no headers from c.header().
-      c.res.headers.set(REQUEST_ID_HEADER, c.get('requestId'));
+      const stamped = setResponseHeader(c.res, REQUEST_ID_HEADER, c.get('requestId'));
+      if (stamped !== c.res) c.res = stamped;
     },
   ];
 }

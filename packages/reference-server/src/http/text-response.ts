@@ -1,22 +1,62 @@
 const encoder = new TextEncoder();
 
+/** What {@link TextResponse} takes: a status and its header fields, lower-case names, valid values. */
+export interface TextResponseInit {
+  status: number;
+  /** Taken over (not copied): the caller must not change it afterwards. */
+  headers: Record<string, string>;
+}
+
 /**
  * A `Response` whose body is a text known up front: `text()`, `json()`, `arrayBuffer()`, `bytes()`,
  * `blob()` and `clone()` use the text as it is, and the body stream exists only once someone asks
- * for `body` (or `formData()`). An adapter that writes the text itself (the node adapter, through
- * {@link knownText}) never makes one.
+ * for `body` (or `formData()`). Its header fields stay a plain record until someone reads
+ * `headers`: the server's own layers add theirs with {@link setResponseHeader}, and an adapter that
+ * writes the response itself (the node adapter, through {@link writableHead}) never makes a
+ * `Headers` or a stream.
  *
- * Hand-written: building a `Response` around a string makes a web `ReadableStream` at once, which
- * costs more than the rest of a small JSON request on Node 20.
+ * Hand-written: building a `Response` around a string makes a web `ReadableStream` at once, and
+ * each `Headers` call validates its name and value; together they cost more than the rest of a
+ * small JSON request on Node 20.
  */
 export class TextResponse extends Response {
   readonly #text: string;
   #used = false;
   #streamed: Response | undefined;
+  /** The header fields until `headers` is first read; then the `Headers` object holds them. */
+  #fields: Record<string, string> | undefined;
 
-  constructor(text: string, init: ResponseInit) {
-    super(null, init);
+  constructor(text: string, init: TextResponseInit) {
+    super(null, { status: init.status });
     this.#text = text;
+    this.#fields = init.headers;
+  }
+
+  override get headers(): Headers {
+    const headers = super.headers;
+    const fields = this.#fields;
+    if (fields !== undefined) {
+      this.#fields = undefined;
+      for (const name of Object.keys(fields)) headers.append(name, fields[name] as string);
+    }
+    return headers;
+  }
+
+  /** Sets a header field (`name` lower case); `append` adds to a list (`vary`). */
+  setHeader(name: string, value: string, append = false): void {
+    const fields = this.#fields;
+    if (fields === undefined) {
+      if (append) this.headers.append(name, value);
+      else this.headers.set(name, value);
+      return;
+    }
+    const current = fields[name];
+    fields[name] = append && current !== undefined ? `${current}, ${value}` : value;
+  }
+
+  /** The header fields as a record, while `headers` was never read. */
+  get fields(): Readonly<Record<string, string>> | undefined {
+    return this.#fields;
   }
 
   /** The body text. */
@@ -59,11 +99,9 @@ export class TextResponse extends Response {
 
   override clone(): Response {
     if (this.bodyUsed) throw new TypeError('Response.clone: the body has already been used');
-    return new TextResponse(this.#text, {
-      status: this.status,
-      statusText: this.statusText,
-      headers: new Headers(this.headers),
-    });
+    const headers: Record<string, string> = {};
+    for (const [name, value] of this.headers) headers[name] = value;
+    return new TextResponse(this.#text, { status: this.status, headers });
   }
 
   /** A body read once, like any response's: a second read rejects. */
@@ -89,7 +127,36 @@ export class TextResponse extends Response {
   }
 }
 
-/** The body text of a {@link TextResponse}, if `response` is one whose body is still unread. */
-export function knownText(response: Response): string | undefined {
-  return response instanceof TextResponse && !response.bodyUsed ? response.knownText : undefined;
+/**
+ * What an adapter needs to write a {@link TextResponse} itself: its text (body still unread) and
+ * its header fields (while still a record: no `Headers` made); undefined for any other response.
+ */
+export function writableHead(
+  response: Response,
+): { text: string; fields: Readonly<Record<string, string>> } | undefined {
+  if (!(response instanceof TextResponse) || response.bodyUsed) return undefined;
+  const fields = response.fields;
+  return fields === undefined ? undefined : { text: response.knownText, fields };
+}
+
+/**
+ * Sets a header on a response: on a {@link TextResponse}'s record while it is one, else on its
+ * `headers` (a copy of the response when they are immutable, as on a `Response.redirect()` or a
+ * response from `fetch`). Returns the response that carries the header.
+ */
+export function setResponseHeader(response: Response, name: string, value: string, append = false): Response {
+  if (response instanceof TextResponse) {
+    response.setHeader(name, value, append);
+    return response;
+  }
+  try {
+    if (append) response.headers.append(name, value);
+    else response.headers.set(name, value);
+    return response;
+  } catch {
+    const copy = new Response(response.body, response);
+    if (append) copy.headers.append(name, value);
+    else copy.headers.set(name, value);
+    return copy;
+  }
 }

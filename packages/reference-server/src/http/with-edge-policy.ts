@@ -1,6 +1,7 @@
 import { HttpError } from '../http-error.js';
 import { type AllowedHosts, hostMatcher, hostnameOf } from './allowed-hosts.js';
 import { type CorsOrigins, corsPolicy } from './cors-policy.js';
+import { setResponseHeader } from './text-response.js';
 
 /** Options of {@link withEdgePolicy}. */
 export interface EdgePolicyOptions {
@@ -22,15 +23,9 @@ export function withEdgePolicy(
   const cors = corsPolicy(options.cors);
   const hostAllowed = options.allowedHosts === true ? undefined : hostMatcher(options.allowedHosts);
   const decorate = (request: Request, response: Response): Response => {
-    let out = response;
-    try {
-      out.headers.set('x-content-type-options', 'nosniff');
-    } catch {
-      // Immutable headers (a Response from fetch or Response.error()): decorate a copy.
-      out = new Response(response.body, response);
-      out.headers.set('x-content-type-options', 'nosniff');
-    }
-    cors?.decorate(request, out.headers);
+    // A copy when the headers are immutable (a Response from fetch, say).
+    const out = setResponseHeader(response, 'x-content-type-options', 'nosniff');
+    cors?.decorate(request, (name, value, append) => setResponseHeader(out, name, value, append));
     return out;
   };
   return async (request) => {
