@@ -66,7 +66,7 @@ export interface LoopbackResult {
 }
 
 /** Each scenario: `rounds` alternating runs of `seconds` against both servers; medians. */
-export async function benchLoopback(seconds = 3, rounds = 3): Promise<LoopbackResult[]> {
+export async function benchLoopback(seconds = 3, rounds = 5): Promise<LoopbackResult[]> {
   const bare = await startTarget('bare');
   const reference = await startTarget('reference');
   try {
@@ -101,6 +101,6 @@ export async function benchLoopback(seconds = 3, rounds = 3): Promise<LoopbackRe
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   console.log(
-    await benchLoopback(Number(process.env.BENCH_SECONDS ?? 3), Number(process.env.BENCH_ROUNDS ?? 3)),
+    await benchLoopback(Number(process.env.BENCH_SECONDS ?? 3), Number(process.env.BENCH_ROUNDS ?? 5)),
   );
 }

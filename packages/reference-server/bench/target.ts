@@ -11,8 +11,16 @@ export interface Target {
 }
 
 export async function startTarget(kind: 'bare' | 'reference', execArgv: string[] = []): Promise<Target> {
+  // BENCH_CPU_PROF=<dir>: each reference target writes a CPU profile there when it exits.
+  const profile = process.env.BENCH_CPU_PROF;
+  const profiling = kind === 'reference' && profile !== undefined;
   const child = fork(fileURLToPath(new URL('./serve-target.ts', import.meta.url)), [kind], {
-    execArgv: ['--import', 'tsx', ...execArgv],
+    execArgv: [
+      '--import',
+      'tsx',
+      ...(profiling ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : []),
+      ...execArgv,
+    ],
   });
   const url = await new Promise<string>((resolve, reject) => {
     child.once('message', (message) => resolve((message as { url: string }).url));
