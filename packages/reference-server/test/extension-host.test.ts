@@ -176,6 +176,31 @@ describe('extension host wiring', () => {
     expect(seen).toEqual(['first question']);
   });
 
+  it('prefetches() false skips prefetch for that session; the model still gets the user message', async () => {
+    const called: string[] = [];
+    const model = eventsModel(textEvents('ok'));
+    const h = harness({
+      model,
+      extensionHost: {
+        prefetches: (session) =>
+          (session.customizations.sessionData as { retrieval?: boolean } | undefined)?.retrieval === true,
+        prefetch: async (_session, text) => {
+          called.push(text);
+          return [{ type: 'text', text: `Context for: ${text}` }];
+        },
+      },
+    });
+    const plain = await h.createSession();
+    expect((await h.send(plain, 'no retrieval')).messages.map((m) => m.role)).toEqual(['user', 'assistant']);
+    const withRetrieval = await h.createSession({ sessionData: { retrieval: true } });
+    expect((await h.send(withRetrieval, 'with retrieval')).messages.map((m) => m.role)).toEqual([
+      'system',
+      'user',
+      'assistant',
+    ]);
+    expect(called).toEqual(['with retrieval']);
+  });
+
   it('a prefetch that fails is a model_error; the user message stays', async () => {
     const h = harness({ extensionHost: { prefetch: async () => Promise.reject(new Error('search down')) } });
     const sessionId = await h.createSession();

@@ -40,6 +40,11 @@ export interface ExtensionHost {
    */
   prefetch?(session: SessionInfo, userText: string, signal: AbortSignal): Promise<ContentBlock[] | undefined>;
   /**
+   * Whether {@link prefetch} may inject anything for this session. Optional: `false` skips the call
+   * (and the `AbortSignal` it would need); without it, `prefetch` is always called.
+   */
+  prefetches?(session: SessionInfo): boolean;
+  /**
    * Called before every send (new content or resume), after the request was validated. Throw
    * `HttpError('quota_exceeded', ..., { details: { retryAfterSeconds } })` to answer 429 with a
    * `Retry-After` header.

@@ -11,9 +11,10 @@ import {
   type UserContentBlock,
 } from '@parley/protocol';
 import { HttpError, isHttpError } from '../http-error.js';
-import { type Model, ModelError, type ModelRequest } from '../model/model.js';
+import { lendAbortState, type Model, ModelError, type ModelRequest } from '../model/model.js';
 import type { Clock } from '../time/clock.js';
 import { abortable, abortRace } from '../utils/abortable.js';
+import type { LazyAbortController } from '../utils/lazy-abort-controller.js';
 import { AssistantMessageBuilder, type EmitEvent } from './assistant-message-builder.js';
 import {
   errorResult,
@@ -45,8 +46,8 @@ export interface ReplyRequest {
   plan: SendPlan;
   /** The user's turn; undefined for a resume. */
   content: UserContentBlock[] | undefined;
-  /** Aborts on client disconnect, session deletion or server shutdown. */
-  signal: AbortSignal;
+  /** Aborts on client disconnect, session deletion or server shutdown; its signal is made on demand. */
+  abort: LazyAbortController;
   /** Takes each stream event of the reply; undefined for a buffered reply (no event is built). */
   emit?: EmitEvent | undefined;
   /**
@@ -69,11 +70,11 @@ export interface ReplyResult {
  * Runs one reply: stores the user's turn (or the tool results of a resume), calls the model, runs
  * server tools inside the reply, and stops at a final answer or at client tool calls. On failure it
  * throws an HttpError (model failures: `model_error` or the ModelError's code); on abort it throws
- * the signal's reason. Messages completed before a failure stay; the message in progress is kept
+ * the abort's reason. Messages completed before a failure stay; the message in progress is kept
  * retracted.
  */
 export async function runReply(config: ReplyRunnerConfig, request: ReplyRequest): Promise<ReplyResult> {
-  const { session, signal, emit } = request;
+  const { session, abort, emit } = request;
   const { clock } = config;
   const appended: Message[] = [];
   const usage: Usage = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
@@ -87,10 +88,16 @@ export async function runReply(config: ReplyRunnerConfig, request: ReplyRequest)
   if (request.content !== undefined) {
     let prefetchError: unknown;
     // Prefetch for the first user message of the conversation (also after a rewind to its start).
-    if (config.host?.prefetch !== undefined && isEmptyConversation(session)) {
+    const host = config.host;
+    if (
+      host?.prefetch !== undefined &&
+      isEmptyConversation(session) &&
+      host.prefetches?.(sessionInfo(session)) !== false
+    ) {
       const text = request.content.map((b) => b.text).join('\n');
       try {
-        const context = await abortable(config.host.prefetch(sessionInfo(session), text, signal), signal);
+        const signal = abort.signal;
+        const context = await abortable(host.prefetch(sessionInfo(session), text, signal), signal);
         if (context !== undefined && context.length > 0)
           session.prefetched.add(append('system', context).index);
       } catch (error) {
@@ -99,7 +106,7 @@ export async function runReply(config: ReplyRunnerConfig, request: ReplyRequest)
     }
     append('user', request.content);
     if (prefetchError !== undefined)
-      throw signal.aborted ? signal.reason : toReplyError(prefetchError, 'Retrieval prefetch');
+      throw abort.aborted ? abort.reason : toReplyError(prefetchError, 'Retrieval prefetch');
   } else if (request.plan.kind === 'resume-tools') {
     append(
       'user',
@@ -122,7 +129,7 @@ export async function runReply(config: ReplyRunnerConfig, request: ReplyRequest)
     for (const use of toolUses) {
       const tool = tools.server.get(use.name);
       if (tool === undefined || tools.client.has(use.name)) continue;
-      session.serverToolResults.set(use.id, await runServerTool(session, use, tool, signal));
+      session.serverToolResults.set(use.id, await runServerTool(session, use, tool, abort));
     }
     if (pendingTools.length > 0) return { messages: appended, stopReason: 'tool_use', pendingTools, usage };
 
@@ -141,7 +148,7 @@ async function callModel(
   tools: ResolvedTools,
   usage: Usage,
 ): Promise<{ message: Message; stopReason: StopReason }> {
-  const { session, signal, emit } = request;
+  const { session, abort, emit } = request;
   const { clock, setup } = config;
   const builder = new AssistantMessageBuilder(() => session.nextIndex++, emit);
   const modelRequest: ModelRequest = {
@@ -153,15 +160,19 @@ async function callModel(
     agentId: session.agentId,
     modelId: session.modelId,
     parameters: setup.parameters(session),
-    turn: session.messages.filter((m) => m.role === 'assistant').length,
-    signal,
+    turn: countAssistantMessages(session),
+    // Made only for a model that asks for it; the built-in ones read the lent abort state.
+    get signal() {
+      return abort.signal;
+    },
     clock,
   };
+  lendAbortState(modelRequest, abort);
   let iterator: AsyncIterator<unknown> | undefined;
   try {
-    if (signal.aborted) throw signal.reason;
+    if (abort.aborted) throw abort.reason;
     iterator = config.model(modelRequest)[Symbol.asyncIterator]();
-    const events = abortRace(signal);
+    const events = abortRace(abort);
     try {
       for (;;) {
         const next = await events.race(iterator.next());
@@ -208,7 +219,7 @@ async function callModel(
         createdAt: now,
       });
     }
-    throw signal.aborted ? signal.reason : toReplyError(error, 'The model');
+    throw abort.aborted ? abort.reason : toReplyError(error, 'The model');
   }
 }
 
@@ -216,19 +227,27 @@ async function runServerTool(
   session: Session,
   use: ToolUseBlock,
   tool: NonNullable<ReturnType<ResolvedTools['server']['get']>>,
-  signal: AbortSignal,
+  abort: LazyAbortController,
 ): Promise<ToolResultBlock> {
   try {
+    const signal = abort.signal;
     const result = await abortable(tool.call(use.input, { sessionId: session.id, signal }), signal);
     return { type: 'tool_result', tool_use_id: use.id, content: result.content, is_error: result.isError };
   } catch (error) {
-    if (signal.aborted) {
+    if (abort.aborted) {
       session.serverToolResults.set(use.id, errorResult(use.id, `Tool ${use.name} was interrupted`));
-      throw signal.reason;
+      throw abort.reason;
     }
     const message = error instanceof Error ? error.message : String(error);
     return errorResult(use.id, `Tool ${use.name} failed: ${message}`);
   }
+}
+
+/** Assistant messages of the session so far, retracted ones included (counted, not filtered). */
+function countAssistantMessages(session: Session): number {
+  let count = 0;
+  for (const message of session.messages) if (message.role === 'assistant') count++;
+  return count;
 }
 
 /** Tool-use ids name tool calls: a model that repeats one produced a malformed tool use. */

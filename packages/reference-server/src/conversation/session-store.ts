@@ -1,6 +1,7 @@
 import type { ContentBlock, Customizations, Message, Role, ToolResultBlock } from '@parley/protocol';
 import { HttpError } from '../http-error.js';
 import type { Clock } from '../time/clock.js';
+import type { LazyAbortController } from '../utils/lazy-abort-controller.js';
 import type { SessionInfo } from './extension-host.js';
 import { ToolCallStore } from './tool-call-store.js';
 
@@ -26,7 +27,7 @@ export interface Session {
   /** Results of server-run tools waiting to be sent to the model, by tool_use id. */
   readonly serverToolResults: Map<string, ToolResultBlock>;
   /** The running reply's controller; set while the session is busy. */
-  reply: AbortController | undefined;
+  reply: LazyAbortController | undefined;
   /** What is known of the running reply (set together with `reply`). */
   replyInfo: RunningReplyInfo | undefined;
   /**
@@ -58,7 +59,7 @@ export interface SessionStoreOptions {
 class StoredSession implements Session {
   readonly messages: Message[] = [];
   nextIndex = 0;
-  reply: AbortController | undefined = undefined;
+  reply: LazyAbortController | undefined = undefined;
   replyInfo: RunningReplyInfo | undefined = undefined;
   #toolCalls: ToolCallStore | undefined = undefined;
   #serverToolResults: Map<string, ToolResultBlock> | undefined = undefined;

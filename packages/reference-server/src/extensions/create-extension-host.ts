@@ -137,6 +137,10 @@ export function createExtensionHost(options: ExtensionHostOptions = {}): ParleyE
       return tools;
     },
 
+    prefetches(session: SessionInfo): boolean {
+      return resolve(session).rag?.prefetchEnabled === true;
+    },
+
     async prefetch(
       session: SessionInfo,
       userText: string,

@@ -32,6 +32,28 @@ export interface ModelRequest {
   clock: Clock;
 }
 
+/** Whether and why a request was aborted, read without making an `AbortSignal`. */
+export interface AbortState {
+  readonly aborted: boolean;
+  readonly reason: unknown;
+}
+
+const ABORT_STATE = Symbol('parley.abortState');
+
+/**
+ * Lends `request` the reply's abort state, so the built-in models check it without touching
+ * `request.signal` (which the server then makes only for a model that asks for it).
+ */
+export function lendAbortState<T extends ModelRequest>(request: T, state: AbortState): T {
+  (request as T & { [ABORT_STATE]?: AbortState })[ABORT_STATE] = state;
+  return request;
+}
+
+/** The abort state the server lent `request`, else its `signal` (which has the same two fields). */
+export function abortStateOf(request: ModelRequest): AbortState {
+  return (request as ModelRequest & { [ABORT_STATE]?: AbortState })[ABORT_STATE] ?? request.signal;
+}
+
 /**
  * What a model yields for one assistant message, in Bedrock ConverseStream shapes. The server assigns
  * the message index, so `messageStart` carries only the role. Order: messageStart, each block

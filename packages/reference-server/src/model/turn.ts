@@ -1,5 +1,5 @@
 import type { JsonObject, StopReason } from '@parley/protocol';
-import { ModelError, type ModelEvent, type ModelRequest } from './model.js';
+import { abortStateOf, ModelError, type ModelEvent, type ModelRequest } from './model.js';
 import { countInputTokens, countWords, jsonFragments, newToolUseId, textChunks } from './model-events.js';
 
 /** One tool call of a scripted turn. */
@@ -70,9 +70,14 @@ export const turn = {
  * - `turn.fail`: throws a {@link ModelError} after the text deltas (before the text block closes).
  */
 export async function* turnToEvents(turn: ScriptedTurn, request: ModelRequest): AsyncGenerator<ModelEvent> {
-  const { clock, signal } = request;
+  const { clock } = request;
+  // Checked through the abort state: `request.signal` is made only when a delay waits on it.
+  const state = abortStateOf(request);
+  const throwIfAborted = () => {
+    if (state.aborted) throw state.reason;
+  };
   const startedAt = clock.now();
-  signal.throwIfAborted();
+  throwIfAborted();
   if (turn.fail !== undefined && !turn.text) throw new ModelError(turn.fail);
 
   let chunks = textChunks(turn.text ?? '');
@@ -92,9 +97,9 @@ export async function* turnToEvents(turn: ScriptedTurn, request: ModelRequest): 
   // Every delta but the message's first waits `delayMs`; the sleep rejects when the signal aborts.
   const pace = async (): Promise<void> => {
     if (deltas++ > 0 && turn.delayMs !== undefined && turn.delayMs > 0) {
-      await clock.sleep(turn.delayMs, signal);
+      await clock.sleep(turn.delayMs, request.signal);
     }
-    signal.throwIfAborted();
+    throwIfAborted();
   };
 
   let outputTokens = 0;
@@ -108,7 +113,7 @@ export async function* turnToEvents(turn: ScriptedTurn, request: ModelRequest): 
       outputTokens += countWords(text);
     }
     if (turn.fail !== undefined) throw new ModelError(turn.fail);
-    signal.throwIfAborted();
+    throwIfAborted();
     yield { contentBlockStop: { contentBlockIndex: blockIndex } };
     blockIndex++;
   }
@@ -117,7 +122,7 @@ export async function* turnToEvents(turn: ScriptedTurn, request: ModelRequest): 
 
   for (const toolUse of toolUses) {
     const json = JSON.stringify(toolUse.input);
-    signal.throwIfAborted();
+    throwIfAborted();
     yield {
       contentBlockStart: {
         contentBlockIndex: blockIndex,
@@ -128,16 +133,16 @@ export async function* turnToEvents(turn: ScriptedTurn, request: ModelRequest): 
       await pace();
       yield { contentBlockDelta: { contentBlockIndex: blockIndex, delta: { toolUse: { input } } } };
     }
-    signal.throwIfAborted();
+    throwIfAborted();
     yield { contentBlockStop: { contentBlockIndex: blockIndex } };
     outputTokens += countWords(toolUse.name) + countWords(json);
     blockIndex++;
   }
 
-  signal.throwIfAborted();
+  throwIfAborted();
   yield { messageStop: { stopReason } };
   const inputTokens = countInputTokens(request.messages);
-  signal.throwIfAborted();
+  throwIfAborted();
   yield {
     metadata: {
       usage: { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens },

@@ -186,3 +186,12 @@ describe('catalogue', () => {
     expect(h.catalogue.models).toHaveProperty('parley-stand-in-1');
   });
 });
+
+describe('prefetches: whether prefetch may inject anything for a session', () => {
+  test('true only for a session whose retrieval has prefetchEnabled', () => {
+    const h = host();
+    expect(h.prefetches(session({ extensions: { rag: { prefetchEnabled: true } } }))).toBe(true);
+    expect(h.prefetches(session({ extensions: { rag: {} } }))).toBe(false);
+    expect(h.prefetches(session({}))).toBe(false);
+  });
+});

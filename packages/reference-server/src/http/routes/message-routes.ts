@@ -4,6 +4,7 @@ import { planSend } from '../../conversation/conversation-state.js';
 import { type ReplyRequest, type ReplyResult, runReply } from '../../conversation/reply-runner.js';
 import { sessionInfo } from '../../conversation/session-store.js';
 import { HttpError, toHttpError } from '../../http-error.js';
+import { LazyAbortController } from '../../utils/lazy-abort-controller.js';
 import { watchClient } from '../connection.js';
 import { exceptionEvent } from '../exception-event.js';
 import { jsonReply } from '../json-reply.js';
@@ -28,7 +29,7 @@ export function registerMessageRoutes(app: Hono<AppEnv>, ctx: ServerContext): vo
       const result = await runReply(replyConfig(ctx), reply);
       return jsonReply(c, replyBody(ctx, reply, result), 200);
     } catch (error) {
-      throw reply.signal.aborted ? abortError(reply.signal.reason) : toHttpError(error);
+      throw reply.abort.aborted ? abortError(reply.abort.reason) : toHttpError(error);
     } finally {
       release();
     }
@@ -54,7 +55,7 @@ export function registerMessageRoutes(app: Hono<AppEnv>, ctx: ServerContext): vo
         writer.event({ replyStop });
       } catch (error) {
         writer.event(
-          exceptionEvent(reply.signal.aborted ? abortError(reply.signal.reason) : toHttpError(error)),
+          exceptionEvent(reply.abort.aborted ? abortError(reply.abort.reason) : toHttpError(error)),
         );
       } finally {
         release();
@@ -114,7 +115,7 @@ async function startSend(c: Context<AppEnv>, ctx: ServerContext, streamed: boole
     typeof body.content === 'string' ? [{ type: 'text', text: body.content }] : body.content;
   const session = ctx.sessions.require(user, sessionId);
   const plan = planSend(session, content !== undefined);
-  const controller = new AbortController();
+  const controller = new LazyAbortController();
   session.reply = controller;
   session.replyInfo = { startedAt: ctx.clock.now(), streamed };
   const client = watchClient(c.req.raw, () => controller.abort(new ClientDisconnectedError()));
@@ -127,13 +128,13 @@ async function startSend(c: Context<AppEnv>, ctx: ServerContext, streamed: boole
   };
   try {
     await ctx.host?.checkQuota?.(sessionInfo(session));
-    if (controller.signal.aborted) throw abortError(controller.signal.reason);
+    if (controller.aborted) throw abortError(controller.reason);
     if (client.goneBefore) throw new ClientDisconnectedError();
   } catch (error) {
     release();
     throw error;
   }
-  const reply: Omit<ReplyRequest, 'emit'> = { session, plan, content, signal: controller.signal };
+  const reply: Omit<ReplyRequest, 'emit'> = { session, plan, content, abort: controller };
   return { reply, release, abort: (reason: unknown) => controller.abort(reason) };
 }
 
