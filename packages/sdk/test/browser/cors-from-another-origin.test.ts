@@ -1,42 +1,9 @@
-import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startServer } from '@parley/reference-server';
-import { build } from 'esbuild';
-import { chromium } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { bundleForBrowser, hasChromium, launchChromium, servePage } from '../helpers/browser.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const SDK_ENTRY = fileURLToPath(new URL('../../src/index.ts', import.meta.url));
-
-async function browserBundle(): Promise<string> {
-  const result = await build({
-    entryPoints: [SDK_ENTRY],
-    bundle: true,
-    format: 'esm',
-    platform: 'browser',
-    conditions: ['@parley/source'],
-    write: false,
-    logLevel: 'silent',
-  });
-  const [file] = result.outputFiles;
-  if (!file) throw new Error('esbuild wrote nothing');
-  return file.text;
-}
-
-/** The app's own origin (another port than the server's), serving the SDK bundle. */
-async function servePage(bundle: string): Promise<{ url: string; server: Server }> {
-  const server = createServer((req, res) => {
-    if (req.url === '/sdk.js') res.writeHead(200, { 'content-type': 'text/javascript' }).end(bundle);
-    else res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>app</title>');
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
-}
 
 interface PageResult {
   sessionCreated: boolean;
@@ -47,28 +14,15 @@ interface PageResult {
 
 // Runs where Debian's chromium is installed; skips elsewhere.
 describe('CORS for a page on another origin (Chromium)', () => {
-  it.runIf(existsSync(CHROMIUM))(
+  it.runIf(hasChromium)(
     'sees a typed 503 from an injected fault, sends a custom header, and calls a control route with the token',
     async () => {
-      const bundle = await browserBundle();
+      const bundle = await bundleForBrowser({ file: SDK_ENTRY });
       const api = await startServer({ port: 0, control: true });
-      const app = await servePage(bundle);
+      const app = await servePage({ '/sdk.js': bundle });
       const token = api.server.controlToken ?? '';
-      const userDataDir = await mkdtemp(join(tmpdir(), 'parley-cors-browser-'));
-      const browser = await chromium.launchPersistentContext(userDataDir, {
-        executablePath: CHROMIUM,
-        headless: true,
-        args: [
-          '--headless',
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-quic',
-          '--no-first-run',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-        ],
-      });
+      const chromium = await launchChromium();
+      const { browser } = chromium;
       try {
         const page = browser.pages()[0] ?? (await browser.newPage());
         const sent: Array<Record<string, string>> = [];
@@ -122,10 +76,9 @@ describe('CORS for a page on another origin (Chromium)', () => {
         // to another origin only after a preflight allowed it; Playwright does not list preflights).
         expect(sent.map((headers) => headers['x-app-version'])).toEqual(['1.2.3', '1.2.3']);
       } finally {
-        await browser.close();
+        await chromium.close();
         await api.close();
-        await new Promise((resolve) => app.server.close(resolve));
-        await rm(userDataDir, { recursive: true, force: true });
+        await app.close();
       }
     },
     60_000,

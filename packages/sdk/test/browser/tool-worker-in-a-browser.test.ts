@@ -1,17 +1,7 @@
-import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { startServer } from '@parley/reference-server';
-import { build } from 'esbuild';
-import { chromium } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { bundleForBrowser, hasChromium, launchChromium, servePage } from '../helpers/browser.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const SDK_DIR = fileURLToPath(new URL('../..', import.meta.url));
 // The SDK's minimum beat interval is 250 ms, three beats per lease: 750 ms is the shortest lease.
 const LEASE_MS = 750;
 
@@ -41,61 +31,24 @@ serveToolHandler(({ mode }, { signal, workerData: flags }) => {
 });
 `;
 
-async function bundle(contents: string): Promise<string> {
-  const result = await build({
-    stdin: { contents, resolveDir: SDK_DIR, sourcefile: 'entry.js' },
-    bundle: true,
-    format: 'esm',
-    platform: 'browser',
-    conditions: ['@parley/source'],
-    write: false,
-    logLevel: 'silent',
-  });
-  const [file] = result.outputFiles;
-  if (!file) throw new Error('esbuild wrote nothing');
-  return file.text;
-}
-
-/** A cross-origin-isolated page (so SharedArrayBuffer exists) serving both bundles. */
-async function servePage(files: Record<string, string>): Promise<{ url: string; server: Server }> {
-  const isolation = {
-    'cross-origin-opener-policy': 'same-origin',
-    'cross-origin-embedder-policy': 'require-corp',
-  };
-  const server = createServer((req, res) => {
-    const body = files[req.url ?? ''];
-    if (body !== undefined) res.writeHead(200, { ...isolation, 'content-type': 'text/javascript' }).end(body);
-    else
-      res
-        .writeHead(200, { ...isolation, 'content-type': 'text/html' })
-        .end('<!doctype html><title>app</title>');
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
-}
+/** Cross-origin isolation, so that SharedArrayBuffer exists in the page and its workers. */
+const ISOLATION = {
+  'cross-origin-opener-policy': 'same-origin',
+  'cross-origin-embedder-policy': 'require-corp',
+};
 
 describe('tool workers in a browser', () => {
-  it.runIf(existsSync(CHROMIUM))(
+  it.runIf(hasChromium)(
     'a CPU-bound handler in a Web Worker keeps its lease, a thrown error is a tool error, an abort reaches it',
     async () => {
-      const [page, worker] = await Promise.all([bundle(PAGE_ENTRY), bundle(WORKER_ENTRY)]);
+      const [page, worker] = await Promise.all([
+        bundleForBrowser({ contents: PAGE_ENTRY }),
+        bundleForBrowser({ contents: WORKER_ENTRY }),
+      ]);
       const api = await startServer({ port: 0, heartbeatTimeoutMs: LEASE_MS });
-      const app = await servePage({ '/sdk.js': page, '/tool-worker.js': worker });
-      const userDataDir = await mkdtemp(join(tmpdir(), 'parley-tool-worker-browser-'));
-      const browser = await chromium.launchPersistentContext(userDataDir, {
-        executablePath: CHROMIUM,
-        headless: true,
-        args: [
-          '--headless',
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-quic',
-          '--no-first-run',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-        ],
-      });
+      const app = await servePage({ '/sdk.js': page, '/tool-worker.js': worker }, ISOLATION);
+      const chromium = await launchChromium();
+      const { browser } = chromium;
       try {
         const tab = browser.pages()[0] ?? (await browser.newPage());
         await tab.goto(app.url);
@@ -194,10 +147,9 @@ describe('tool workers in a browser', () => {
         expect(result.aborted.exit).toMatchObject({ reason: 'aborted', terminated: false });
         expect(result.exits).toEqual(['done', 'done', 'aborted']);
       } finally {
-        await browser.close();
+        await chromium.close();
         await api.close();
-        await new Promise((resolve) => app.server.close(resolve));
-        await rm(userDataDir, { recursive: true, force: true });
+        await app.close();
       }
     },
   );
