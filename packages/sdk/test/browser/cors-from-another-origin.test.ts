@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { startServer } from '@parley/reference-server';
 import { describe, expect, it } from 'vitest';
-import { bundleForBrowser, hasChromium, launchChromium, servePage } from '../helpers/browser.js';
+import { bundleForBrowser, HAS_CHROMIUM, launchChromium, servePage } from '../helpers/browser.js';
 
 const SDK_ENTRY = fileURLToPath(new URL('../../src/index.ts', import.meta.url));
 
@@ -14,7 +14,7 @@ interface PageResult {
 
 // Runs where Debian's chromium is installed; skips elsewhere.
 describe('CORS for a page on another origin (Chromium)', () => {
-  it.runIf(hasChromium)(
+  it.runIf(HAS_CHROMIUM)(
     'sees a typed 503 from an injected fault, sends a custom header, and calls a control route with the token',
     async () => {
       const bundle = await bundleForBrowser({ file: SDK_ENTRY });
@@ -22,7 +22,7 @@ describe('CORS for a page on another origin (Chromium)', () => {
       const app = await servePage({ '/sdk.js': bundle });
       const token = api.server.controlToken ?? '';
       const chromium = await launchChromium();
-      const { browser } = chromium;
+      const browser = chromium.context;
       try {
         const page = browser.pages()[0] ?? (await browser.newPage());
         const sent: Array<Record<string, string>> = [];

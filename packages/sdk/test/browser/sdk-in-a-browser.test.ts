@@ -1,20 +1,20 @@
 import { fileURLToPath } from 'node:url';
 import { startServer } from '@parley/reference-server';
 import { describe, expect, it } from 'vitest';
-import { bundleForBrowser, hasChromium, launchChromium, servePage } from '../helpers/browser.js';
+import { bundleForBrowser, HAS_CHROMIUM, launchChromium, servePage } from '../helpers/browser.js';
 
 const SDK_ENTRY = fileURLToPath(new URL('../../src/index.ts', import.meta.url));
 
 // Runs where Debian's chromium is installed (CI installs it when it can); skips elsewhere.
 describe('the SDK in a browser', () => {
-  it.runIf(hasChromium)(
+  it.runIf(HAS_CHROMIUM)(
     'bundles without Node built-ins and streams a reply from another origin over fetch',
     async () => {
       const bundle = await bundleForBrowser({ file: SDK_ENTRY });
       const api = await startServer({ port: 0 });
       const app = await servePage({ '/sdk.js': bundle });
       const chromium = await launchChromium();
-      const { browser } = chromium;
+      const browser = chromium.context;
       try {
         const page = browser.pages()[0] ?? (await browser.newPage());
         await page.goto(app.url);

@@ -1,6 +1,6 @@
 import { startServer } from '@parley/reference-server';
 import { describe, expect, it } from 'vitest';
-import { bundleForBrowser, hasChromium, launchChromium, servePage } from '../helpers/browser.js';
+import { bundleForBrowser, HAS_CHROMIUM, launchChromium, servePage } from '../helpers/browser.js';
 
 // The SDK's minimum beat interval is 250 ms, three beats per lease: 750 ms is the shortest lease.
 const LEASE_MS = 750;
@@ -38,7 +38,7 @@ const ISOLATION = {
 };
 
 describe('tool workers in a browser', () => {
-  it.runIf(hasChromium)(
+  it.runIf(HAS_CHROMIUM)(
     'a CPU-bound handler in a Web Worker keeps its lease, a thrown error is a tool error, an abort reaches it',
     async () => {
       const [page, worker] = await Promise.all([
@@ -48,7 +48,7 @@ describe('tool workers in a browser', () => {
       const api = await startServer({ port: 0, heartbeatTimeoutMs: LEASE_MS });
       const app = await servePage({ '/sdk.js': page, '/tool-worker.js': worker }, ISOLATION);
       const chromium = await launchChromium();
-      const { browser } = chromium;
+      const browser = chromium.context;
       try {
         const tab = browser.pages()[0] ?? (await browser.newPage());
         await tab.goto(app.url);
