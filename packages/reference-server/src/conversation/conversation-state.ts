@@ -20,7 +20,7 @@ export type SendPlan =
   | { kind: 'retry' };
 
 export function liveMessages(session: Session): Message[] {
-  return session.messages.filter((m) => m.deletedAt === null);
+  return session.messages.live();
 }
 
 export function toolUsesOf(message: Message): ToolUseBlock[] {
@@ -33,15 +33,19 @@ export function toolUsesOf(message: Message): ToolUseBlock[] {
  * message of an empty conversation; a resume of one is `409 nothing_to_resume`.
  */
 export function isEmptyConversation(session: Session): boolean {
-  return liveMessages(session).every((m) => m.role === 'system');
+  const { messages } = session;
+  for (let i = 0; i < messages.length; i++) {
+    if (messages.isLiveAt(i) && messages.roleAt(i) !== 'system') return false;
+  }
+  return true;
 }
 
 export function conversationState(session: Session): ConversationState {
   if (isEmptyConversation(session)) return { kind: 'empty' };
-  const live = liveMessages(session);
-  const last = live.at(-1);
-  if (last === undefined) return { kind: 'empty' };
-  if (last.role !== 'assistant') return { kind: 'unanswered' };
+  const position = session.messages.lastLivePosition();
+  if (position < 0) return { kind: 'empty' };
+  if (session.messages.roleAt(position) !== 'assistant') return { kind: 'unanswered' };
+  const last = session.messages.at(position);
   const toolUses = toolUsesOf(last);
   if (toolUses.length === 0) return { kind: 'answered' };
   const open: ToolCallRecord[] = [];

@@ -246,16 +246,14 @@ async function runServerTool(
 /** Assistant messages of the session so far, retracted ones included (counted, not filtered). */
 function countAssistantMessages(session: Session): number {
   let count = 0;
-  for (const message of session.messages) if (message.role === 'assistant') count++;
+  for (let i = 0; i < session.messages.length; i++) if (session.messages.roleAt(i) === 'assistant') count++;
   return count;
 }
 
 /** Tool-use ids name tool calls: a model that repeats one produced a malformed tool use. */
 function assertFreshToolUseIds(session: Session, content: ContentBlock[]): void {
   const seen = new Set<string>();
-  for (const message of session.messages) {
-    for (const block of message.content) if (block.type === 'tool_use') seen.add(block.id);
-  }
+  for (const use of session.messages.toolUses()) seen.add(use.id);
   for (const block of content) {
     if (block.type !== 'tool_use') continue;
     if (seen.has(block.id)) throw new ModelError(`The model reused the tool use id ${block.id}`);

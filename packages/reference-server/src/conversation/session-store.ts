@@ -3,6 +3,7 @@ import { HttpError } from '../http-error.js';
 import type { Clock } from '../time/clock.js';
 import type { LazyAbortController } from '../utils/lazy-abort-controller.js';
 import type { SessionInfo } from './extension-host.js';
+import { MessageLog } from './message-log.js';
 import { ToolCallStore } from './tool-call-store.js';
 
 /** One session and everything that cascades with it. */
@@ -17,10 +18,10 @@ export interface Session {
   readonly agentId: string | undefined;
   readonly modelId: string | undefined;
   /**
-   * Every message, retracted ones included, in index order. A stored message object never
-   * changes (retracting one replaces it with a copy), so a response may share them.
+   * Every message, retracted ones included, in index order. Reads make fresh Message objects, so
+   * a response may keep what it read.
    */
-  readonly messages: Message[];
+  readonly messages: MessageLog;
   /** The next index to hand out: indexes are never reused. */
   nextIndex: number;
   readonly toolCalls: ToolCallStore;
@@ -57,7 +58,7 @@ export interface SessionStoreOptions {
  * one object (plus its message array).
  */
 class StoredSession implements Session {
-  readonly messages: Message[] = [];
+  readonly messages = new MessageLog();
   nextIndex = 0;
   reply: LazyAbortController | undefined = undefined;
   replyInfo: RunningReplyInfo | undefined = undefined;

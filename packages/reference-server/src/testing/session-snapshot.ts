@@ -26,12 +26,9 @@ export function snapshotSessions(store: SessionStore, user?: string): SessionSna
 
 function snapshot(session: Session): SessionSnapshot {
   const toolCalls: ToolCall[] = [];
-  for (const message of session.messages) {
-    for (const block of message.content) {
-      if (block.type !== 'tool_use') continue;
-      const record = session.toolCalls.get(block.id);
-      if (record !== undefined) toolCalls.push(session.toolCalls.view(record));
-    }
+  for (const use of session.messages.toolUses()) {
+    const record = session.toolCalls.get(use.id);
+    if (record !== undefined) toolCalls.push(session.toolCalls.view(record));
   }
   return {
     sessionId: session.id,
@@ -41,7 +38,7 @@ function snapshot(session: Session): SessionSnapshot {
     agentId: session.agentId,
     modelId: session.modelId,
     busy: session.reply !== undefined,
-    messages: structuredClone(session.messages),
+    messages: structuredClone(session.messages.all()),
     toolCalls,
   };
 }

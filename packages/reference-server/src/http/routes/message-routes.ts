@@ -77,7 +77,7 @@ export function registerMessageRoutes(app: Hono<AppEnv>, ctx: ServerContext): vo
         details: { issues: [{ path: 'includeDeleted', message: 'must be "true" or "false"' }] },
       });
     }
-    const messages = session.messages.filter((m) => includeDeleted === 'true' || m.deletedAt === null);
+    const messages = includeDeleted === 'true' ? session.messages.all() : session.messages.live();
     return jsonReply(c, { sessionId: session.id, messages }, 200);
   });
 }

@@ -1,4 +1,4 @@
-import { type Message, RewindRequestSchema } from '@parley/protocol';
+import { RewindRequestSchema } from '@parley/protocol';
 import type { Hono } from 'hono';
 import { assertNoReplyRunning } from '../../conversation/conversation-state.js';
 import { HttpError } from '../../http-error.js';
@@ -23,8 +23,13 @@ export function registerRewindRoute(app: Hono<AppEnv>, ctx: ServerContext): void
     );
     const session = ctx.sessions.require(user, sessionId);
     assertNoReplyRunning(session);
-    const target = session.messages.find((m) => m.index === index && m.deletedAt === null);
-    if (target === undefined) throw new HttpError('message_not_found', `No live message at index ${index}`);
+    const { messages } = session;
+    const positions: number[] = [];
+    for (let i = 0; i < messages.length; i++) if (messages.isLiveAt(i)) positions.push(i);
+    const targetPosition = positions.find((p) => messages.indexAt(p) === index);
+    if (targetPosition === undefined)
+      throw new HttpError('message_not_found', `No live message at index ${index}`);
+    const target = messages.at(targetPosition);
     if (target.role !== 'user' || target.content.some((b) => b.type !== 'text')) {
       throw new HttpError(
         'invalid_rewind_target',
@@ -33,31 +38,28 @@ export function registerRewindRoute(app: Hono<AppEnv>, ctx: ServerContext): void
     }
     // The retrieval context prefetched for this user message goes with it: the live message just
     // before it, if prefetch stored it.
-    const before = session.messages
-      .filter((m) => m.deletedAt === null && m.index < index)
-      .reduce<Message | undefined>(
-        (last, m) => (last === undefined || m.index > last.index ? m : last),
+    const indexOf = (position: number) => messages.indexAt(position) as number;
+    const before = positions
+      .filter((p) => indexOf(p) < index)
+      .reduce<number | undefined>(
+        (last, p) => (last === undefined || indexOf(p) > indexOf(last) ? p : last),
         undefined,
       );
     const prefetched =
-      before !== undefined && before.role === 'system' && session.prefetched.has(before.index)
+      before !== undefined && messages.roleAt(before) === 'system' && session.prefetched.has(indexOf(before))
         ? before
         : undefined;
     const now = ctx.clock.now();
     const retracted: number[] = [];
     const abandonedToolCalls: string[] = [];
-    const targets = session.messages
-      .map((message, position) => ({ message, position }))
-      .filter(
-        ({ message }) => message.deletedAt === null && (message.index >= index || message === prefetched),
-      )
-      .sort((a, b) => a.message.index - b.message.index);
-    for (const { message, position } of targets) {
-      // A stored message never changes: a retracted one is a copy, so whoever holds the message as
-      // it was (a response kept by the journal) still sees it so.
-      session.messages[position] = { ...message, deletedAt: now };
-      retracted.push(message.index);
-      for (const block of message.content) {
+    const targets = positions
+      .filter((p) => indexOf(p) >= index || p === prefetched)
+      .sort((a, b) => indexOf(a) - indexOf(b));
+    for (const position of targets) {
+      // Responses hold copies of what they read: retracting changes only the stored message.
+      messages.retract(position, now);
+      retracted.push(indexOf(position));
+      for (const block of messages.contentAt(position)) {
         if (block.type !== 'tool_use') continue;
         session.serverToolResults.delete(block.id);
         if (session.toolCalls.abandon(block.id, 'cut off by a rewind')) abandonedToolCalls.push(block.id);
