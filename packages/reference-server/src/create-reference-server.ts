@@ -1,3 +1,4 @@
+import { getPath } from 'hono/utils/url';
 import { DEFAULT_AGENTS, DEFAULT_MODELS, DEFAULT_PROVIDERS } from './conversation/agents.js';
 import type { ExtensionHost } from './conversation/extension-host.js';
 import { createSessionSetup } from './conversation/session-setup.js';
@@ -131,7 +132,8 @@ export function createReferenceServer(options: ReferenceServerOptions = {}): Ref
   // The edge policy (host check, CORS, nosniff) stands in front of every route.
   const fetch = withEdgePolicy(
     async (request) => {
-      const { pathname } = new URL(request.url);
+      // Hono's own path reading (no URL parse per request), so this dispatch and the routers agree.
+      const pathname = getPath(request);
       if (controlRoutes !== undefined && isControlPath(pathname)) return controlRoutes(request);
       // Readiness checks go straight to the core: no journal entry, no fault (a queued one stays).
       if (pathname === HEALTH_PATH) return core.fetch(request);

@@ -38,6 +38,20 @@ describe('the control routes need the control token', () => {
     expect(ok.text).toContain('4111');
   });
 
+  it('a percent-encoded control path (/%5Fparley/...) is a control route too: it needs the token', async () => {
+    const h = harness({ control: true });
+    const sessionId = await h.createSession();
+    await h.send(sessionId, SECRET);
+    const res = await h.call('GET', '/%5Fparley/sessions', undefined, { controlToken: null });
+    expectError(res, 401, 'control_token_required');
+    expect(res.text).not.toContain('4111');
+    const ok = await h.call('GET', '/%5Fparley/sessions', undefined, {
+      headers: { [CONTROL_TOKEN_HEADER]: h.server.controlToken as string },
+    });
+    expect(ok.status).toBe(200);
+    expect(ok.text).toContain('4111');
+  });
+
   it('a wrong token is 401 invalid_control_token, one of the same length too', async () => {
     const h = harness({ control: true, controlToken: 'pct_right' });
     expectError(
