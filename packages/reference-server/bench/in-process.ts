@@ -1,26 +1,11 @@
 // In process: `server.fetch` creating sessions against a minimal Hono `app.fetch` doing the same
 // JSON work (bearer check, read and parse the body, store a session, answer `201 {sessionId}`).
 import { createReferenceServer } from '@parley/reference-server';
-import { Hono } from 'hono';
 import { median } from './bench-utils.js';
+import { minimalHonoApp } from './minimal-hono-app.js';
 
 const TOKEN = 'parley-demo-token';
 const ROUNDS = 7;
-
-/** A minimal Hono app doing what a create does, without the protocol's checks. */
-export function minimalHonoApp(): Hono {
-  const app = new Hono();
-  const sessions = new Map<string, { owner: string; customizations: unknown; messages: unknown[] }>();
-  app.post('/v1/sessions', async (c) => {
-    if (c.req.header('authorization') !== `Bearer ${TOKEN}`) return c.json({ error: 'unauthorized' }, 401);
-    const text = await c.req.text();
-    const body = (text === '' ? {} : JSON.parse(text)) as { customizations?: unknown };
-    const sessionId = `sess_${crypto.randomUUID().replaceAll('-', '')}`;
-    sessions.set(sessionId, { owner: 'demo', customizations: body.customizations ?? {}, messages: [] });
-    return c.json({ sessionId }, 201);
-  });
-  return app;
-}
 
 function createRequest(): Request {
   return new Request('http://bench.test/v1/sessions', {
@@ -44,7 +29,7 @@ async function opsPerSecond(fetch: (request: Request) => Promise<Response>, coun
 
 /** Creates per second through both, alternating rounds; the medians and their ratio. */
 export async function benchInProcess(count = 5000): Promise<{ server: number; hono: number; ratio: number }> {
-  const hono = minimalHonoApp();
+  const { app: hono } = minimalHonoApp();
   const honoFetch = (request: Request) => Promise.resolve(hono.fetch(request));
   const runs = { server: [] as number[], hono: [] as number[] };
   for (let round = 0; round < ROUNDS; round++) {

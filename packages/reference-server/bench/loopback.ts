@@ -1,5 +1,7 @@
 // Over loopback HTTP with 16 connections (autocannon): the reference server against a bare
-// node:http server doing the same JSON work, each in a child process, alternating rounds.
+// node:http server doing the same JSON work, each in a child process, alternating rounds; and, for
+// reference, a minimal Hono app on @hono/node-server doing that work (the floor the framework and
+// its adapter set).
 import autocannon from 'autocannon';
 import { median } from './bench-utils.js';
 import { startTarget } from './target.js';
@@ -60,26 +62,34 @@ async function load(url: string, scenario: Scenario, seconds: number): Promise<L
 export interface LoopbackResult {
   scenario: Scenario;
   bare: number;
+  /** The minimal Hono app on @hono/node-server. */
+  hono: number;
   server: number;
+  /** server / bare, of the medians */
   ratio: number;
+  /** The lowest and highest server / bare of one round (the run-to-run noise). */
+  roundRatios: { min: number; max: number };
   failed: number;
 }
 
 /** Each scenario: `rounds` alternating runs of `seconds` against both servers; medians. */
 export async function benchLoopback(seconds = 3, rounds = 5): Promise<LoopbackResult[]> {
   const bare = await startTarget('bare');
+  const hono = await startTarget('hono');
   const reference = await startTarget('reference');
   try {
     const results: LoopbackResult[] = [];
     for (const scenario of ['create', 'turn'] as const) {
       // Warm-up (the JIT), not counted.
       await load(bare.url, scenario, 2);
+      await load(hono.url, scenario, 2);
       await load(reference.url, scenario, 2);
-      const runs = { bare: [] as number[], server: [] as number[] };
+      const runs = { bare: [] as number[], hono: [] as number[], server: [] as number[] };
       let failed = 0;
       for (let round = 0; round < rounds; round++) {
         for (const [name, target] of [
           ['bare', bare],
+          ['hono', hono],
           ['server', reference],
         ] as const) {
           await target.reset();
@@ -90,11 +100,21 @@ export async function benchLoopback(seconds = 3, rounds = 5): Promise<LoopbackRe
       }
       const b = median(runs.bare);
       const s = median(runs.server);
-      results.push({ scenario, bare: b, server: s, ratio: s / b, failed });
+      const perRound = runs.server.map((rps, i) => rps / (runs.bare[i] as number));
+      results.push({
+        scenario,
+        bare: b,
+        hono: median(runs.hono),
+        server: s,
+        ratio: s / b,
+        roundRatios: { min: Math.min(...perRound), max: Math.max(...perRound) },
+        failed,
+      });
     }
     return results;
   } finally {
     bare.child.disconnect();
+    hono.child.disconnect();
     reference.child.disconnect();
   }
 }

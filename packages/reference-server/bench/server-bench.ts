@@ -4,7 +4,7 @@
 // Run: npx --yes pnpm@10 bench (from the repository root), or BENCH_ONLY=loopback,heap ... to pick parts.
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { mib, verdict } from './bench-utils.js';
+import { mib, ratio, verdict } from './bench-utils.js';
 import type { benchHeap } from './heap.js';
 import { benchInProcess } from './in-process.js';
 import { benchLoopback } from './loopback.js';
@@ -34,7 +34,12 @@ if (runs('loopback')) {
     const name = r.scenario === 'create' ? 'create session        ' : 'create + buffered turn';
     console.log(
       `loopback HTTP, 16 connections, ${name}: ${r.server.toFixed(0)} vs bare node:http ${r.bare.toFixed(0)} req/s ` +
-        `${verdict(r.ratio, `>= ${goal}`, r.ratio >= goal)}, failed requests: ${r.failed}`,
+        `${verdict(r.ratio, `>= ${goal}`, r.ratio >= goal)} (rounds ${ratio(r.roundRatios.min)} to ${ratio(r.roundRatios.max)}), ` +
+        `failed requests: ${r.failed}`,
+    );
+    console.log(
+      `  for reference: a minimal Hono app on @hono/node-server ${r.hono.toFixed(0)} req/s ${ratio(r.hono / r.bare)} of bare; ` +
+        `the reference server ${ratio(r.server / r.hono)} of it`,
     );
   }
 }

@@ -10,7 +10,10 @@ export interface Target {
   reset(): Promise<void>;
 }
 
-export async function startTarget(kind: 'bare' | 'reference', execArgv: string[] = []): Promise<Target> {
+export async function startTarget(
+  kind: 'bare' | 'hono' | 'reference',
+  execArgv: string[] = [],
+): Promise<Target> {
   // BENCH_CPU_PROF=<dir>: each reference target writes a CPU profile there when it exits.
   const profile = process.env.BENCH_CPU_PROF;
   const profiling = kind === 'reference' && profile !== undefined;
