@@ -105,6 +105,7 @@ export function createReferenceServer(options: ReferenceServerOptions = {}): Ref
     journal.clear();
     faults.clear();
     ctx.model = initialModel;
+    ctx.host?.reset?.();
   };
   const controlRoutes = control
     ? createControlRoutes({

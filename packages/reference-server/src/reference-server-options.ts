@@ -122,8 +122,9 @@ export interface ReferenceServer {
   readonly faults: FaultQueue;
   /**
    * Resets state. With no argument: deletes every session (aborting running replies), clears the
-   * journal and the queued faults, and puts back the model the server was created with. With
-   * `{ user }`: deletes that user's sessions and journal entries only.
+   * journal and the queued faults, puts back the model the server was created with, and asks the
+   * extension host to put back what requests changed (the built-in host: quota windows and the
+   * `erp` provider's data). With `{ user }`: deletes that user's sessions and journal entries only.
    */
   reset(options?: { user?: string }): void;
   /** Answers every following request with this model (until {@link reset}). */

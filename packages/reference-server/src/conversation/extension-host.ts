@@ -52,4 +52,9 @@ export interface ExtensionHost {
   checkQuota?(session: SessionInfo): void | Promise<void>;
   /** Called after a session was deleted, so the host can drop per-session state. */
   sessionDeleted?(sessionId: string): void;
+  /**
+   * Called by a full `server.reset()` (not by a reset of one user): put back the state that requests
+   * changed (quota windows, a provider's data), so the next test starts as the first did.
+   */
+  reset?(): void;
 }

@@ -161,6 +161,11 @@ export function createExtensionHost(options: ExtensionHostOptions = {}): ParleyE
       // No per-session state: connections and quotas belong to the server.
     },
 
+    reset(): void {
+      quota.reset();
+      gateway.reset();
+    },
+
     close: () => gateway.close(),
   };
 }

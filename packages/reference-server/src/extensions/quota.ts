@@ -30,6 +30,11 @@ export class QuotaTracker {
     this.#clock = clock;
   }
 
+  /** Forgets every admitted send: each product's window starts empty. */
+  reset(): void {
+    this.#admitted.clear();
+  }
+
   /**
    * Admits one send of `product` or throws `HttpError('quota_exceeded')` (429) whose
    * `details.retryAfterSeconds` (and `Retry-After` header) is when the oldest send in the window

@@ -266,4 +266,19 @@ describe('quotas through HTTP', () => {
     const other = await s.createSession({ product: 'search' });
     for (let i = 0; i < 3; i++) await s.send(other, `message ${i}`);
   });
+
+  test('a full server.reset() empties the quota windows; a reset of one user does not', async () => {
+    const s = setup({ quotas: [{ product: 'checkout', messagesPerMinute: 1 }] });
+    await s.send(await s.createSession({ product: 'checkout' }), 'one');
+    s.server.reset({ user: 'demo' });
+    expectError(
+      await s.call('POST', `/v1/messages/${await s.createSession({ product: 'checkout' })}`, {
+        content: 'two',
+      }),
+      429,
+      'quota_exceeded',
+    );
+    s.server.reset();
+    await s.send(await s.createSession({ product: 'checkout' }), 'two');
+  });
 });

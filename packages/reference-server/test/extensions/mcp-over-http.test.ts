@@ -196,6 +196,36 @@ describe('the erp provider by URL, in process', () => {
     ]);
   });
 
+  test('a full server.reset() puts the erp data back as it started, for open connections too', async () => {
+    const { server, fetch, erpUrl } = inProcess();
+    const client = await connect(erpUrl, 'alice-token', fetch);
+    const stock = async () =>
+      (
+        (await client.callTool({ name: 'check_stock', arguments: { sku: 'SKU-200' } }))
+          .structuredContent as Structured
+      ).inStock;
+    const before = await stock();
+    const created = await client.callTool({
+      name: 'create_order',
+      arguments: { customerId: 'C-1002', lines: [{ sku: 'SKU-200', quantity: 3 }] },
+    });
+    expect((created.structuredContent as Structured).order.orderId).toBe('O-5007');
+    expect(await stock()).toBe(before - 3);
+
+    server.reset({ user: 'alice' });
+    expect(await stock()).toBe(before - 3);
+
+    server.reset();
+    expect(await stock()).toBe(before);
+    const gone = await client.callTool({ name: 'get_order', arguments: { orderId: 'O-5007' } });
+    expect(gone).toMatchObject({ isError: true, content: [{ type: 'text', text: 'No order O-5007' }] });
+    const again = await client.callTool({
+      name: 'create_order',
+      arguments: { customerId: 'C-1002', lines: [{ sku: 'SKU-200', quantity: 3 }] },
+    });
+    expect((again.structuredContent as Structured).order.orderId).toBe('O-5007');
+  });
+
   test('MCP requests are journal entries of the user whose token they carried', async () => {
     const { server, fetch, erpUrl } = inProcess();
     await connect(erpUrl, 'bob-token', fetch);

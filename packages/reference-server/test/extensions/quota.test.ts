@@ -26,6 +26,15 @@ describe('quotas per product', () => {
     });
   });
 
+  test('reset() empties every window: a product at its limit is admitted again', () => {
+    const quota = new QuotaTracker([{ product: 'checkout', messagesPerMinute: 1 }], new ManualClock(0));
+    quota.admit('checkout');
+    expect(refusal(() => quota.admit('checkout')).status).toBe(429);
+    quota.reset();
+    expect(() => quota.admit('checkout')).not.toThrow();
+    expect(refusal(() => quota.admit('checkout')).status).toBe(429);
+  });
+
   test('the window slides: a send is admitted once the oldest leaves the last minute', async () => {
     const clock = new ManualClock(0);
     const quota = new QuotaTracker([{ product: 'checkout', messagesPerMinute: 2 }], clock);

@@ -9,23 +9,36 @@ import type { InProcessProviderConfig } from './provider-config.js';
  * it makes works on that copy, so the gateway's connection and the clients served over HTTP
  * (`/mcp/erp`) see the same customers, stock and orders. New orders are stamped with `clock` time.
  * The server and its data (and the MCP SDK with them) are imported when the provider is first used.
+ * `reset()` (a full `server.reset()`) puts the data back as it was when first used, in place, so
+ * open connections see it at once.
  */
 export function erpProvider(
   options: { clock?: Clock; name?: string; data?: ErpData } = {},
 ): InProcessProviderConfig {
   const { clock } = options;
   let data: Promise<ErpData> | undefined;
+  /** The shared copy and what it held when first used (for reset). */
+  let loaded: { data: ErpData; start: ErpData } | undefined;
   return {
     name: options.name ?? ERP_PROVIDER,
     server: async () => {
       // Set before the first await: servers made at the same time share one copy.
-      data ??= options.data
-        ? Promise.resolve(options.data)
-        : import('./erp/erp-data.js').then((m) => m.erpSeedData());
+      data ??= (
+        options.data
+          ? Promise.resolve(options.data)
+          : import('./erp/erp-data.js').then((m) => m.erpSeedData())
+      ).then((shared) => {
+        loaded = { data: shared, start: structuredClone(shared) };
+        return shared;
+      });
       const [{ createErpServer }, shared] = await Promise.all([import('./erp/erp-server.js'), data]);
       return createErpServer(
         clock === undefined ? { data: shared } : { data: shared, now: () => clock.now() },
       );
+    },
+    reset: () => {
+      // The servers hold the shared object and read its lists on every call.
+      if (loaded !== undefined) Object.assign(loaded.data, structuredClone(loaded.start));
     },
   };
 }

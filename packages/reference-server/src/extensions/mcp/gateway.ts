@@ -143,6 +143,14 @@ export class Gateway {
     }
   }
 
+  /**
+   * Puts back the state of the providers that can (in-process providers with `reset`, as the
+   * built-in `erp`); connections stay open. A full `server.reset()` calls it.
+   */
+  reset(): void {
+    for (const provider of this.#providers.values()) if ('reset' in provider) provider.reset?.();
+  }
+
   /** Closes every open provider connection (and in-process provider servers). */
   async close(): Promise<void> {
     this.#closed = true;

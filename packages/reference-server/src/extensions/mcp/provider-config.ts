@@ -23,6 +23,8 @@ interface ProviderBase {
 /** A provider run in this process: the gateway connects to a fresh server over an in-memory transport. */
 export interface InProcessProviderConfig extends ProviderBase {
   server: () => McpServer | Promise<McpServer>;
+  /** Puts the provider's state back as it started; a full `server.reset()` calls it. */
+  reset?(): void;
 }
 /** A provider started as a child process speaking MCP over stdio (Node only). */
 export interface StdioProviderConfig extends ProviderBase {
