@@ -72,8 +72,8 @@ export interface LoopbackResult {
   failed: number;
 }
 
-/** Each scenario: `rounds` alternating runs of `seconds` against both servers; medians. */
-export async function benchLoopback(seconds = 3, rounds = 5): Promise<LoopbackResult[]> {
+/** Each scenario: `rounds` alternating runs of `seconds` against the three servers; medians. */
+export async function benchLoopback(seconds = 3, rounds = 7): Promise<LoopbackResult[]> {
   const bare = await startTarget('bare');
   const hono = await startTarget('hono');
   const reference = await startTarget('reference');
@@ -121,6 +121,6 @@ export async function benchLoopback(seconds = 3, rounds = 5): Promise<LoopbackRe
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   console.log(
-    await benchLoopback(Number(process.env.BENCH_SECONDS ?? 3), Number(process.env.BENCH_ROUNDS ?? 5)),
+    await benchLoopback(Number(process.env.BENCH_SECONDS ?? 3), Number(process.env.BENCH_ROUNDS ?? 7)),
   );
 }

@@ -28,7 +28,7 @@ console.log('reference server bench (ratios against baselines of the same run)')
 if (runs('loopback')) {
   for (const r of await benchLoopback(
     Number(process.env.BENCH_SECONDS ?? 3),
-    Number(process.env.BENCH_ROUNDS ?? 5),
+    Number(process.env.BENCH_ROUNDS ?? 7),
   )) {
     const goal = r.scenario === 'create' ? 0.5 : 0.4;
     const name = r.scenario === 'create' ? 'create session        ' : 'create + buffered turn';
