@@ -1,5 +1,6 @@
 import { RagConfigSchema, ToolDefinitionSchema } from '@parley/protocol';
 import * as z from 'zod';
+import { findLostProtoKey, PROTO_KEY } from '../utils/lost-proto-key.js';
 import { builtInCatalogue, type ExtensionAgent, type ModelDefinition } from './catalogue.js';
 import type { ExtensionHostOptions, IndexInput } from './create-extension-host.js';
 import { issueLines } from './format-issues.js';
@@ -93,6 +94,12 @@ export function loadExtensionsConfig(json: unknown, source = '(inline)'): Extens
   }
   const parsed = ExtensionsConfigSchema.safeParse(value);
   if (!parsed.success) throw new ExtensionsConfigError(source, issueLines(parsed.error));
+  const lost = findLostProtoKey(value, parsed.data);
+  if (lost !== undefined) {
+    throw new ExtensionsConfigError(source, [
+      `${lost.join('.')}: a key named "${PROTO_KEY}" is not accepted here (it could not be kept)`,
+    ]);
+  }
   const config = parsed.data;
   const issues = referenceIssues(config);
   if (issues.length > 0) throw new ExtensionsConfigError(source, issues);

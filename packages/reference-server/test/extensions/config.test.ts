@@ -42,6 +42,19 @@ describe('loadExtensionsConfig', () => {
     expect(issuesOf('{not json')[0]).toMatch(/^not JSON/);
   });
 
+  test('a key named __proto__ (JSON text keeps it, validation could not) is an issue naming its path', () => {
+    expect(issuesOf('{"agents":{"__proto__":{"systemPrompt":"x"}}}')).toEqual([
+      'agents.__proto__: a key named "__proto__" is not accepted here (it could not be kept)',
+    ]);
+    expect(
+      issuesOf(
+        '{"builtins":false,"defaultAgentId":"a","agents":{"a":{"systemPrompt":"x"}},"providers":[{"name":"crm","stdio":{"command":"crm","env":{"__proto__":"x"}}}]}',
+      ),
+    ).toEqual([
+      'providers.0.stdio.env.__proto__: a key named "__proto__" is not accepted here (it could not be kept)',
+    ]);
+  });
+
   test('references to unknown agents, providers and indexes are reported', () => {
     expect(
       issuesOf({

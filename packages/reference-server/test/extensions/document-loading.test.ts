@@ -1,7 +1,12 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type DocumentLoadError, isDocumentLoadError, parseDocuments } from '@parley/reference-server';
+import {
+  type DocumentLoadError,
+  isDocumentLoadError,
+  parseDocuments,
+  toDocument,
+} from '@parley/reference-server';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { loadDocumentsFile } from '../../src/extensions/load-files.js';
 
@@ -59,6 +64,21 @@ describe('parseDocuments', () => {
     expect(problems[4]?.message).toContain('colour');
     expect((error as Error).message).toContain('docs.jsonl');
     expect((error as Error).message).toContain('line 3');
+  });
+
+  test('a tag named __proto__ is reported with its line, not dropped silently', () => {
+    const text = ['{"id":"a","text":"alpha"}', '{"id":"b","text":"beta","tags":{"__proto__":["x"]}}'].join(
+      '\n',
+    );
+    expect(() => parseDocuments(text, 'docs.jsonl')).toThrow(
+      /line 2: tags\.__proto__: a key named "__proto__" is not accepted here/,
+    );
+    expect(() => parseDocuments('[{"id":"b","text":"beta","tags":{"__proto__":"x"}}]')).toThrow(
+      /line 1: tags\.__proto__/,
+    );
+    expect(() => toDocument(JSON.parse('{"id":"b","text":"beta","tags":{"__proto__":["x"]}}'))).toThrow(
+      /Document b: tags\.__proto__: a key named "__proto__" is not accepted here/,
+    );
   });
 
   test('reports bad entries of a JSON array by position', () => {

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { findLostProtoKey, PROTO_KEY } from '../../utils/lost-proto-key.js';
 import { formatIssues } from '../format-issues.js';
 
 /** A document of a retrieval index. */
@@ -58,10 +59,23 @@ export function isDocumentLoadError(error: unknown): error is DocumentLoadError 
   return error instanceof Error && error.name === 'DocumentLoadError';
 }
 
-/** Validates and normalises one document (single-string tag values become one-element lists). */
+/**
+ * Validates and normalises one document (single-string tag values become one-element lists). Throws
+ * zod's error for a document that does not match, and a TypeError for a `__proto__` tag name.
+ */
 export function toDocument(input: unknown): Document {
   const parsed = DocumentInputSchema.parse(input);
+  const lost = lostProtoKeyMessage(input, parsed);
+  if (lost !== undefined) throw new TypeError(`Document ${parsed.id}: ${lost}`);
   return normalise(parsed);
+}
+
+/** Why a document parsed from JSON lost a `__proto__` key (a tag of that name), if it did. */
+function lostProtoKeyMessage(input: unknown, parsed: unknown): string | undefined {
+  const lost = findLostProtoKey(input, parsed);
+  return lost === undefined
+    ? undefined
+    : `${lost.join('.')}: a key named "${PROTO_KEY}" is not accepted here (it could not be kept)`;
 }
 
 function normalise(parsed: z.output<typeof DocumentInputSchema>): Document {
@@ -127,6 +141,11 @@ function collect(
   const parsed = DocumentInputSchema.safeParse(value);
   if (!parsed.success) {
     problems.push({ line, message: formatIssues(parsed.error) });
+    return;
+  }
+  const lost = lostProtoKeyMessage(value, parsed.data);
+  if (lost !== undefined) {
+    problems.push({ line, message: lost });
     return;
   }
   if (seen.has(parsed.data.id)) {
