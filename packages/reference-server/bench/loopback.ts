@@ -1,7 +1,7 @@
 // Over loopback HTTP with 16 connections (autocannon): the reference server against a bare
 // node:http server doing the same JSON work, each in a child process, alternating rounds; and, for
-// reference, a minimal Hono app on @hono/node-server doing that work (the floor the framework and
-// its adapter set).
+// reference, a minimal Hono app on @hono/node-server doing that work (what the framework and its
+// adapter cost as they come).
 import autocannon from 'autocannon';
 import { median } from './bench-utils.js';
 import { startTarget } from './target.js';

@@ -1,7 +1,7 @@
 // A minimal Hono app doing the JSON work of a create and a buffered turn (bearer check, read and
 // parse the body, store the session or the messages, answer JSON with a request id), without the
-// protocol's checks: the in-process baseline, and over loopback (on @hono/node-server) the floor
-// the framework and its adapter set, next to the bare node:http baseline.
+// protocol's checks: the in-process baseline, and over loopback (on @hono/node-server) what the
+// framework and its adapter cost as they come, next to the bare node:http baseline.
 import { Hono } from 'hono';
 
 const TOKEN = 'parley-demo-token';

@@ -1,3 +1,4 @@
+import { getPath } from 'hono/utils/url';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { type RunningServer, startServer } from './adapters/start-server.js';
@@ -161,7 +162,8 @@ export function useReferenceServer<Client = never>(
       if (!headers.has('authorization')) headers.set('authorization', `Bearer ${token}`);
       if (
         server.controlToken !== undefined &&
-        isControlPath(url.pathname) &&
+        // Read as the server's dispatch reads it (percent-decoded, like Hono's routers).
+        isControlPath(getPath(new Request(url))) &&
         !headers.has(CONTROL_TOKEN_HEADER)
       ) {
         headers.set(CONTROL_TOKEN_HEADER, server.controlToken);

@@ -7,8 +7,8 @@ import type { ContentBlock, Message, Role, ToolUseBlock } from '@parley/protocol
  * costs its text plus about 40 bytes instead of a Message with its block and array (about 180
  * bytes more on a 64-bit heap).
  *
- * Reads make a fresh Message: whoever holds one (a response, the journal, a model) never sees a
- * later retraction. Content arrays other than a plain text are shared with the store: read-only.
+ * Reads make a fresh Message object: whoever holds one (a response, the journal, a model) never
+ * sees a later retraction. Content arrays other than a plain text are the stored ones: read-only.
  */
 export class MessageLog implements Iterable<Message> {
   readonly #roles: Role[] = [];
@@ -25,6 +25,7 @@ export class MessageLog implements Iterable<Message> {
 
   /** Stores a message after the others (its index is the caller's to choose, in increasing order). */
   push(message: Message): void {
+    if (message.deletedAt !== null) assertTime(message.deletedAt, 'deletedAt');
     this.#roles.push(message.role);
     this.#indexes.push(message.index);
     this.#createdAt.push(message.createdAt);
@@ -66,6 +67,7 @@ export class MessageLog implements Iterable<Message> {
 
   /** Retracts the message at `position` (a no-op for one already retracted). */
   retract(position: number, now: number): void {
+    assertTime(now, 'now');
     if (this.isLiveAt(position)) this.#deletedAt[position] = now;
   }
 
@@ -100,6 +102,11 @@ export class MessageLog implements Iterable<Message> {
   *[Symbol.iterator](): Iterator<Message> {
     for (let i = 0; i < this.length; i++) yield this.at(i);
   }
+}
+
+/** A retraction time must be a number: NaN is how the log marks a live message. */
+function assertTime(value: number, name: string): void {
+  if (!Number.isFinite(value)) throw new RangeError(`${name} must be a finite number of ms, got ${value}`);
 }
 
 /** The text of content that is one text block with nothing else on it, else undefined. */

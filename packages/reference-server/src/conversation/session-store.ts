@@ -53,15 +53,14 @@ export interface SessionStoreOptions {
 }
 
 /**
- * A session as the store keeps it. Its tool calls, server tool results and prefetch indexes are
- * made when first used: most sessions never need them, and a session that is only created costs
- * one object (plus its message array).
+ * A session as the store keeps it. Its message log, tool calls, server tool results and prefetch
+ * indexes are made when first used: a session that is only created costs one object.
  */
 class StoredSession implements Session {
-  readonly messages = new MessageLog();
   nextIndex = 0;
   reply: LazyAbortController | undefined = undefined;
   replyInfo: RunningReplyInfo | undefined = undefined;
+  #messages: MessageLog | undefined = undefined;
   #toolCalls: ToolCallStore | undefined = undefined;
   #serverToolResults: Map<string, ToolResultBlock> | undefined = undefined;
   #prefetched: Set<number> | undefined = undefined;
@@ -76,6 +75,11 @@ class StoredSession implements Session {
     readonly modelId: string | undefined,
     private readonly options: SessionStoreOptions,
   ) {}
+
+  get messages(): MessageLog {
+    this.#messages ??= new MessageLog();
+    return this.#messages;
+  }
 
   get toolCalls(): ToolCallStore {
     const { clock, heartbeatTimeoutMs, toolCallTimeoutMs } = this.options;

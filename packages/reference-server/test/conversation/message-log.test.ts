@@ -62,6 +62,15 @@ describe('message log: what is stored is what an export returns', () => {
     expect([...log.toolUses()].map((use) => use.id)).toEqual(['toolu_1', 'toolu_2']);
   });
 
+  it('a retraction time that is not a finite number is a RangeError, never a message read as live', () => {
+    const log = new MessageLog();
+    log.push(message(0, [{ type: 'text', text: 'hello' }]));
+    expect(() => log.retract(0, Number.NaN)).toThrow(RangeError);
+    expect(() => log.push({ ...message(1, []), deletedAt: Number.POSITIVE_INFINITY })).toThrow(RangeError);
+    expect(log.isLiveAt(0)).toBe(true);
+    expect(log.length).toBe(1);
+  });
+
   it('a position past the end is a RangeError, not an undefined message', () => {
     const log = new MessageLog();
     expect(() => log.at(0)).toThrow(RangeError);

@@ -10,7 +10,7 @@ import type { InProcessProviderConfig } from './provider-config.js';
  * (`/mcp/erp`) see the same customers, stock and orders. New orders are stamped with `clock` time.
  * The server and its data (and the MCP SDK with them) are imported when the provider is first used.
  * `reset()` (a full `server.reset()`) puts the data back as it was when first used, in place, so
- * open connections see it at once.
+ * open connections see it at once (a copy is kept for that: `data` must be plain, cloneable data).
  */
 export function erpProvider(
   options: { clock?: Clock; name?: string; data?: ErpData } = {},
