@@ -85,7 +85,8 @@ async function serveRequest(server: ReferenceServer, request: Request, env: Http
     const head = writableHead(response);
     if (head === undefined) return response;
     const { text, fields } = head;
-    env.outgoing.writeHead(response.status, { ...fields, 'content-length': Buffer.byteLength(text) });
+    fields['content-length'] = String(Buffer.byteLength(text));
+    env.outgoing.writeHead(response.status, fields);
     env.outgoing.end(text);
     return RESPONSE_ALREADY_SENT;
   } catch {
