@@ -88,4 +88,24 @@ describe('a JSON response keeps its header fields as a record until someone read
       await running.close();
     }
   });
+
+  it('over HTTP content-length counts the bytes of the text, not its characters', async () => {
+    const running = await startServer({ port: 0 });
+    try {
+      const created = await fetch(`${running.url}/v1/sessions`, { method: 'POST', headers: auth });
+      const { sessionId } = (await created.json()) as { sessionId: string };
+      const res = await fetch(`${running.url}/v1/messages/${sessionId}`, {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: JSON.stringify({ content: 'Grüße aus Köln ✓ 👋' }),
+      });
+      expect(res.status).toBe(200);
+      const text = await res.text();
+      expect(text).toContain('Grüße aus Köln ✓ 👋');
+      expect(res.headers.get('content-length')).toBe(String(Buffer.byteLength(text)));
+      expect(Number(res.headers.get('content-length'))).toBeGreaterThan(text.length);
+    } finally {
+      await running.close();
+    }
+  });
 });
