@@ -4,6 +4,7 @@ import {
   ABORT_FLAG,
   type HostMessage,
   isToolWorkerMessage,
+  nonPlainOutputMessage,
   TOOL_WORKER_PROTOCOL,
   toWireError,
   type WorkerMessage,
@@ -76,9 +77,7 @@ async function run(
   }
   const problem = findNonPlainData(output, 'output');
   if (problem) {
-    const message =
-      `Tool "${ctx.name}" returned output its worker cannot send back: ${problem.path} is ${problem.found}. ` +
-      'A tool worker must return plain JSON data (objects, arrays, strings, numbers, booleans, null).';
+    const message = nonPlainOutputMessage(ctx.name, problem);
     endpoint.post({
       protocol: TOOL_WORKER_PROTOCOL,
       kind: 'error',

@@ -1,4 +1,5 @@
 import type { ToolObject } from './index.js';
+import type { NonPlainData } from './plain-data.js';
 
 /** Tags every message between a tool worker and its host, so unrelated messages are ignored. */
 export const TOOL_WORKER_PROTOCOL = 'parley.tool-worker.1';
@@ -56,4 +57,12 @@ export function toWireError(error: unknown): WireError {
     return { name: error.name, message: error.message, stack: error.stack };
   }
   return { name: 'Error', message: typeof error === 'string' ? error : '' };
+}
+
+/** What the model reads when a handler's output is not plain data, whichever thread found it. */
+export function nonPlainOutputMessage(toolName: string, problem: NonPlainData): string {
+  return (
+    `Tool "${toolName}" returned output its worker cannot send back: ${problem.path} is ${problem.found}. ` +
+    'A tool worker must return plain JSON data (objects, arrays, strings, numbers, booleans, null).'
+  );
 }

@@ -1,14 +1,14 @@
 import type { ToolContext, ToolObject } from './index.js';
 import { findNonPlainData } from './plain-data.js';
+import { readWorkerMessage } from './read-worker-message.js';
 import type * as ToolWorkerErrors from './tool-worker-errors.js';
 import {
   ABORT_FLAG,
   type HostMessage,
-  isToolWorkerMessage,
+  nonPlainOutputMessage,
   TOOL_WORKER_PROTOCOL,
   toWireError,
   type WireError,
-  type WorkerMessage,
 } from './tool-worker-messages.js';
 
 /** How long an aborted handler may take to stop on its own before its worker is terminated. */
@@ -43,7 +43,8 @@ export interface ToolWorkerExit {
   requestId: string;
   /**
    * `done`: the handler returned or threw. `aborted`: the call's signal aborted (lost call, aborted
-   * run). `timed_out`: `timeoutMs` passed. `failed`: the worker failed or exited on its own.
+   * run). `timed_out`: `timeoutMs` passed. `failed`: the worker failed, exited on its own, or sent
+   * a malformed message (then it was terminated).
    */
   reason: 'done' | 'aborted' | 'timed_out' | 'failed';
   /** Whether the handler was still running when its worker was terminated. */
@@ -139,6 +140,7 @@ async function runInWorker(
     let timeout: ReturnType<typeof setTimeout> | undefined;
     let grace: ReturnType<typeof setTimeout> | undefined;
     let worker: SpawnedToolWorker | undefined;
+    let posted = false;
 
     const settle = (outcome: { output: ToolObject } | { error: unknown }): void => {
       if (settled) return;
@@ -176,16 +178,63 @@ async function runInWorker(
     };
     const onAbort = (): void => stop('aborted', signal.reason);
 
+    // A message the host cannot trust: the call fails at once, naming what was wrong, and the
+    // worker is terminated wherever its code is (it broke the protocol; nothing it does is awaited).
+    const refuse = (problem: string, cause?: unknown): void => {
+      if (!settled) exitReason = 'failed';
+      settle({
+        error: new ToolWorkerError(
+          `Tool "${ctx.name}": its worker sent a malformed message (${problem}); the worker was stopped`,
+          { cause },
+        ),
+      });
+      shutdown();
+    };
+    const onMessage = (data: unknown): void => {
+      const read = readWorkerMessage(data);
+      if (read.kind === 'foreign') return;
+      if (read.kind === 'malformed') {
+        refuse(read.problem);
+        return;
+      }
+      const message = read.message;
+      if (message.kind === 'ready') {
+        if (posted) refuse('a second "ready" message');
+        else if (!settled) post();
+        return;
+      }
+      if (!posted) {
+        refuse(`a "${message.kind}" message before the call was sent to it`);
+        return;
+      }
+      handlerRunning = false;
+      if (message.kind === 'error') {
+        settle({ error: fromWire(errors, message.error) });
+      } else {
+        // serveToolHandler checks the output before posting it; a module posting on its own may
+        // not, and structured clone keeps a Map or a Date, which JSON would turn into `{}` or text.
+        const problem = findNonPlainData(message.output, 'output');
+        settle(
+          problem
+            ? {
+                error: new ToolWorkerDataError(nonPlainOutputMessage(ctx.name, problem), {
+                  path: problem.path,
+                }),
+              }
+            : { output: message.output },
+        );
+      }
+      shutdown();
+    };
+
     const events: ToolWorkerEvents = {
       message(data) {
-        if (!isToolWorkerMessage<WorkerMessage>(data)) return;
-        if (data.kind === 'ready') {
-          if (!settled) post();
-          return;
+        try {
+          onMessage(data);
+        } catch (error) {
+          // Nothing thrown here may reach the runtime's event loop: it would end the host process.
+          refuse(`it could not be read: ${error instanceof Error ? error.message : String(error)}`, error);
         }
-        handlerRunning = false;
-        settle(data.kind === 'result' ? { output: data.output } : { error: fromWire(errors, data.error) });
-        shutdown();
       },
       error(error) {
         if (!settled) exitReason = 'failed';
@@ -229,6 +278,7 @@ async function runInWorker(
         workerData: options.workerData,
       };
       try {
+        posted = true;
         worker?.post(message);
         startClock();
       } catch (error) {

@@ -244,3 +244,50 @@ describe('heartbeats survive a CPU-bound handler run in a worker thread', () => 
     expect(log.exits.map((e) => e.reason)).toEqual(['done', 'done']);
   });
 });
+
+describe('a worker that breaks the worker protocol, in a tool loop', () => {
+  test('its malformed message ends the call as ERROR at once; the host and the loop go on', async () => {
+    const escaped: unknown[] = [];
+    const onError = (error: unknown) => escaped.push(error);
+    process.on('uncaughtException', onError);
+    process.on('unhandledRejection', onError);
+    try {
+      // The server's clock never moves: the call's deadline (10 minutes) can never end it, so
+      // only the refusal of the message settles the call.
+      const { client } = await setup({ clock: new ManualClock(1_000) });
+      const log = new ExitLog();
+      const tool = defineTool({
+        name: 'crunch',
+        description: 'A worker that posts { kind: "error" } with no error',
+        input,
+        run: workerHandler(fixture('malformed-worker.mjs'), {
+          execArgv: SOURCE_EXEC_ARGV,
+          workerData: 'error-without-error',
+          onExit: log.onExit,
+        }),
+      });
+      const { sessionId } = await client.sessions.create({
+        customizations: { agentId: 'assistant', extensions: { tools: toolsToExtensions([tool]) } },
+      });
+      const result = await runToolLoop(client, {
+        sessionId,
+        content: '/tool crunch {"mode":"any"}\n/then Sorry, that tool is broken.',
+        tools: [tool],
+      });
+      const message =
+        'Tool "crunch": its worker sent a malformed message (an "error" message: it has no "error"); the worker was stopped';
+      expect(result).toMatchObject({ status: 'done', finalText: 'Sorry, that tool is broken.' });
+      const [failed] = result.steps[0]?.toolResults ?? [];
+      expect(failed).toMatchObject({ status: 'ERROR', error: message });
+      expect(await client.tools.get(sessionId, failed?.requestId ?? '')).toMatchObject({
+        state: 'ERROR',
+        error: message,
+      });
+      expect(await log.nth(1)).toMatchObject({ reason: 'failed', terminated: true });
+      expect(escaped).toEqual([]);
+    } finally {
+      process.off('uncaughtException', onError);
+      process.off('unhandledRejection', onError);
+    }
+  });
+});

@@ -207,3 +207,87 @@ describe('workerHandler: abort, time limit and a failing worker', () => {
     );
   });
 });
+
+describe('workerHandler: a malformed message from a worker fails the call, never the host', () => {
+  const MALFORMED = fixture('malformed-worker.mjs');
+
+  /** Counts errors that escaped to the process (each would end a Node host without a handler). */
+  function watchProcess(): { escaped: unknown[]; stop(): void } {
+    const escaped: unknown[] = [];
+    const onError = (error: unknown) => escaped.push(error);
+    process.on('uncaughtException', onError);
+    process.on('unhandledRejection', onError);
+    return {
+      escaped,
+      stop: () => {
+        process.off('uncaughtException', onError);
+        process.off('unhandledRejection', onError);
+      },
+    };
+  }
+
+  test.each([
+    ['error-without-error', 'an "error" message: it has no "error"'],
+    ['error-null', 'an "error" message: "error" is null, not an object'],
+    ['error-message-number', 'an "error" message: "error.message" is the number 42, not a string'],
+    ['unknown-kind', 'a message has an unknown kind "progress" (expected "ready", "result" or "error")'],
+    ['no-kind', 'a message has no "kind"'],
+    ['result-without-output', 'a "result" message has no "output"'],
+    ['ready-twice', 'a second "ready" message'],
+  ])('%s: the call fails at once naming it, and the worker is terminated', async (mode, problem) => {
+    const process = watchProcess();
+    const log = new ExitLog();
+    try {
+      // No timeoutMs: only the refusal can end this call (the handler never returns).
+      const run = workerHandler(MALFORMED, {
+        execArgv: SOURCE_EXEC_ARGV,
+        workerData: mode,
+        onExit: log.onExit,
+      });
+      const error = await run({}, toolContext()).catch((e: unknown) => e);
+      expect(isToolWorkerError(error)).toBe(true);
+      expect((error as Error).message).toBe(
+        `Tool "crunch": its worker sent a malformed message (${problem}); the worker was stopped`,
+      );
+      expect(await log.nth(1)).toEqual({ requestId: 'toolu_1', reason: 'failed', terminated: true });
+      expect(process.escaped).toEqual([]);
+    } finally {
+      process.stop();
+    }
+  });
+
+  test.each([
+    ['result-map', 'output', 'a Map (class instance)'],
+    ['result-date-inside', 'output.at', 'a Date (class instance; send date.toISOString())'],
+  ])(
+    '%s: output posted by the module itself that is not plain data is refused, not sent as {}',
+    async (mode, path, found) => {
+      const log = new ExitLog();
+      const run = workerHandler(MALFORMED, {
+        execArgv: SOURCE_EXEC_ARGV,
+        workerData: mode,
+        onExit: log.onExit,
+      });
+      const error = await run({}, toolContext()).catch((e: unknown) => e);
+      expect(isToolWorkerDataError(error)).toBe(true);
+      expect(error).toMatchObject({ path });
+      expect((error as Error).message).toBe(
+        `Tool "crunch" returned output its worker cannot send back: ${path} is ${found}. ` +
+          'A tool worker must return plain JSON data (objects, arrays, strings, numbers, booleans, null).',
+      );
+      expect(await log.nth(1)).toMatchObject({ reason: 'done' });
+    },
+  );
+
+  test('a result posted before the call was sent is refused', async () => {
+    const log = new ExitLog();
+    const run = workerHandler(fixture('early-result-worker.mjs'), {
+      execArgv: SOURCE_EXEC_ARGV,
+      onExit: log.onExit,
+    });
+    await expect(run({}, toolContext())).rejects.toThrow(
+      'Tool "crunch": its worker sent a malformed message (a "result" message before the call was sent to it); the worker was stopped',
+    );
+    expect(await log.nth(1)).toMatchObject({ reason: 'failed', terminated: true });
+  });
+});
