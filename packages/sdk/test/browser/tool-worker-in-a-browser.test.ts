@@ -18,6 +18,11 @@ const WORKER_ENTRY = `
 import { serveToolHandler } from '@parley/sdk/worker';
 serveToolHandler(({ mode }, { signal, workerData: flags }) => {
   if (mode === 'throw') throw new Error('No data for Atlantis');
+  if (mode === 'malformed') {
+    // Breaks the worker protocol on its own port, and never returns.
+    self.postMessage({ protocol: 'parley.tool-worker.1', kind: 'error', error: null });
+    return new Promise(() => {});
+  }
   Atomics.store(flags, 1, 1);
   let rounds = 0;
   let x = 0;
@@ -39,7 +44,7 @@ const ISOLATION = {
 
 describe('tool workers in a browser', () => {
   it.runIf(HAS_CHROMIUM)(
-    'a CPU-bound handler in a Web Worker keeps its lease, a thrown error is a tool error, an abort reaches it',
+    'a CPU-bound handler in a Web Worker keeps its lease, a thrown error is a tool error, an abort reaches it, a malformed message is a tool error',
     async () => {
       const [page, worker] = await Promise.all([
         bundleForBrowser({ contents: PAGE_ENTRY }),
@@ -121,11 +126,16 @@ describe('tool workers in a browser', () => {
             },
           });
           const abortExit = await exited(3);
+
+          // 4. A malformed message: the call is ERROR at once and the worker is terminated.
+          const malformed = await call('malformed', new Int32Array(new SharedArrayBuffer(8)));
+          const malformedExit = await exited(4);
           return {
             isolated: crossOriginIsolated,
             blocked: { status: blocked.result.status, state: blocked.call.state, beatsWhileBlocked, states },
             thrown: { status: thrown.result.status, error: thrown.result.error, state: thrown.call.state },
             aborted: { userAbort: isAPIUserAbortError(aborted.result), settledAt: aborted.call.settledAt, exit: abortExit },
+            malformed: { status: malformed.result.status, error: malformed.result.error, state: malformed.call.state, exit: malformedExit },
             exits: exits.map((e) => e.reason),
           };
         })()`;
@@ -134,6 +144,7 @@ describe('tool workers in a browser', () => {
           blocked: { status: string; state: string; beatsWhileBlocked: number; states: string[] };
           thrown: { status: string; error: string; state: string };
           aborted: { userAbort: boolean; settledAt: number | null; exit: unknown };
+          malformed: { status: string; error: string; state: string; exit: unknown };
           exits: string[];
         };
         expect(result.isolated).toBe(true);
@@ -145,7 +156,11 @@ describe('tool workers in a browser', () => {
         expect(result.aborted).toMatchObject({ userAbort: true, settledAt: null });
         // The handler saw its signal abort through shared memory and stopped before the grace ran out.
         expect(result.aborted.exit).toMatchObject({ reason: 'aborted', terminated: false });
-        expect(result.exits).toEqual(['done', 'done', 'aborted']);
+        const malformed =
+          'Tool "crunch": its worker sent a malformed message (an "error" message: "error" is null, not an object); the worker was stopped';
+        expect(result.malformed).toMatchObject({ status: 'ERROR', error: malformed, state: 'ERROR' });
+        expect(result.malformed.exit).toMatchObject({ reason: 'failed', terminated: true });
+        expect(result.exits).toEqual(['done', 'done', 'aborted', 'failed']);
       } finally {
         await chromium.close();
         await api.close();
