@@ -24,6 +24,11 @@ export type { RunToolLoopOptions, ToolLoopClient, ToolLoopStream } from './run-t
 export { DEFAULT_MAX_STEPS, DEFAULT_TOOL_CONCURRENCY, runToolLoop } from './run-tool-loop.js';
 export type { ToolLoopExecutor, ToolLoopResult, ToolLoopStep } from './tool-loop-run.js';
 export { ToolLoopRun } from './tool-loop-run.js';
+export {
+  DEFAULT_MAX_BODY_BYTES,
+  isToolOutputTooLargeError,
+  ToolOutputTooLargeError,
+} from './tool-output-too-large.js';
 export type {
   ObjectSchema,
   SchemaInput,

@@ -54,6 +54,11 @@ export interface RunToolLoopOptions {
   onHeartbeat?: ((beats: number, pending: PendingTool) => void) | undefined;
   /** Called when a tool call starts running (before its handler), e.g. to show it. */
   onToolStart?: ((pending: PendingTool) => void) | undefined;
+  /**
+   * The server's request body limit: a tool output too large to send is reported to the model as
+   * an ERROR, and the loop goes on (see `runTool`). Default 1 MiB.
+   */
+  maxBodyBytes?: number | undefined;
   /** Source of heartbeat and retry jitter, `[0, 1)`. */
   random?: (() => number) | undefined;
 }
@@ -172,6 +177,7 @@ async function runPending(
         heartbeatTimeoutMs: reply.heartbeatTimeoutMs,
         signal: stepSignal,
         random: options.random,
+        maxBodyBytes: options.maxBodyBytes,
         onHeartbeatError: onHeartbeatError && ((error) => onHeartbeatError(error, pending)),
         onHeartbeat: onHeartbeat && ((beats) => onHeartbeat(beats, pending)),
       });

@@ -3,6 +3,7 @@ import {
   APIUserAbortError,
   isConflictError,
   isNotFoundError,
+  isPayloadTooLargeError,
   ToolCallLostError,
   ToolReportError,
 } from '../errors/index.js';
@@ -10,6 +11,7 @@ import { raceSignal } from '../internal/race-signal.js';
 import { type AnyTool, RESERVED_OUTPUT_FIELD, type ToolContext } from './define-tool.js';
 import { Heartbeat } from './heartbeat.js';
 import { reportWithRetry } from './report-with-retry.js';
+import { DEFAULT_MAX_BODY_BYTES, responseBodyBytes, toolOutputTooLarge } from './tool-output-too-large.js';
 import { formatIssues, type ToolObject, validateWith } from './tool-schema.js';
 import type { ToolClient, ToolTransport } from './tool-transport.js';
 
@@ -47,6 +49,14 @@ export interface RunToolOptions {
   heartbeatTimeoutMs?: number | undefined;
   /** Aborts the handler (through its `ctx.signal`), the heartbeat and the report; the call rejects. */
   signal?: AbortSignal | undefined;
+  /**
+   * The server's request body limit in bytes. An output whose response body would be larger is
+   * not sent: the model gets an ERROR saying how large it was (a `ToolOutputTooLargeError`), and
+   * so it does when the server refuses the body with `413` (its limit then comes from the 413).
+   * Default {@link DEFAULT_MAX_BODY_BYTES} (1 MiB, the reference server's `maxBodyBytes`);
+   * `Infinity` leaves the size to the server.
+   */
+  maxBodyBytes?: number | undefined;
   /** Attempts of the terminal report. Default 5. */
   maxReportAttempts?: number | undefined;
   /** Source of heartbeat and retry jitter, `[0, 1)`. */
@@ -86,6 +96,10 @@ export async function runTool(
   const transport = 'tools' in client ? client.tools : client;
   const { sessionId, pending, tool, signal } = options;
   const base = { requestId: pending.requestId, name: pending.name };
+  const { maxBodyBytes } = options;
+  if (maxBodyBytes !== undefined && !(maxBodyBytes > 0)) {
+    throw new RangeError(`runTool: maxBodyBytes must be a positive number of bytes, got ${maxBodyBytes}`);
+  }
   if (signal?.aborted) throw abortError(signal);
 
   const heartbeat = new Heartbeat(transport, {
@@ -117,15 +131,33 @@ export async function runTool(
   if (heartbeat.lostError) return lost(base, heartbeat.lostError);
   if (signal?.aborted || outcome === undefined) throw abortError(signal);
 
-  const settled = outcome;
-  try {
-    await reportWithRetry(
+  let settled = outcome.kind === 'complete' ? checkOutputSize(outcome, pending.name, options) : outcome;
+  const report = (): Promise<void> => {
+    const current = settled;
+    return reportWithRetry(
       (requestOptions) =>
-        settled.kind === 'complete'
-          ? transport.respond(sessionId, pending.requestId, settled.output, requestOptions)
-          : transport.fail(sessionId, pending.requestId, settled.message, requestOptions),
+        current.kind === 'complete'
+          ? transport.respond(sessionId, pending.requestId, current.output, requestOptions)
+          : transport.fail(sessionId, pending.requestId, current.message, requestOptions),
       { signal, maxAttempts: options.maxReportAttempts, random: options.random },
     );
+  };
+  try {
+    try {
+      await report();
+    } catch (error) {
+      // A limit lower than assumed: the server's 413 names it, and the model hears of it.
+      if (settled.kind !== 'complete' || !isPayloadTooLargeError(error)) throw error;
+      const maxBytes = error.details?.maxBytes;
+      const tooLarge = toolOutputTooLarge(
+        pending.name,
+        responseBodyBytes(settled.output),
+        typeof maxBytes === 'number' ? maxBytes : undefined,
+        error,
+      );
+      settled = { kind: 'error', message: tooLarge.message, cause: tooLarge };
+      await report();
+    }
   } catch (error) {
     if (isConflictError(error)) {
       return {
@@ -253,6 +285,19 @@ async function execute(
     };
   }
   return { kind: 'complete', output };
+}
+
+/** A complete outcome, or an ERROR when its response body would be over the body limit. */
+function checkOutputSize(
+  outcome: Outcome & { kind: 'complete' },
+  name: string,
+  options: Pick<RunToolOptions, 'maxBodyBytes'>,
+): Outcome {
+  const maxBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const bytes = responseBodyBytes(outcome.output);
+  if (bytes <= maxBytes) return outcome;
+  const tooLarge = toolOutputTooLarge(name, bytes, maxBytes);
+  return { kind: 'error', message: tooLarge.message, cause: tooLarge };
 }
 
 function errorMessage(error: unknown, name: string): string {
