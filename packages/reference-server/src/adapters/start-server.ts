@@ -8,6 +8,7 @@ import {
 } from '../create-reference-server.js';
 import { attachConnection } from '../http/connection.js';
 import { writableHead } from '../http/text-response.js';
+import { answerClientError } from './client-error.js';
 import { NodeConnection } from './node-connection.js';
 
 /**
@@ -70,6 +71,8 @@ export function startServer(options: StartServerOptions = {}): Promise<RunningSe
       },
     );
     httpServer.once('error', reject);
+    // Unreadable bytes after a request: that request is answered before the 400 (client-error.ts).
+    httpServer.on('clientError', answerClientError);
   });
 }
 
