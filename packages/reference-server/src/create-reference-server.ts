@@ -17,6 +17,7 @@ import { type Script, scriptedModel } from './model/scripted-model.js';
 import { standInModel } from './model/stand-in-model.js';
 import { controlTokenMatcher, generateControlToken } from './testing/control-access.js';
 import { createControlRoutes, isControlPath } from './testing/control-routes.js';
+import { ControlTokenGuard } from './testing/control-token-guard.js';
 import { FaultQueue } from './testing/fault-queue.js';
 import {
   DEFAULT_JOURNAL_LIMIT,
@@ -84,7 +85,10 @@ export function createReferenceServer(options: ReferenceServerOptions = {}): Ref
   });
   const control = options.control === true;
   const controlToken = control ? (options.controlToken ?? generateControlToken()) : undefined;
-  const hasControlToken = controlToken === undefined ? () => false : controlTokenMatcher(controlToken);
+  const controlTokenGuard =
+    controlToken === undefined ? undefined : new ControlTokenGuard(controlTokenMatcher(controlToken), clock);
+  // A fault with a wrong control token is ignored, and counts as a guess like any other.
+  const hasControlToken = (request: Request) => controlTokenGuard?.check(request).kind === 'valid';
   const isUser = bearerMatcher(users);
   // The testing toolkit wraps the core: journal and faults around it, stream faults as its pacer.
   const protocolFetch = withToolkit(core.fetch, {
@@ -123,7 +127,8 @@ export function createReferenceServer(options: ReferenceServerOptions = {}): Ref
         restoreModel: () => {
           ctx.model = initialModel;
         },
-        hasControlToken,
+        checkControlToken: (request) =>
+          controlTokenGuard === undefined ? { kind: 'invalid' } : controlTokenGuard.check(request),
       })
     : undefined;
 

@@ -1,12 +1,17 @@
 import { InvalidArgumentError } from 'commander';
 import { type AllowedHosts, hostMatcher } from '../http/allowed-hosts.js';
 import type { CorsOrigins } from '../http/cors-policy.js';
+import { controlTokenProblem } from '../testing/control-access.js';
 
 // Readers of the CLI's security flags: --control-token, --allowed-hosts, --cors.
 
-/** `--control-token`: visible ASCII, no spaces (it travels in a header and a URL fragment). */
+/**
+ * `--control-token`: visible ASCII, no spaces (it travels in a header and a URL fragment), at
+ * least 16 characters.
+ */
 export function parseControlToken(value: string): string {
-  if (!/^[\x21-\x7e]+$/.test(value)) throw new InvalidArgumentError('must be visible ASCII, no spaces.');
+  const problem = controlTokenProblem(value);
+  if (problem !== undefined) throw new InvalidArgumentError(`${problem}.`);
   return value;
 }
 

@@ -13,6 +13,10 @@ export class NodeConnection implements Connection {
     private readonly outgoing: ServerResponse,
   ) {}
 
+  get remoteAddress(): string | undefined {
+    return this.incoming.socket.remoteAddress;
+  }
+
   drop(): void {
     // Let the adapter write what it already has (headers, events), flush it, then close the
     // connection without finishing the response.

@@ -14,6 +14,8 @@ export interface Connection {
   readBody(): Promise<Uint8Array> | undefined;
   /** Calls `listener` once if the client leaves before the response is finished. */
   watchClient(listener: () => void): ClientWatch;
+  /** The client's address (IP), where the connection knows it: tells one client from another. */
+  readonly remoteAddress?: string | undefined;
 }
 
 /** A watch on the client of one request. */

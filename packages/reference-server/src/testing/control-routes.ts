@@ -4,7 +4,7 @@ import { readJsonBody } from '../http/json-body.js';
 import type { User } from '../http/token-auth.js';
 import { HttpError, isHttpError } from '../http-error.js';
 import type { Clock } from '../time/clock.js';
-import { controlAccess, isJsonContentType } from './control-access.js';
+import { type ControlTokenCheck, controlAccess, isJsonContentType } from './control-access.js';
 import type { FaultQueue, QueuedFault } from './fault-queue.js';
 import type { Journal, JournalFilter } from './journal.js';
 import { snapshotSessions } from './session-snapshot.js';
@@ -24,8 +24,11 @@ export interface ControlTarget {
   loadScript(json: unknown): { rules?: number; turns?: number };
   /** Puts back the model the server was created with. */
   restoreModel(): void;
-  /** Whether a request carries the control token (every route but the journal page's shell needs it). */
-  hasControlToken(request: Request): boolean;
+  /**
+   * What the request's control token says (every route but the journal page's shell needs the
+   * right one); repeated wrong ones lock the client out for a while.
+   */
+  checkControlToken(request: Request): ControlTokenCheck;
 }
 
 /** Whether `pathname` is under {@link CONTROL_PREFIX}. */
@@ -45,7 +48,7 @@ export function createControlRoutes(target: ControlTarget): (request: Request) =
   app.use(
     '*',
     controlAccess(
-      (request) => target.hasControlToken(request),
+      (request) => target.checkControlToken(request),
       (method, path) => (method === 'GET' || method === 'HEAD') && PAGE_PATHS.has(path),
     ),
   );

@@ -37,16 +37,31 @@ describe('parley-server security flags', () => {
   });
 
   it('--control-token sets the token, PARLEY_CONTROL_TOKEN too (the flag wins)', async () => {
-    vi.stubEnv('PARLEY_CONTROL_TOKEN', 'from-env');
+    vi.stubEnv('PARLEY_CONTROL_TOKEN', 'from-env-control-token');
     const fromEnv = await run(['--port', '0', '--control']);
-    expect(fromEnv.result.running?.server.controlToken).toBe('from-env');
+    expect(fromEnv.result.running?.server.controlToken).toBe('from-env-control-token');
     await fromEnv.result.running?.close();
-    const fromFlag = await run(['--port', '0', '--control', '--control-token', 'from-flag']);
-    expect(fromFlag.result.running?.server.controlToken).toBe('from-flag');
+    const fromFlag = await run(['--port', '0', '--control', '--control-token', 'from-flag-control-token']);
+    expect(fromFlag.result.running?.server.controlToken).toBe('from-flag-control-token');
     await fromFlag.result.running?.close();
-    const bad = await run(['--port', '0', '--control', '--control-token', 'two words']);
+    const bad = await run(['--port', '0', '--control', '--control-token', 'two words in a token']);
     expect(bad.result.exitCode).toBe(2);
     expect(bad.err).toContain('--control-token');
+  });
+
+  it('--control-token a is refused: a token shorter than 16 characters, from the flag or the variable', async () => {
+    const short = await run(['--port', '0', '--control', '--control-token', 'a']);
+    expect(short.result.exitCode).toBe(2);
+    expect(short.result.running).toBeUndefined();
+    expect(short.err).toContain(
+      "error: option '--control-token <token>' argument 'a' is invalid. must be at least 16 characters (got 1): " +
+        'a short one is guessed too easily; leave it out for a random one.',
+    );
+    vi.stubEnv('PARLEY_CONTROL_TOKEN', 'dev-token');
+    const fromEnv = await run(['--port', '0', '--control']);
+    expect(fromEnv.result.exitCode).toBe(2);
+    expect(fromEnv.err).toContain('PARLEY_CONTROL_TOKEN');
+    expect(fromEnv.err).toContain('must be at least 16 characters (got 9)');
   });
 
   it('--allowed-hosts (or PARLEY_ALLOWED_HOSTS) adds host names; others stay refused', async () => {

@@ -13,9 +13,26 @@ describe('the control routes need the control token', () => {
     expect(b.controlToken).toMatch(/^pct_[0-9a-f]{32}$/);
     expect(a.controlToken).not.toBe(b.controlToken);
     expect(createReferenceServer().controlToken).toBeUndefined();
-    expect(createReferenceServer({ control: true, controlToken: 'my-token' }).controlToken).toBe('my-token');
-    expect(() => createReferenceServer({ control: true, controlToken: 'two words' })).toThrow(TypeError);
+    expect(createReferenceServer({ control: true, controlToken: 'my-control-token' }).controlToken).toBe(
+      'my-control-token',
+    );
+    expect(() => createReferenceServer({ control: true, controlToken: 'two words in a token' })).toThrow(
+      'The control token must be visible ASCII characters, no spaces',
+    );
     expect(() => createReferenceServer({ control: true, controlToken: '' })).toThrow(TypeError);
+  });
+
+  it('a control token shorter than 16 characters is refused: a short one is guessed too easily', () => {
+    expect(() => createReferenceServer({ control: true, controlToken: 'a' })).toThrow(
+      new TypeError(
+        'The control token must be at least 16 characters (got 1): a short one is guessed too easily; ' +
+          'leave it out for a random one',
+      ),
+    );
+    expect(() => createReferenceServer({ control: true, controlToken: 'x'.repeat(15) })).toThrow(TypeError);
+    expect(createReferenceServer({ control: true, controlToken: 'x'.repeat(16) }).controlToken).toHaveLength(
+      16,
+    );
   });
 
   it('GET /_parley/sessions without the token is 401 control_token_required and shows no conversation', async () => {
@@ -53,9 +70,9 @@ describe('the control routes need the control token', () => {
   });
 
   it('a wrong token is 401 invalid_control_token, one of the same length too', async () => {
-    const h = harness({ control: true, controlToken: 'pct_right' });
+    const h = harness({ control: true, controlToken: 'pct_right_0123456' });
     expectError(
-      await h.call('GET', '/_parley/journal', undefined, { controlToken: 'pct_wrong' }),
+      await h.call('GET', '/_parley/journal', undefined, { controlToken: 'pct_wrong_0123456' }),
       401,
       'invalid_control_token',
     );
@@ -64,9 +81,9 @@ describe('the control routes need the control token', () => {
       401,
       'invalid_control_token',
     );
-    expect((await h.call('GET', '/_parley/journal', undefined, { controlToken: 'pct_right' })).status).toBe(
-      200,
-    );
+    expect(
+      (await h.call('GET', '/_parley/journal', undefined, { controlToken: 'pct_right_0123456' })).status,
+    ).toBe(200);
   });
 
   it('a cross-site simple request (POST /_parley/faults as text/plain, no token) queues no fault', async () => {
