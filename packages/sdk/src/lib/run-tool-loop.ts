@@ -83,6 +83,10 @@ export function runToolLoop(client: ToolLoopClient, options: RunToolLoopOptions)
   if (!Number.isInteger(concurrency) || concurrency < 1) {
     throw new RangeError(`runToolLoop: concurrency must be an integer >= 1, got ${concurrency}`);
   }
+  const { maxBodyBytes } = options;
+  if (maxBodyBytes !== undefined && !(maxBodyBytes > 0)) {
+    throw new RangeError(`runToolLoop: maxBodyBytes must be a positive number of bytes, got ${maxBodyBytes}`);
+  }
   const tools = new Map<string, AnyTool>();
   for (const tool of options.tools) {
     if (tools.has(tool.name)) throw new TypeError(`runToolLoop: duplicate tool name "${tool.name}"`);

@@ -1,4 +1,4 @@
-import { createReferenceServer, type ReferenceServerOptions } from '@parley/reference-server';
+import { createReferenceServer, type ReferenceServerOptions, startServer } from '@parley/reference-server';
 import {
   DEFAULT_MAX_BODY_BYTES,
   defineTool,
@@ -91,6 +91,28 @@ describe('a tool output over the server body limit reaches the model as an ERROR
     expect(await client.tools.get(sessionId, call?.requestId ?? '')).toMatchObject({ state: 'ERROR' });
   });
 
+  test('over HTTP too: the 413 of a server with a lower limit arrives, and the model hears of it', async () => {
+    const running = await startServer({ port: 0, maxBodyBytes: 64 * 1024 });
+    try {
+      const client = new Parley({ baseUrl: running.url, token: 'parley-demo-token' });
+      const { sessionId } = await client.sessions.create({
+        customizations: { agentId: 'assistant', extensions: { tools: toolsToExtensions([exportRows]) } },
+      });
+      const result = await runToolLoop(client, {
+        sessionId,
+        content: '/tool export_rows {"size":300000}\n/then Too large.',
+        tools: [exportRows],
+      });
+      expect(result).toMatchObject({ status: 'done', finalText: 'Too large.' });
+      expect(result.steps[0]?.toolResults[0]).toMatchObject({
+        status: 'ERROR',
+        error: expect.stringContaining("returned 293 KiB of output, over the server's 64 KiB limit"),
+      });
+    } finally {
+      await running.close();
+    }
+  });
+
   test('an output one byte over the limit gives exact counts rather than two equal rounded sizes', async () => {
     const maxBodyBytes = 10 * 1024;
     const oneOver = async (limit: number) => {
@@ -131,6 +153,9 @@ describe('a tool output over the server body limit reaches the model as an ERROR
     for (const maxBodyBytes of [0, -1, Number.NaN]) {
       await expect(runTool(client, { sessionId, pending, tool: exportRows, maxBodyBytes })).rejects.toThrow(
         `runTool: maxBodyBytes must be a positive number of bytes, got ${maxBodyBytes}`,
+      );
+      expect(() => runToolLoop(client, { sessionId, tools: [exportRows], maxBodyBytes })).toThrow(
+        `runToolLoop: maxBodyBytes must be a positive number of bytes, got ${maxBodyBytes}`,
       );
     }
   });
