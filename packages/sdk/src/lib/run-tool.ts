@@ -294,7 +294,18 @@ function checkOutputSize(
   options: Pick<RunToolOptions, 'maxBodyBytes'>,
 ): Outcome {
   const maxBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  const bytes = responseBodyBytes(outcome.output);
+  let bytes: number;
+  try {
+    bytes = responseBodyBytes(outcome.output);
+  } catch (error) {
+    // A bigint or a cycle: no report could carry it, and the model can be told why.
+    const reason = error instanceof Error ? error.message : String(error);
+    return {
+      kind: 'error',
+      message: `Tool "${name}" returned output that cannot be sent as JSON: ${reason}`,
+      cause: error,
+    };
+  }
   if (bytes <= maxBytes) return outcome;
   const tooLarge = toolOutputTooLarge(name, bytes, maxBytes);
   return { kind: 'error', message: tooLarge.message, cause: tooLarge };

@@ -147,6 +147,23 @@ describe('a tool output over the server body limit reaches the model as an ERROR
     expect(responses).toEqual([]);
   });
 
+  test('an output JSON cannot carry (a bigint) is an ERROR the model reads, not a rejected run', async () => {
+    const { client, sessionId, responses } = await setup();
+    const big = defineTool({ ...exportRows, run: () => ({ rows: 10n }) });
+    const result = await runToolLoop(client, {
+      sessionId,
+      content: '/tool export_rows {"size":1}\n/then No rows.',
+      tools: [big],
+    });
+    expect(result).toMatchObject({ status: 'done', finalText: 'No rows.' });
+    expect(result.steps[0]?.toolResults[0]).toMatchObject({
+      status: 'ERROR',
+      error:
+        'Tool "export_rows" returned output that cannot be sent as JSON: Do not know how to serialize a BigInt',
+    });
+    expect(responses).toEqual([]);
+  });
+
   test('a maxBodyBytes that is not a positive number is refused', async () => {
     const { client, sessionId } = await setup();
     const pending = { requestId: 'toolu_1', name: 'export_rows', input: { size: 1 } };
