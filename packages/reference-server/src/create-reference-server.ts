@@ -108,6 +108,7 @@ export function createReferenceServer(options: ReferenceServerOptions = {}): Ref
     sessions.clear();
     journal.clear();
     faults.clear();
+    controlTokenGuard?.clear();
     ctx.model = initialModel;
     ctx.host?.reset?.();
   };

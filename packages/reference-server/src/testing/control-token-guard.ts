@@ -48,6 +48,11 @@ export class ControlTokenGuard {
     return { kind: 'invalid' };
   }
 
+  /** Forgets every client's wrong tokens and lock-outs (a full `server.reset()`). */
+  clear(): void {
+    this.#clients.clear();
+  }
+
   #fail(client: string, found: ClientRecord | undefined, now: number): void {
     const record = found ?? { failures: 0, lockouts: 0, lockedUntil: 0 };
     // Re-inserted, so the map's first entry is the client heard from least recently.

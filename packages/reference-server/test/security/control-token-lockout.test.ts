@@ -30,6 +30,9 @@ describe('repeated wrong control tokens lock the client out for a while', () => 
     // The right token cleared the record: ten more wrong ones before the next lock-out.
     for (let i = 0; i < 10; i++) expectError(await health(WRONG), 401, 'invalid_control_token');
     expect((await health(TOKEN)).status).toBe(429);
+    // A full reset from code forgets the lock-outs too.
+    h.server.reset();
+    expect((await health(TOKEN)).status).toBe(200);
   });
 
   it('each wrong token after a lock-out locks again, twice as long, up to 60 s', async () => {
