@@ -42,10 +42,7 @@ export function errorResponses(codes: readonly ErrorCode[]): Record<string, Json
   const responses: Record<string, JsonSchema> = {};
   for (const status of [...byStatus.keys()].sort((a, b) => a - b)) {
     const statusCodes = byStatus.get(status) ?? [];
-    const lines = statusCodes.map(
-      (code) =>
-        `- \`${code}\`: ${ERROR_CODES[code].description}${noteOf(code)}`,
-    );
+    const lines = statusCodes.map((code) => `- \`${code}\`: ${ERROR_CODES[code].description}${noteOf(code)}`);
     responses[String(status)] = {
       description: lines.join('\n'),
       headers: { 'x-request-id': headerRef('RequestId'), ...STATUS_HEADERS[status] },

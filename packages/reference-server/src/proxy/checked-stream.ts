@@ -1,0 +1,123 @@
+import type { EventPacer } from '../http/event-pacer.js';
+import { type StreamObserver, StreamWriter } from '../http/stream-writer.js';
+import type { StreamChecker } from './stream-checker.js';
+
+/** How a streamed body ended, as the exchange tells it. */
+export type StreamEnd = 'complete' | 'cut' | 'aborted';
+
+/** What a checked stream is told and tells. */
+export interface CheckedStreamOptions {
+  checker: StreamChecker;
+  /** The body ended: all of it passed, the upstream stopped early, or the client left. */
+  onEnd(end: StreamEnd): void;
+  /** The client left: stop the upstream request. */
+  abortUpstream(reason: unknown): void;
+}
+
+/**
+ * The upstream's streamed body, passed on chunk by chunk as it arrives, each chunk checked on the
+ * way: the client gets the upstream's bytes as they were sent. A chunk is read from the upstream
+ * only when the client wants one (no queue of its own), so a slow client slows the upstream read.
+ * An upstream that fails mid-body fails the client's body the same way.
+ */
+export function checkedStream(
+  upstream: ReadableStream<Uint8Array>,
+  options: CheckedStreamOptions,
+): ReadableStream<Uint8Array> {
+  const reader = upstream.getReader();
+  const { checker } = options;
+  let ended = false;
+  const end = (how: StreamEnd) => {
+    if (ended) return;
+    ended = true;
+    if (how !== 'aborted') checker.end();
+    options.onEnd(how === 'aborted' || checker.complete ? how : 'cut');
+  };
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        let result: ReadableStreamReadResult<Uint8Array>;
+        try {
+          result = await reader.read();
+        } catch (error) {
+          end('cut');
+          controller.error(error);
+          return;
+        }
+        if (result.done) {
+          end('complete');
+          controller.close();
+          return;
+        }
+        checker.write(result.value);
+        controller.enqueue(result.value);
+      },
+      cancel(reason) {
+        end('aborted');
+        options.abortUpstream(reason);
+        reader.cancel(reason).catch(() => {});
+      },
+    },
+    { highWaterMark: 0 },
+  );
+}
+
+/** What a paced stream is told besides {@link CheckedStreamOptions}. */
+export interface PacedStreamOptions extends CheckedStreamOptions {
+  sessionId: string;
+  pacer: EventPacer;
+  /** Each event the checker parsed from the upstream body is queued here by the caller. */
+  events: Array<Record<string, unknown>>;
+  /** Destroys the client's connection for an injected drop (node:http). */
+  dropConnection: (() => void) | undefined;
+  /** Told the events as written and how the body ended (the journal). */
+  observer: StreamObserver | undefined;
+}
+
+/**
+ * A streamed body under a stream fault (latency, delay, cut, drop, malformed): the upstream's events
+ * written again through the fault's pacer, as the reference server writes its own replies. Its
+ * bytes are the events the upstream sent, framed by the server (the fault changes the body anyway).
+ */
+export function pacedStream(
+  upstream: ReadableStream<Uint8Array>,
+  options: PacedStreamOptions,
+): ReadableStream<Uint8Array> {
+  const { checker, events } = options;
+  let ended = false;
+  const reader = upstream.getReader();
+  const writer = new StreamWriter(options.sessionId, {
+    pacer: options.pacer,
+    observer: options.observer,
+    onCancel: (reason) => {
+      if (!ended) {
+        ended = true;
+        options.onEnd('aborted');
+      }
+      options.abortUpstream(reason);
+      reader.cancel(reason).catch(() => {});
+    },
+  });
+  const pump = async () => {
+    for (;;) {
+      let result: ReadableStreamReadResult<Uint8Array>;
+      try {
+        result = await reader.read();
+      } catch {
+        break;
+      }
+      if (result.done) break;
+      checker.write(result.value);
+      for (const event of events.splice(0)) writer.event(event);
+    }
+    if (ended) return;
+    ended = true;
+    checker.end();
+    for (const event of events.splice(0)) writer.event(event);
+    if (!checker.complete) writer.cut();
+    writer.end();
+    options.onEnd(checker.complete ? 'complete' : 'cut');
+  };
+  void pump();
+  return writer.stream;
+}
