@@ -50,7 +50,9 @@ function flatten(issues: readonly z.core.$ZodIssue[], base: PropertyKey[]): Flat
       const depth = (branch: FlatIssue[]) => Math.max(...branch.map((i) => i.path.length));
       const best = branches.reduce((a, b) => (depth(b) > depth(a) ? b : a));
       if (depth(best) > path.length) return best;
-      return [{ path, expected: 'one of the shapes the protocol allows here' }];
+      // A union with a message of its own says what it takes; zod's default says nothing.
+      const own = issue.message !== 'Invalid input' ? issue.message : undefined;
+      return [{ path, expected: own ?? 'one of the shapes the protocol allows here' }];
     }
     if (issue.code === 'unrecognized_keys') {
       return issue.keys.map((key) => ({

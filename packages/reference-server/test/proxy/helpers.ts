@@ -127,7 +127,12 @@ export async function startScriptedUpstream(
 }
 
 /** Answers with this status, content type and exact body text. */
-export function answer(response: ServerResponse, status: number, body: string, type = 'application/json'): void {
+export function answer(
+  response: ServerResponse,
+  status: number,
+  body: string,
+  type = 'application/json',
+): void {
   response.writeHead(status, { 'content-type': type, 'content-length': Buffer.byteLength(body) });
   response.end(body);
 }

@@ -25,13 +25,22 @@ async function converse(baseUrl: string) {
   const messages = await client.messages.export(sessionId);
   return {
     first: { stopReason: first.stopReason, content: first.messages.map((m) => m.content) },
-    toolCall: { name: pending.name, input: pending.input, state: pending.state, stopReason: second.stopReason },
+    toolCall: {
+      name: pending.name,
+      input: pending.input,
+      state: pending.state,
+      stopReason: second.stopReason,
+    },
     streamed: { finalText, deltas: deltas.join(''), stopReason: await stream.stopReason() },
     transcript: messages.map((m) => ({
       role: m.role,
       // Tool-use ids are fresh per run: compare them as placeholders.
       content: m.content.map((block) =>
-        'id' in block ? { ...block, id: 'ID' } : 'tool_use_id' in block ? { ...block, tool_use_id: 'ID' } : block,
+        'id' in block
+          ? { ...block, id: 'ID' }
+          : 'tool_use_id' in block
+            ? { ...block, tool_use_id: 'ID' }
+            : block,
       ),
     })),
   };
@@ -80,7 +89,9 @@ describe('the checking proxy in front of a reference server over HTTP', () => {
     upstream.server.script([turn.text('one two three')]);
     const proxy = await startProxy(upstream.url);
     const created = await (await send(`${proxy.url}/v1/sessions`, 'POST', {})).json();
-    const streamed = await send(`${proxy.url}/v1/messages/${created.sessionId}/stream`, 'POST', { content: 'Hi' });
+    const streamed = await send(`${proxy.url}/v1/messages/${created.sessionId}/stream`, 'POST', {
+      content: 'Hi',
+    });
     await streamed.text();
     await proxy.running.close();
 
@@ -108,7 +119,9 @@ describe('the checking proxy in front of a reference server over HTTP', () => {
     expect(times).toEqual([...times].sort((a, b) => a - b));
     expect(proxy.observerClosed()).toBe(true);
     // The stop prints the report's summary.
-    expect(proxy.lines.at(-1)).toMatch(/^\[parley\] proxy report: 2 requests to http:\/\/127\.0\.0\.1:\d+, 0 protocol violations/);
+    expect(proxy.lines.at(-1)).toMatch(
+      /^\[parley\] proxy report: 2 requests to http:\/\/127\.0\.0\.1:\d+, 0 protocol violations/,
+    );
   });
 
   it('keeps /healthz and the control routes local and forwards only /v1', async () => {
