@@ -61,7 +61,7 @@ describe('faults and the journal in proxy mode', () => {
   it('a queued fault hits the next matching request, then the upstream answers again (a retry test against the real backend)', async () => {
     const upstream = await startUpstream();
     const proxy = await startProxy(upstream.url);
-    proxy.running.server.faults.next({ status: 503, path: '/v1/sessions', method: 'POST' });
+    proxy.running.server.faults.next({ status: 503, match: { method: 'POST', path: '/v1/sessions' } });
     const failed = await send(`${proxy.url}/v1/sessions`, 'POST', {});
     expect(failed.status).toBe(503);
     const retried = await send(`${proxy.url}/v1/sessions`, 'POST', {});
