@@ -1,5 +1,6 @@
 import type { EventPacer } from '../http/event-pacer.js';
 import { type StreamObserver, StreamWriter } from '../http/stream-writer.js';
+import type { Clock } from '../time/clock.js';
 import type { StreamChecker } from './stream-checker.js';
 
 /** How a streamed body ended, as the exchange tells it. */
@@ -12,6 +13,37 @@ export interface CheckedStreamOptions {
   onEnd(end: StreamEnd): void;
   /** The client left: stop the upstream request. */
   abortUpstream(reason: unknown): void;
+  /** The longest wait for the upstream's next chunk; past it the body is cut (failed) and `onTimeout` told. */
+  idle: { clock: Clock; ms: number; onTimeout(): void };
+  /**
+   * Destroys the client's connection (node:http), so that an upstream failing mid-body fails the
+   * client's body the same way; without it the body errors.
+   */
+  dropConnection: (() => void) | undefined;
+}
+
+/** The upstream sent nothing for the idle timeout. */
+class UpstreamIdleError extends Error {
+  override name = 'UpstreamIdleError';
+}
+
+/** The next chunk of `reader`, or an {@link UpstreamIdleError} after `idle.ms` of the clock. */
+async function readWithin(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  idle: CheckedStreamOptions['idle'],
+): Promise<ReadableStreamReadResult<Uint8Array>> {
+  const timer = new AbortController();
+  const timeout = idle.clock.sleep(idle.ms, timer.signal).then(
+    () => {
+      throw new UpstreamIdleError(`The upstream sent nothing for ${idle.ms} ms`);
+    },
+    () => new Promise<never>(() => {}),
+  );
+  try {
+    return await Promise.race([reader.read(), timeout]);
+  } finally {
+    timer.abort();
+  }
 }
 
 /**
@@ -27,21 +59,30 @@ export function checkedStream(
   const reader = upstream.getReader();
   const { checker } = options;
   let ended = false;
-  const end = (how: StreamEnd) => {
+  /** `checked`: the upstream ended the body itself (not the proxy's timeout), so its end is checked. */
+  const end = (how: StreamEnd, checked = true) => {
     if (ended) return;
     ended = true;
-    if (how !== 'aborted') checker.end();
-    options.onEnd(how === 'aborted' || checker.complete ? how : 'cut');
+    if (how !== 'aborted' && checked) checker.end();
+    options.onEnd(how === 'aborted' || (checked && checker.complete) ? how : 'cut');
   };
   return new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
         let result: ReadableStreamReadResult<Uint8Array>;
         try {
-          result = await reader.read();
+          result = await readWithin(reader, options.idle);
         } catch (error) {
-          end('cut');
-          controller.error(error);
+          const idle = error instanceof UpstreamIdleError;
+          end('cut', !idle);
+          if (idle) {
+            options.idle.onTimeout();
+            options.abortUpstream(error);
+            reader.cancel(error).catch(() => {});
+          }
+          // The node adapter would write an error text into the body: the connection goes instead.
+          if (options.dropConnection !== undefined) options.dropConnection();
+          else controller.error(error);
           return;
         }
         if (result.done) {
@@ -68,8 +109,6 @@ export interface PacedStreamOptions extends CheckedStreamOptions {
   pacer: EventPacer;
   /** Each event the checker parsed from the upstream body is queued here by the caller. */
   events: Array<Record<string, unknown>>;
-  /** Destroys the client's connection for an injected drop (node:http). */
-  dropConnection: (() => void) | undefined;
   /** Told the events as written and how the body ended (the journal). */
   observer: StreamObserver | undefined;
 }
@@ -99,11 +138,18 @@ export function pacedStream(
     },
   });
   const pump = async () => {
+    let idle = false;
     for (;;) {
       let result: ReadableStreamReadResult<Uint8Array>;
       try {
-        result = await reader.read();
-      } catch {
+        result = await readWithin(reader, options.idle);
+      } catch (error) {
+        if (error instanceof UpstreamIdleError) {
+          idle = true;
+          options.idle.onTimeout();
+          options.abortUpstream(error);
+          reader.cancel(error).catch(() => {});
+        }
         break;
       }
       if (result.done) break;
@@ -112,11 +158,12 @@ export function pacedStream(
     }
     if (ended) return;
     ended = true;
-    checker.end();
+    if (!idle) checker.end();
     for (const event of events.splice(0)) writer.event(event);
-    if (!checker.complete) writer.cut();
+    const complete = !idle && checker.complete;
+    if (!complete) writer.cut();
     writer.end();
-    options.onEnd(checker.complete ? 'complete' : 'cut');
+    options.onEnd(complete ? 'complete' : 'cut');
   };
   void pump();
   return writer.stream;

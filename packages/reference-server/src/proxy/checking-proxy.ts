@@ -75,7 +75,7 @@ export function createCheckingProxy(deps: CheckingProxyDeps): CheckingProxy {
         const error = new HttpError('unauthorized', "The bearer token is not one of this server's users", {
           headers: { 'www-authenticate': 'Bearer' },
         });
-        return answer(proxied, error);
+        return answer(proxied, error, false);
       }
       hooks.onUser?.(user);
       authorization = `Bearer ${token}`;
@@ -85,7 +85,8 @@ export function createCheckingProxy(deps: CheckingProxyDeps): CheckingProxy {
     try {
       bytes = await readRequestBytes(request, maxBodyBytes);
     } catch (error) {
-      return answer(proxied, isHttpError(error) ? error : new HttpError('invalid_request', String(error)));
+      const local = isHttpError(error) ? error : new HttpError('invalid_request', String(error));
+      return answer(proxied, local, false);
     }
     const sent = checkRequestBody(bytes, operation);
     proxied.requestBody = sent.value;
@@ -199,6 +200,17 @@ export function createCheckingProxy(deps: CheckingProxyDeps): CheckingProxy {
         });
       },
       abortUpstream: (reason: unknown) => controller.abort(reason),
+      dropConnection: connectionDropOf(proxied.request),
+      idle: {
+        clock,
+        ms: timeoutMs,
+        onTimeout: () => {
+          report.upstreamFailed('timeout');
+          log(
+            `[parley] proxy: the upstream ${base} sent nothing for ${timeoutMs} ms in ${proxied.method} ${proxied.path}: the stream was cut`,
+          );
+        },
+      },
     };
     const stream =
       pacer === undefined
@@ -208,14 +220,16 @@ export function createCheckingProxy(deps: CheckingProxyDeps): CheckingProxy {
             pacer,
             events: paced,
             sessionId: sessionIdOf(proxied.path),
-            dropConnection: connectionDropOf(proxied.request),
             observer,
           });
     return new Response(stream, { status: response.status, headers: returnedHeaders(response) });
   };
 
-  /** The proxy's own answer (401, 413, 502, 504): told to the journal and the observers. */
-  const answer = (proxied: ProxiedRequest, error: HttpError): Response => {
+  /**
+   * The proxy's own answer (401, 413, 502, 504): told to the journal, and to the observers when the
+   * request was meant for the upstream (`forwarded`: a 502 or 504, not a local refusal).
+   */
+  const answer = (proxied: ProxiedRequest, error: HttpError, forwarded = true): Response => {
     if (error.code === 'upstream_unreachable') report.upstreamFailed('unreachable');
     if (error.code === 'upstream_timeout') report.upstreamFailed('timeout');
     const value = error.toBody();
@@ -223,7 +237,7 @@ export function createCheckingProxy(deps: CheckingProxyDeps): CheckingProxy {
     proxied.hooks.onResponseBody?.(text, value);
     const headers: Record<string, string> = { 'content-type': 'application/json', ...error.headers };
     if (proxied.hooks.requestId !== undefined) headers[REQUEST_ID_HEADER] = proxied.hooks.requestId;
-    proxied.finish({ status: error.status, responseHeaders: headers, responseBody: value });
+    if (forwarded) proxied.finish({ status: error.status, responseHeaders: headers, responseBody: value });
     return new TextResponse(text, { status: error.status, headers });
   };
 

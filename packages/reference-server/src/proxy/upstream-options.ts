@@ -19,8 +19,9 @@ export interface UpstreamOptions {
   token?: string;
   /**
    * Milliseconds to wait for the upstream's answer: its status and headers, and a buffered reply's
-   * whole body (a streamed reply's events then come as the upstream sends them). Past it the client
-   * gets `504 upstream_timeout`. Default 120 000.
+   * whole body; past it the client gets `504 upstream_timeout`. A streamed reply may go this long
+   * without a byte; past it the proxy cuts the client's body (it fails) and ends the upstream
+   * request. Timed on the server's clock. Default 120 000.
    */
   timeoutMs?: number;
   /** Told every exchange once its response body ended (the cassette recorder is one). */

@@ -142,4 +142,70 @@ describe('an unreachable or slow upstream: a typed error naming it, never a hang
     await upstream.requests[0]?.closedEarly;
     never.open();
   });
+
+  it('cuts a streamed reply whose upstream goes silent for the timeout on the proxy clock, and ends the upstream request', async () => {
+    const clock = new ManualClock(1_000_000);
+    const never = gate();
+    const upstream = await startScriptedUpstream(async (_, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write(`${STREAM_START}${MESSAGE_START}`);
+      await never.promise;
+    });
+    const proxy = await startProxy(upstream.url, { timeoutMs: 5_000 }, { clock });
+    const response = await send(`${proxy.url}/v1/messages/sess_1/stream`, 'POST', {});
+    expect(response.status).toBe(200);
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    const decoder = new TextDecoder();
+    let text = '';
+    while (!text.includes('messageStart')) text += decoder.decode((await reader.read()).value);
+    const rest = (async () => {
+      for (;;) {
+        const { done } = await reader.read();
+        if (done) return 'ended';
+      }
+    })().catch(() => 'failed');
+    await clock.advance(5_000);
+    expect(await rest).toBe('failed');
+    await upstream.requests[0]?.closedEarly;
+    never.open();
+    const report = await (await proxy.control('/_parley/proxy/report')).json();
+    expect(report).toMatchObject({ timeouts: 1 });
+    expect(proxy.lines[0]).toBe(
+      `[parley] proxy: the upstream ${upstream.url} sent nothing for 5000 ms in POST /v1/messages/sess_1/stream: the stream was cut`,
+    );
+    const entry = (await (await proxy.control('/_parley/journal')).json()).entries[0];
+    expect(entry.response).toMatchObject({ events: 1, complete: false });
+  });
+
+  it('an upstream connection that breaks in the middle of a stream breaks the client connection after the same bytes', async () => {
+    const sent = `${STREAM_START}${MESSAGE_START},\n${DELTA('half')}`;
+    const upstream = await startScriptedUpstream((_, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write(sent, () => setImmediate(() => res.socket?.destroy()));
+    });
+    const proxy = await startProxy(upstream.url);
+    const response = await send(`${proxy.url}/v1/messages/sess_1/stream`, 'POST', {});
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    const decoder = new TextDecoder();
+    let text = '';
+    const outcome = await (async () => {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) return 'ended';
+        text += decoder.decode(value, { stream: true });
+      }
+    })().catch(() => 'failed');
+    expect(outcome).toBe('failed');
+    expect(text).toBe(sent);
+    const entry = (await (await proxy.control('/_parley/journal')).json()).entries[0];
+    expect(entry.response).toMatchObject({ events: 2, complete: false });
+    expect(entry.violations).toEqual([
+      {
+        in: 'response',
+        path: '',
+        expected: 'the body to end with the events array closed (]})',
+        got: 'the body ended open after 2 events',
+      },
+    ]);
+  });
 });
