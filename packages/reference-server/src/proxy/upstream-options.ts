@@ -1,3 +1,5 @@
+import type { User } from '../http/token-auth.js';
+import type { Clock } from '../time/clock.js';
 import type { ProxyObserver } from './proxy-exchange.js';
 
 /** Default of {@link UpstreamOptions.timeoutMs}: a real model's buffered reply can take a while. */
@@ -33,4 +35,14 @@ export interface UpstreamOptions {
    * stops. Default `console.warn`.
    */
   log?: (line: string) => void;
+}
+
+/** What the proxy needs of the server it runs in. */
+export interface CheckingProxyDeps {
+  upstream: UpstreamOptions;
+  clock: Clock;
+  /** The server's users: with an upstream token, a request must carry one of their tokens. */
+  users: readonly User[];
+  /** Larger request bodies are `413 payload_too_large`, as the server answers them. */
+  maxBodyBytes: number;
 }
