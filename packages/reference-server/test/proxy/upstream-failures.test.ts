@@ -208,4 +208,46 @@ describe('an unreachable or slow upstream: a typed error naming it, never a hang
       },
     ]);
   });
+
+  it('holds a slow client back: the upstream waits to write while the client does not read (no whole-body buffering)', async () => {
+    const total = 64 * 1024 * 1024;
+    const chunk = `,\n${DELTA('x'.repeat(16 * 1024))}`;
+    let written = 0;
+    let waiting = false;
+    const upstream = await startScriptedUpstream((_, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write(`${STREAM_START}${MESSAGE_START}`);
+      const pump = () => {
+        while (written < total) {
+          written += chunk.length;
+          if (!res.write(chunk)) {
+            waiting = true;
+            res.once('drain', () => {
+              waiting = false;
+              pump();
+            });
+            return;
+          }
+        }
+        res.end('\n]}');
+      };
+      pump();
+    });
+    const proxy = await startProxy(upstream.url);
+    const response = await send(`${proxy.url}/v1/messages/sess_1/stream`, 'POST', {});
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    await reader.read();
+    // The client reads nothing more. Whatever the proxy does, the upstream comes to rest: done
+    // (the proxy took the whole body) or waiting on a full connection (the proxy waits for the client).
+    let last = -1;
+    let still = 0;
+    while (still < 200) {
+      await new Promise((resolve) => setImmediate(resolve));
+      still = written === last && (waiting || written >= total) ? still + 1 : 0;
+      last = written;
+    }
+    expect(waiting).toBe(true);
+    expect(written).toBeLessThan(total / 2);
+    await reader.cancel();
+  });
 });
