@@ -161,8 +161,8 @@ export function pacedStream(
     if (!idle) checker.end();
     for (const event of events.splice(0)) writer.event(event);
     const complete = !idle && checker.complete;
-    if (!complete) writer.cut();
-    writer.end();
+    if (complete) writer.end();
+    else writer.endOpen();
     options.onEnd(complete ? 'complete' : 'cut');
   };
   void pump();

@@ -1,4 +1,4 @@
-import { turn } from '@parley/reference-server';
+import { ManualClock, turn } from '@parley/reference-server';
 import { describe, expect, it } from 'vitest';
 import { answer, send, startProxy, startScriptedUpstream, startUpstream } from './helpers.js';
 
@@ -90,6 +90,37 @@ describe('faults and the journal in proxy mode', () => {
     // The upstream's reply ran to its end: the whole answer is in its conversation.
     const exported = await (await send(`${upstream.url}/v1/messages/${sessionId}`, 'GET')).json();
     expect(exported.messages.at(-1).content[0].text).toBe('one two three four five six');
+  });
+
+  it('under a stream fault, an upstream that stops mid-event still gives every whole event before the body ends open', async () => {
+    const delta = '{"contentBlockDelta":{"contentBlockIndex":0,"delta":{"text":"a"}}}';
+    const sent = `{"sessionId":"sess_1","events":[\n${[delta, delta, delta].join(',\n')},\n{"contentBlockDel`;
+    const upstream = await startScriptedUpstream((_, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(sent);
+    });
+    const clock = new ManualClock(1_000_000);
+    const proxy = await startProxy(upstream.url, {}, { clock });
+    const response = await send(
+      `${proxy.url}/v1/messages/sess_1/stream`,
+      'POST',
+      {},
+      { 'x-parley-fault': 'delay=1000' },
+    );
+    let done = false;
+    const reading = response.text().finally(() => {
+      done = true;
+    });
+    // The events wait for the fault's delays on the proxy clock, the upstream's cut arrived long before.
+    while (!done) {
+      await clock.advance(1000);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    const text = await reading;
+    expect(text).toBe(`{"sessionId":"sess_1","events":[\n${[delta, delta, delta].join(',\n')}`);
+    const entry = (await (await proxy.control('/_parley/journal')).json()).entries[0];
+    expect(entry.response).toMatchObject({ events: 3, complete: false });
+    expect(entry.violations[0]).toMatchObject({ path: 'events[3]', got: 'the body ended inside it' });
   });
 
   it('the journal holds the forwarded requests with bodies, users and response summaries', async () => {
