@@ -86,12 +86,13 @@ export async function readRequestBytes(request: Request, maxBytes: number): Prom
       details: { maxBytes },
     });
   if (declared > maxBytes) throw tooLarge();
-  if (declared === 0 || (request.body === null && connectionOf(request) === undefined)) return EMPTY;
+  if (declared === 0) return EMPTY;
+  // The connection first: reading `body` of a request over node:http makes a web stream.
+  const connection = Number.isSafeInteger(declared) ? connectionOf(request) : undefined;
+  if (connection === undefined && request.body === null) return EMPTY;
   let bytes: Uint8Array;
   try {
-    bytes =
-      (Number.isSafeInteger(declared) ? await connectionOf(request)?.readBody() : undefined) ??
-      new Uint8Array(await request.arrayBuffer());
+    bytes = (await connection?.readBody()) ?? new Uint8Array(await request.arrayBuffer());
   } catch (error) {
     throw new HttpError('invalid_request', 'The request body could not be read', { cause: error });
   }

@@ -133,5 +133,7 @@ describe('the checking proxy in front of a reference server over HTTP', () => {
     const missing = await send(`${proxy.url}/v1/nowhere`, 'GET');
     expect(missing.status).toBe(404);
     expect(upstream.server.journal.entries().map((e) => e.path)).toEqual(['/v1/nowhere']);
+    // The upstream's request id comes back: the one to quote to the deployment's owners.
+    expect(missing.headers.get('x-request-id')).toBe(upstream.server.journal.entries()[0]?.requestId);
   });
 });
