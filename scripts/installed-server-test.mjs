@@ -2,7 +2,9 @@
 // @parley/reference-server installed with npm into an empty directory outside the workspace (no
 // pnpm, no workspace links), then the `parley-server` bin run from there as a user runs it: with
 // `npx` and directly: readiness on GET /healthz, one session and one message, and a clean stop
-// on Ctrl+C (SIGINT to the process group) and on SIGTERM (exit code 0, one line).
+// on Ctrl+C (SIGINT to the process group) and on SIGTERM (exit code 0, one line); and
+// `npx parley-server --upstream` in front of the installed server: the same through the checking
+// proxy, its report line on stop.
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,7 +21,14 @@ const app = join(dir, 'app');
 const step = (what) =>
   console.log(`[installed-server] ${what} (${((Date.now() - started) / 1000).toFixed(0)} s)`);
 // The server's own settings must not come from the CI's environment.
-const env = { ...process.env, PORT: '', HOST: '', PARLEY_USERS: '' };
+const env = {
+  ...process.env,
+  PORT: '',
+  HOST: '',
+  PARLEY_USERS: '',
+  PARLEY_UPSTREAM_URL: '',
+  PARLEY_UPSTREAM_TOKEN: '',
+};
 
 function check(condition, message) {
   if (!condition) throw new Error(`installed-server: ${message}`);
@@ -155,6 +164,24 @@ try {
   const direct = await startServer(join(app, 'node_modules/.bin/parley-server'), []);
   servers.push(direct);
   step(`node_modules/.bin/parley-server: ${await converse(direct.url)}`);
+
+  // 3. `npx parley-server --upstream` in front of it: the checking proxy from the tarball.
+  const proxy = await startServer('npx', ['--no', '--', 'parley-server', '--upstream', direct.url]);
+  servers.push(proxy);
+  check(
+    proxy.output().stdout.includes(`checking proxy to ${direct.url}`),
+    `the proxy's start line does not name the upstream:\n${proxy.output().stdout}`,
+  );
+  step(`npx parley-server --upstream ${direct.url}: ${await converse(proxy.url)}`);
+  killGroup(proxy.child, 'SIGTERM');
+  await proxy.closed;
+  const proxyErr = ownErrors(proxy.output().stderr);
+  check(
+    proxyErr === `[parley] proxy report: 2 requests to ${direct.url}, 0 protocol violations in 0 requests`,
+    `the proxy's stderr:\n${proxy.output().stderr}`,
+  );
+  step('the checking proxy forwarded both requests, found no violation and printed its report on stop');
+
   direct.child.kill('SIGTERM');
   const exit = await direct.closed;
   check(exit.code === 0, `after SIGTERM the exit was ${JSON.stringify(exit)}`);

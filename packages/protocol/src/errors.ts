@@ -61,9 +61,17 @@ export const ERROR_CODES = {
     description: 'The scripted model (strict mode) has no turn for this conversation.',
   },
   model_error: { status: 502, description: 'The model failed while producing the reply.' },
+  upstream_unreachable: {
+    status: 502,
+    description: 'The checking proxy could not reach its upstream; the message names it.',
+  },
   injected_fault: {
     status: 503,
     description: 'A fault injected by the testing toolkit (the status may vary).',
+  },
+  upstream_timeout: {
+    status: 504,
+    description: 'The checking proxy gave up waiting for its upstream; the message names it.',
   },
 } as const satisfies Record<string, { status: number; description: string }>;
 

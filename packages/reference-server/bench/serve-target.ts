@@ -37,10 +37,13 @@ if (kind === 'bare') {
   });
 } else {
   const running = await startServer({ port: 0, ...JSON.parse(process.env.BENCH_SERVER_OPTIONS ?? '{}') });
+  const script = process.env.BENCH_SCRIPT;
+  if (script !== undefined) running.server.script(JSON.parse(script));
   send({ url: running.url });
   process.on('message', (message) => {
     if (message === 'reset') {
       running.server.reset();
+      if (script !== undefined) running.server.script(JSON.parse(script));
       send('reset');
     }
   });

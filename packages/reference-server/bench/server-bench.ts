@@ -8,6 +8,8 @@ import { mib, ratio, verdict } from './bench-utils.js';
 import type { benchHeap } from './heap.js';
 import { benchInProcess } from './in-process.js';
 import { benchLoopback } from './loopback.js';
+import { benchProxyRequests } from './proxy.js';
+import type { benchProxyStream } from './proxy-stream.js';
 import { benchStreamWords } from './stream-words.js';
 
 const only = process.env.BENCH_ONLY?.split(',');
@@ -20,6 +22,16 @@ function runHeapChild(): Promise<Awaited<ReturnType<typeof benchHeap>>> {
   return new Promise((resolve, reject) => {
     child.once('message', (message) => resolve(message as Awaited<ReturnType<typeof benchHeap>>));
     child.once('exit', (code) => reject(new Error(`the heap bench exited (${code})`)));
+  });
+}
+
+function runProxyStreamChild(): Promise<Awaited<ReturnType<typeof benchProxyStream>>> {
+  const child = fork(fileURLToPath(new URL('./proxy-stream.ts', import.meta.url)), [], {
+    execArgv: ['--import', 'tsx', '--expose-gc'],
+  });
+  return new Promise((resolve, reject) => {
+    child.once('message', (message) => resolve(message as Awaited<ReturnType<typeof benchProxyStream>>));
+    child.once('exit', (code) => reject(new Error(`the proxy stream bench exited (${code})`)));
   });
 }
 
@@ -77,5 +89,32 @@ if (runs('heap')) {
     `${exports.exports} exports of a ${mib(exports.sessionBytes)} session and a streamed reply: ` +
       `${mib(exports.retainedByExports)} retained by them all (${mib(exports.retainedByExports / exports.exports)} each); ` +
       `heap over its baseline after deleting the session: ${mib(exports.afterDelete)}`,
+  );
+}
+
+if (runs('proxy')) {
+  for (const r of await benchProxyRequests(
+    Number(process.env.BENCH_SECONDS ?? 3),
+    Number(process.env.BENCH_PROXY_ROUNDS ?? 3),
+  )) {
+    console.log(
+      `checking proxy, one connection, create + buffered turn, ${r.upstream}: ${r.proxiedUs.toFixed(0)} us per request ` +
+        `through the proxy vs ${r.directUs.toFixed(0)} us direct (+${(r.proxiedUs - r.directUs).toFixed(0)} us): ` +
+        `${verdict(r.ratio, '<= 1.3', r.ratio <= 1.3)}, failed requests: ${r.failed}`,
+    );
+    console.log(
+      `  CPU per request: the proxy ${r.proxyCpuUs.toFixed(0)} us, the upstream answering directly ${r.upstreamCpuUs.toFixed(0)} us ` +
+        `(${ratio(r.proxyCpuUs / r.upstreamCpuUs)})`,
+    );
+  }
+}
+
+if (runs('proxy-stream')) {
+  const r = await runProxyStreamChild();
+  console.log(
+    `checking proxy, one streamed reply of ${mib(r.bodyBytes)} (${r.largeEvents / 1000}k events): heap grew ${mib(r.heapGrowth)} ` +
+      `while it passed (${ratio(r.heapGrowth / r.bodyBytes)} of the body: ${r.heapGrowth < r.bodyBytes / 10 ? 'flat, no copy of the body' : 'NOT flat'}); ` +
+      `${r.smallUsPerEvent.toFixed(1)} us/event at ${r.smallEvents / 1000}k events, ${r.largeUsPerEvent.toFixed(1)} us/event at ${r.largeEvents / 1000}k: ` +
+      `${verdict(r.ratio, '<= 1.5 (linear)', r.ratio <= 1.5)}; violations found: ${r.violations}`,
   );
 }

@@ -10,9 +10,14 @@ export interface Target {
   reset(): Promise<void>;
 }
 
+/**
+ * @param env variables for the child on top of this process's: `BENCH_SERVER_OPTIONS` (JSON options
+ * of the reference server, e.g. an `upstream`) and `BENCH_SCRIPT` (a JSON script it answers with).
+ */
 export async function startTarget(
   kind: 'bare' | 'hono' | 'reference',
   execArgv: string[] = [],
+  env: Record<string, string> = {},
 ): Promise<Target> {
   // BENCH_CPU_PROF=<dir>: each reference target writes a CPU profile there when it exits.
   const profile = process.env.BENCH_CPU_PROF;
@@ -24,6 +29,7 @@ export async function startTarget(
       ...(profiling ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : []),
       ...execArgv,
     ],
+    env: { ...process.env, ...env },
   });
   const url = await new Promise<string>((resolve, reject) => {
     child.once('message', (message) => resolve((message as { url: string }).url));

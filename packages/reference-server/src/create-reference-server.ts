@@ -15,6 +15,7 @@ import type { Model } from './model/model.js';
 import { loadScript } from './model/script-file.js';
 import { type Script, scriptedModel } from './model/scripted-model.js';
 import { standInModel } from './model/stand-in-model.js';
+import { createCheckingProxy } from './proxy/checking-proxy.js';
 import { controlTokenMatcher, generateControlToken } from './testing/control-access.js';
 import { createControlRoutes, isControlPath } from './testing/control-routes.js';
 import { ControlTokenGuard } from './testing/control-token-guard.js';
@@ -90,13 +91,28 @@ export function createReferenceServer(options: ReferenceServerOptions = {}): Ref
   // A fault with a wrong control token is ignored, and counts as a guess like any other.
   const hasControlToken = (request: Request) => controlTokenGuard?.check(request).kind === 'valid';
   const isUser = bearerMatcher(users);
+  // As a checking proxy, /v1 goes upstream; the toolkit wraps the proxy as it wraps the core.
+  const proxy =
+    options.upstream === undefined
+      ? undefined
+      : createCheckingProxy({ upstream: options.upstream, clock, users, maxBodyBytes: ctx.maxBodyBytes });
+  const inner: typeof core.fetch =
+    proxy === undefined
+      ? core.fetch
+      : (request, hooks = {}) =>
+          isProtocolPath(getPath(request)) ? proxy.fetch(request, hooks) : core.fetch(request, hooks);
+  // Passing the client's token through, the proxy cannot tell a user's token: any bearer token may ask for a fault.
+  const passThrough = proxy !== undefined && options.upstream?.token === undefined;
   // The testing toolkit wraps the core: journal and faults around it, stream faults as its pacer.
-  const protocolFetch = withToolkit(core.fetch, {
+  const protocolFetch = withToolkit(inner, {
     clock,
     journal,
     faults,
     faultHeader: options.faults !== false,
-    mayFault: (request) => isUser(request.headers.get('authorization')) || hasControlToken(request),
+    mayFault: (request) => {
+      const authorization = request.headers.get('authorization');
+      return isUser(authorization) || (passThrough && authorization !== null) || hasControlToken(request);
+    },
   });
 
   const reset = (resetOptions: { user?: string } = {}) => {
@@ -130,6 +146,7 @@ export function createReferenceServer(options: ReferenceServerOptions = {}): Ref
         },
         checkControlToken: (request) =>
           controlTokenGuard === undefined ? { kind: 'invalid' } : controlTokenGuard.check(request),
+        ...(proxy === undefined ? {} : { proxyReport: () => proxy.report() }),
       })
     : undefined;
 
@@ -175,11 +192,18 @@ export function createReferenceServer(options: ReferenceServerOptions = {}): Ref
     },
     abortReplies,
     extensions,
+    proxy,
     close: async () => {
       abortReplies();
       await extensions?.close();
+      await proxy?.close();
     },
   };
+}
+
+/** `/v1` and below: what a checking proxy forwards. */
+function isProtocolPath(pathname: string): boolean {
+  return pathname === '/v1' || pathname.startsWith('/v1/');
 }
 
 function asParleyHost(host: ExtensionHost | undefined): ParleyExtensionHost | undefined {

@@ -6,6 +6,8 @@ import type { CorsOrigins } from './http/cors-policy.js';
 import type { User } from './http/token-auth.js';
 import type { Model } from './model/model.js';
 import type { Script } from './model/scripted-model.js';
+import type { CheckingProxy } from './proxy/checking-proxy.js';
+import type { UpstreamOptions } from './proxy/upstream-options.js';
 import type { FaultQueue } from './testing/fault-queue.js';
 import type { Journal } from './testing/journal.js';
 import type { Clock } from './time/clock.js';
@@ -96,6 +98,13 @@ export interface ReferenceServerOptions {
    * every request header it asks for.
    */
   cors?: CorsOrigins;
+  /**
+   * Run as a checking proxy in front of a real deployment: every `/v1` request is forwarded to
+   * `upstream.url` and its answer comes back as it was sent, checked against the protocol on the way
+   * (violations go to the journal, one warning line each, and `GET /_parley/proxy/report`). Faults
+   * and the journal work as for the server's own replies; `/healthz` and the control routes stay local.
+   */
+  upstream?: UpstreamOptions;
 }
 
 /** A running reference server: a web-standard fetch handler plus inspection and control. */
@@ -138,6 +147,11 @@ export interface ReferenceServer {
   abortReplies(reason?: unknown): void;
   /** The built-in extension host (catalogue, retriever, gateway), unless a custom one was given. */
   readonly extensions: ParleyExtensionHost | undefined;
-  /** Aborts running replies and closes provider connections. `startServer`'s `close()` calls it. */
+  /** The checking proxy when the server runs with `upstream`: its upstream and its report. */
+  readonly proxy: CheckingProxy | undefined;
+  /**
+   * Aborts running replies and closes provider connections (as a proxy: prints the report's summary
+   * and closes the observers). `startServer`'s `close()` calls it.
+   */
   close(): Promise<void>;
 }

@@ -1,6 +1,12 @@
 import type { ErrorCode } from '../errors.js';
 import { type JsonSchema, schemaRef } from './component-schemas.js';
-import { BODY_ERROR_CODES, COMMON_ERROR_CODES, errorResponses, headerRef } from './error-responses.js';
+import {
+  BODY_ERROR_CODES,
+  COMMON_ERROR_CODES,
+  errorResponses,
+  headerRef,
+  PROXY_ERROR_CODES,
+} from './error-responses.js';
 
 interface OperationSpec {
   operationId: string;
@@ -25,7 +31,7 @@ function operation(spec: OperationSpec): JsonSchema {
   const { success } = spec;
   const common = spec.public
     ? COMMON_ERROR_CODES.filter((code) => code !== 'unauthorized')
-    : COMMON_ERROR_CODES;
+    : [...COMMON_ERROR_CODES, ...PROXY_ERROR_CODES];
   const codes = [...common, ...(spec.body ? BODY_ERROR_CODES : []), ...(spec.errors ?? [])];
   return {
     operationId: spec.operationId,

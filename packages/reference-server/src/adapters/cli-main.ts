@@ -77,6 +77,12 @@ export async function runCli(
   if (opts.documents.length > 0)
     extensions = { ...extensions, indexes: { ...extensions.indexes, ...indexes } };
 
+  if (opts.upstream === undefined && opts.upstreamToken !== undefined) {
+    io.stderr(
+      'parley-server: --upstream-token (PARLEY_UPSTREAM_TOKEN) needs --upstream (PARLEY_UPSTREAM_URL)\n',
+    );
+    return { exitCode: 2 };
+  }
   const users = opts.user.length > 0 ? opts.user : [DEMO_USER];
   let running: RunningServer;
   try {
@@ -93,6 +99,16 @@ export async function runCli(
       ...(opts.controlToken === undefined ? {} : { controlToken: opts.controlToken }),
       ...(opts.allowedHosts === undefined ? {} : { allowedHosts: opts.allowedHosts }),
       ...(model === undefined ? {} : { model }),
+      ...(opts.upstream === undefined
+        ? {}
+        : {
+            upstream: {
+              url: opts.upstream,
+              timeoutMs: opts.upstreamTimeoutMs,
+              log: (line: string) => io.stderr(`${line}\n`),
+              ...(opts.upstreamToken === undefined ? {} : { token: opts.upstreamToken }),
+            },
+          }),
     });
   } catch (error) {
     io.stderr(`parley-server: cannot listen on ${opts.host}:${opts.port}: ${(error as Error).message}\n`);
@@ -109,7 +125,16 @@ function listeningLine(running: RunningServer, opts: CliOptions, users: readonly
     opts.user.length > 0
       ? `users: ${users.map((u) => u.name).join(', ')}`
       : `demo user "${DEMO_USER.name}", token: ${DEMO_USER.token}`;
+  const proxy = running.server.proxy;
   const extras = [
+    ...(proxy === undefined
+      ? []
+      : [
+          `checking proxy to ${proxy.upstream} (${opts.upstreamToken === undefined ? "clients' tokens pass through" : 'local tokens replaced by the upstream token'})`,
+        ]),
+    ...(proxy === undefined || token === undefined
+      ? []
+      : [`proxy report ${running.url}/_parley/proxy/report`]),
     ...(opts.script === undefined ? [] : [`script ${opts.script}`]),
     ...(token === undefined
       ? []

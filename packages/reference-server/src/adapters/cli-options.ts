@@ -3,6 +3,7 @@ import type { AllowedHosts } from '../http/allowed-hosts.js';
 import type { CorsOrigins } from '../http/cors-policy.js';
 import type { User } from '../http/token-auth.js';
 import { parseAllowedHosts, parseControlToken, parseCors } from './cli-security-options.js';
+import { parseUpstreamToken, parseUpstreamUrl } from './cli-upstream-options.js';
 
 /**
  * One option of the `parley-server` command: its flag, the environment variable that sets it when
@@ -42,6 +43,9 @@ export interface CliOptions {
   cors?: CorsOrigins | false;
   config?: string;
   documents: Array<[name: string, file: string]>;
+  upstream?: string;
+  upstreamToken?: string;
+  upstreamTimeoutMs: number;
 }
 
 export const DEFAULT_PORT = 4010;
@@ -173,5 +177,27 @@ export const CLI_OPTIONS: readonly CliOptionSpec[] = [
     parse: collectDocuments,
     default: [],
     defaultDescription: 'the built-in "handbook" index only',
+  },
+  {
+    flags: '--upstream <url>',
+    description:
+      'run as a checking proxy: forward every /v1 request to this deployment and check its answers against the protocol',
+    env: 'PARLEY_UPSTREAM_URL',
+    parse: parseUpstreamUrl,
+  },
+  {
+    flags: '--upstream-token <token>',
+    description:
+      "the bearer token sent upstream in place of a local user's (default: the client's token passes through)",
+    env: 'PARLEY_UPSTREAM_TOKEN',
+    parse: parseUpstreamToken,
+    secret: true,
+  },
+  {
+    flags: '--upstream-timeout-ms <ms>',
+    description: "how long the proxy waits for the upstream's answer before a 504",
+    env: 'PARLEY_UPSTREAM_TIMEOUT_MS',
+    parse: parsePositiveInt,
+    default: 120_000,
   },
 ];

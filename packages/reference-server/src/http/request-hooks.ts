@@ -1,5 +1,6 @@
 import type { EventPacer } from './event-pacer.js';
 import type { BodyObserver } from './json-body.js';
+import type { ProtocolViolation } from './protocol-violation.js';
 import type { StreamObserver } from './stream-writer.js';
 
 /**
@@ -25,4 +26,6 @@ export interface RequestHooks {
   pacer?: EventPacer | undefined;
   /** Told the events of a streamed reply as they are written, and how the body ended. */
   streamObserver?: StreamObserver;
+  /** Told each protocol violation the checking proxy finds in the request or its answer (never by the core). */
+  onViolation?: (violation: ProtocolViolation) => void;
 }

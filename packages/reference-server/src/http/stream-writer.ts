@@ -119,6 +119,19 @@ export class StreamWriter implements PacedStream {
     else this.#enqueue(async () => this.#end());
   }
 
+  /**
+   * Ends the body with its JSON left open (as {@link cut} and {@link end} together), after the
+   * events queued before: a body whose source stopped in the middle (the checking proxy's upstream).
+   */
+  endOpen(): void {
+    const endOpen = () => {
+      this.cut();
+      this.#end();
+    };
+    if (this.#pacer === undefined) endOpen();
+    else this.#enqueue(async () => endOpen());
+  }
+
   /** Writes one event now, bypassing the pacer. */
   write(event: Record<string, unknown>): void {
     if (this.#closed) return;

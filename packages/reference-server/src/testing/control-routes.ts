@@ -29,6 +29,8 @@ export interface ControlTarget {
    * right one); repeated wrong ones lock the client out for a while.
    */
   checkControlToken(request: Request): ControlTokenCheck;
+  /** As a checking proxy: its report (`GET /_parley/proxy/report`). */
+  proxyReport?: () => unknown;
 }
 
 /** Whether `pathname` is under {@link CONTROL_PREFIX}. */
@@ -138,6 +140,16 @@ export function createControlRoutes(target: ControlTarget): (request: Request) =
   app.get('/sessions', (c) =>
     c.json({ sessions: snapshotSessions(target.sessions, requireUser(c.req.query('user'))) }),
   );
+
+  app.get('/proxy/report', (c) => {
+    if (target.proxyReport === undefined) {
+      throw new HttpError(
+        'route_not_found',
+        'The server is not a checking proxy (start it with an upstream)',
+      );
+    }
+    return c.json(target.proxyReport() as object);
+  });
 
   // The page is loaded on its first request: a browser bundle of the server does not carry it.
   const journalPage = async () => (await import('./journal-page.js')).journalPageResponse();

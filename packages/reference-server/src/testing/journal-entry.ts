@@ -1,3 +1,4 @@
+import type { ProtocolViolation } from '../http/protocol-violation.js';
 import type { Fault } from './fault.js';
 import type { PathPattern } from './path-pattern.js';
 
@@ -55,7 +56,17 @@ export interface JournalEntry {
   /** The fault injected into this request, if any. */
   fault?: Fault;
   response?: JournalResponse;
+  /**
+   * As a checking proxy (`upstream`): where the request or its answer broke the protocol, in the
+   * order found (at most {@link MAX_VIOLATIONS_PER_ENTRY}; `violationCount` counts them all).
+   */
+  violations?: ProtocolViolation[];
+  /** Every violation found in this exchange, also those past the ones kept. */
+  violationCount?: number;
 }
+
+/** Violations one journal entry keeps (a broken stream could otherwise give one per event). */
+export const MAX_VIOLATIONS_PER_ENTRY = 20;
 
 /** Which entries to return; every condition given must hold. */
 export interface JournalFilter {

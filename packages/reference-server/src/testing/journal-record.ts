@@ -1,10 +1,11 @@
 import type { EventPacer } from '../http/event-pacer.js';
+import type { ProtocolViolation } from '../http/protocol-violation.js';
 import type { RequestHooks } from '../http/request-hooks.js';
 import type { StreamObserver } from '../http/stream-writer.js';
 import type { Clock } from '../time/clock.js';
 import type { Fault } from './fault.js';
 import { type BodyForm, keepBody, sessionIdOf, shownBody, summarizeBody } from './journal-body.js';
-import type { JournalEntry, JournalResponse } from './journal-entry.js';
+import { type JournalEntry, type JournalResponse, MAX_VIOLATIONS_PER_ENTRY } from './journal-entry.js';
 import { StreamSummary } from './stream-summary.js';
 
 /** What every record of one journal shares. */
@@ -48,6 +49,8 @@ export class JournalRecord implements RequestHooks, StreamObserver {
   #response: unknown = undefined;
   #responseChars = 0;
   #stream: StreamSummary | undefined = undefined;
+  #violations: ProtocolViolation[] | undefined = undefined;
+  #violationCount = 0;
 
   constructor(
     readonly seq: number,
@@ -122,6 +125,12 @@ export class JournalRecord implements RequestHooks, StreamObserver {
     this.#bits |= STREAMED;
   }
 
+  onViolation(violation: ProtocolViolation): void {
+    this.#violationCount++;
+    this.#violations ??= [];
+    if (this.#violations.length < MAX_VIOLATIONS_PER_ENTRY) this.#violations.push(violation);
+  }
+
   get streamObserver(): StreamObserver {
     return this;
   }
@@ -176,6 +185,10 @@ export class JournalRecord implements RequestHooks, StreamObserver {
     }
     if (this.fault !== undefined) entry.fault = structuredClone(this.fault);
     if (this.status >= 0) entry.response = this.#responseEntry();
+    if (this.#violations !== undefined) {
+      entry.violations = this.#violations.map((violation) => ({ ...violation }));
+      entry.violationCount = this.#violationCount;
+    }
     return entry;
   }
 

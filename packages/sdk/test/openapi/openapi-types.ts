@@ -734,6 +734,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `upstream_unreachable`: The checking proxy could not reach its upstream; the message names it. The reference server answers it only as a checking proxy (`--upstream`), for an upstream that cannot be reached or answers too late. */
+            502: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "upstream_unreachable";
+                        };
+                    };
+                };
+            };
             /** @description - `injected_fault`: A fault injected by the testing toolkit (the status may vary). The reference server answers it only when a test injects a fault (`x-parley-fault` header or a queued fault); a fault can also carry another status. */
             503: {
                 headers: {
@@ -745,6 +760,21 @@ export interface operations {
                         error?: {
                             /** @enum {unknown} */
                             code?: "injected_fault";
+                        };
+                    };
+                };
+            };
+            /** @description - `upstream_timeout`: The checking proxy gave up waiting for its upstream; the message names it. The reference server answers it only as a checking proxy (`--upstream`), for an upstream that cannot be reached or answers too late. */
+            504: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "upstream_timeout";
                         };
                     };
                 };
@@ -842,6 +872,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `upstream_unreachable`: The checking proxy could not reach its upstream; the message names it. The reference server answers it only as a checking proxy (`--upstream`), for an upstream that cannot be reached or answers too late. */
+            502: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "upstream_unreachable";
+                        };
+                    };
+                };
+            };
             /** @description - `injected_fault`: A fault injected by the testing toolkit (the status may vary). The reference server answers it only when a test injects a fault (`x-parley-fault` header or a queued fault); a fault can also carry another status. */
             503: {
                 headers: {
@@ -853,6 +898,21 @@ export interface operations {
                         error?: {
                             /** @enum {unknown} */
                             code?: "injected_fault";
+                        };
+                    };
+                };
+            };
+            /** @description - `upstream_timeout`: The checking proxy gave up waiting for its upstream; the message names it. The reference server answers it only as a checking proxy (`--upstream`), for an upstream that cannot be reached or answers too late. */
+            504: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "upstream_timeout";
                         };
                     };
                 };
@@ -925,6 +985,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `upstream_unreachable`: The checking proxy could not reach its upstream; the message names it. The reference server answers it only as a checking proxy (`--upstream`), for an upstream that cannot be reached or answers too late. */
+            502: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "upstream_unreachable";
+                        };
+                    };
+                };
+            };
             /** @description - `injected_fault`: A fault injected by the testing toolkit (the status may vary). The reference server answers it only when a test injects a fault (`x-parley-fault` header or a queued fault); a fault can also carry another status. */
             503: {
                 headers: {
@@ -936,6 +1011,21 @@ export interface operations {
                         error?: {
                             /** @enum {unknown} */
                             code?: "injected_fault";
+                        };
+                    };
+                };
+            };
+            /** @description - `upstream_timeout`: The checking proxy gave up waiting for its upstream; the message names it. The reference server answers it only as a checking proxy (`--upstream`), for an upstream that cannot be reached or answers too late. */
+            504: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "upstream_timeout";
                         };
                     };
                 };
@@ -1028,6 +1118,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `upstream_unreachable`: The checking proxy could not reach its upstream; the message names it. The reference server answers it only as a checking proxy (`--upstream`), for an upstream that cannot be reached or answers too late. */
+            502: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "upstream_unreachable";
+                        };
+                    };
+                };
+            };
             /** @description - `injected_fault`: A fault injected by the testing toolkit (the status may vary). The reference server answers it only when a test injects a fault (`x-parley-fault` header or a queued fault); a fault can also carry another status. */
             503: {
                 headers: {
@@ -1039,6 +1144,21 @@ export interface operations {
                         error?: {
                             /** @enum {unknown} */
                             code?: "injected_fault";
+                        };
+                    };
+                };
+            };
+            /** @description - `upstream_timeout`: The checking proxy gave up waiting for its upstream; the message names it. The reference server answers it only as a checking proxy (`--upstream`), for an upstream that cannot be reached or answers too late. */
+            504: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "upstream_timeout";
                         };
                     };
                 };
@@ -1201,7 +1321,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description - `model_error`: The model failed while producing the reply. */
+            /**
+             * @description - `upstream_unreachable`: The checking proxy could not reach its upstream; the message names it. The reference server answers it only as a checking proxy (`--upstream`), for an upstream that cannot be reached or answers too late.
+             *     - `model_error`: The model failed while producing the reply.
+             */
             502: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -1211,7 +1334,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "model_error";
+                            code?: "upstream_unreachable" | "model_error";
                         };
                     };
                 };
@@ -1227,6 +1350,21 @@ export interface operations {
                         error?: {
                             /** @enum {unknown} */
                             code?: "injected_fault";
+                        };
+                    };
+                };
+            };
+            /** @description - `upstream_timeout`: The checking proxy gave up waiting for its upstream; the message names it. The reference server answers it only as a checking proxy (`--upstream`), for an upstream that cannot be reached or answers too late. */
+            504: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "upstream_timeout";
                         };
                     };
                 };
@@ -1375,6 +1513,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `upstream_unreachable`: The checking proxy could not reach its upstream; the message names it. The reference server answers it only as a checking proxy (`--upstream`), for an upstream that cannot be reached or answers too late. */
+            502: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "upstream_unreachable";
+                        };
+                    };
+                };
+            };
             /** @description - `injected_fault`: A fault injected by the testing toolkit (the status may vary). The reference server answers it only when a test injects a fault (`x-parley-fault` header or a queued fault); a fault can also carry another status. */
             503: {
                 headers: {
@@ -1386,6 +1539,21 @@ export interface operations {
                         error?: {
                             /** @enum {unknown} */
                             code?: "injected_fault";
+                        };
+                    };
+                };
+            };
+            /** @description - `upstream_timeout`: The checking proxy gave up waiting for its upstream; the message names it. The reference server answers it only as a checking proxy (`--upstream`), for an upstream that cannot be reached or answers too late. */
+            504: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "upstream_timeout";
                         };
                     };
                 };
@@ -1516,6 +1684,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `upstream_unreachable`: The checking proxy could not reach its upstream; the message names it. The reference server answers it only as a checking proxy (`--upstream`), for an upstream that cannot be reached or answers too late. */
+            502: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "upstream_unreachable";
+                        };
+                    };
+                };
+            };
             /** @description - `injected_fault`: A fault injected by the testing toolkit (the status may vary). The reference server answers it only when a test injects a fault (`x-parley-fault` header or a queued fault); a fault can also carry another status. */
             503: {
                 headers: {
@@ -1527,6 +1710,21 @@ export interface operations {
                         error?: {
                             /** @enum {unknown} */
                             code?: "injected_fault";
+                        };
+                    };
+                };
+            };
+            /** @description - `upstream_timeout`: The checking proxy gave up waiting for its upstream; the message names it. The reference server answers it only as a checking proxy (`--upstream`), for an upstream that cannot be reached or answers too late. */
+            504: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "upstream_timeout";
                         };
                     };
                 };
@@ -1606,6 +1804,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `upstream_unreachable`: The checking proxy could not reach its upstream; the message names it. The reference server answers it only as a checking proxy (`--upstream`), for an upstream that cannot be reached or answers too late. */
+            502: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "upstream_unreachable";
+                        };
+                    };
+                };
+            };
             /** @description - `injected_fault`: A fault injected by the testing toolkit (the status may vary). The reference server answers it only when a test injects a fault (`x-parley-fault` header or a queued fault); a fault can also carry another status. */
             503: {
                 headers: {
@@ -1617,6 +1830,21 @@ export interface operations {
                         error?: {
                             /** @enum {unknown} */
                             code?: "injected_fault";
+                        };
+                    };
+                };
+            };
+            /** @description - `upstream_timeout`: The checking proxy gave up waiting for its upstream; the message names it. The reference server answers it only as a checking proxy (`--upstream`), for an upstream that cannot be reached or answers too late. */
+            504: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "upstream_timeout";
                         };
                     };
                 };
@@ -1746,6 +1974,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `upstream_unreachable`: The checking proxy could not reach its upstream; the message names it. The reference server answers it only as a checking proxy (`--upstream`), for an upstream that cannot be reached or answers too late. */
+            502: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "upstream_unreachable";
+                        };
+                    };
+                };
+            };
             /** @description - `injected_fault`: A fault injected by the testing toolkit (the status may vary). The reference server answers it only when a test injects a fault (`x-parley-fault` header or a queued fault); a fault can also carry another status. */
             503: {
                 headers: {
@@ -1757,6 +2000,21 @@ export interface operations {
                         error?: {
                             /** @enum {unknown} */
                             code?: "injected_fault";
+                        };
+                    };
+                };
+            };
+            /** @description - `upstream_timeout`: The checking proxy gave up waiting for its upstream; the message names it. The reference server answers it only as a checking proxy (`--upstream`), for an upstream that cannot be reached or answers too late. */
+            504: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "upstream_timeout";
                         };
                     };
                 };
@@ -1886,6 +2144,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `upstream_unreachable`: The checking proxy could not reach its upstream; the message names it. The reference server answers it only as a checking proxy (`--upstream`), for an upstream that cannot be reached or answers too late. */
+            502: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "upstream_unreachable";
+                        };
+                    };
+                };
+            };
             /** @description - `injected_fault`: A fault injected by the testing toolkit (the status may vary). The reference server answers it only when a test injects a fault (`x-parley-fault` header or a queued fault); a fault can also carry another status. */
             503: {
                 headers: {
@@ -1897,6 +2170,21 @@ export interface operations {
                         error?: {
                             /** @enum {unknown} */
                             code?: "injected_fault";
+                        };
+                    };
+                };
+            };
+            /** @description - `upstream_timeout`: The checking proxy gave up waiting for its upstream; the message names it. The reference server answers it only as a checking proxy (`--upstream`), for an upstream that cannot be reached or answers too late. */
+            504: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "upstream_timeout";
                         };
                     };
                 };

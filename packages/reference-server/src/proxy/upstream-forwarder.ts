@@ -1,0 +1,255 @@
+import { REQUEST_ID_HEADER } from '@parley/protocol';
+import { connectionDropOf, watchClient } from '../http/connection.js';
+import type { RequestHooks } from '../http/request-hooks.js';
+import { TextResponse } from '../http/text-response.js';
+import { tokenMatcher } from '../http/token-auth.js';
+import { HttpError, isHttpError } from '../http-error.js';
+import { checkRequestBody, checkResponseBody } from './check-body.js';
+import { checkedStream, pacedStream, type StreamEnd } from './checked-stream.js';
+import { protocolOperation } from './protocol-operations.js';
+import { ProxiedRequest, type ProxyContext } from './proxied-request.js';
+import { StreamChecker } from './stream-checker.js';
+import { type CheckingProxyDeps, DEFAULT_UPSTREAM_TIMEOUT_MS } from './upstream-options.js';
+import { pathAndQuery, readRequestBytes, returnedHeaders, upstreamHeaders } from './upstream-request.js';
+
+const BEARER = /^Bearer +([A-Za-z0-9._~+/-]+=*) *$/i;
+const utf8 = new TextDecoder();
+
+/**
+ * Forwards one `/v1` request to the upstream and its answer back, checking both on the way (the
+ * proxy's request path: loaded on the first request, so a bundle that never proxies stays small).
+ */
+export function createUpstreamForwarder(
+  deps: CheckingProxyDeps,
+  context: ProxyContext,
+): (request: Request, hooks: RequestHooks) => Promise<Response> {
+  const { upstream, clock, maxBodyBytes } = deps;
+  const { report, log } = context;
+  const base = upstream.url.replace(/\/+$/, '');
+  const timeoutMs = upstream.timeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS;
+  const send = upstream.fetch ?? ((input: string, init: RequestInit) => globalThis.fetch(input, init));
+  const token = upstream.token;
+  const userOf = token === undefined ? undefined : tokenMatcher(deps.users);
+  let seq = 0;
+
+  const fetch = async (request: Request, hooks: RequestHooks): Promise<Response> => {
+    const method = request.method.toUpperCase();
+    const path = pathAndQuery(request.url);
+    const mark = path.indexOf('?');
+    const operation = protocolOperation(method, mark === -1 ? path : path.slice(0, mark));
+    const proxied = new ProxiedRequest(
+      seq++,
+      method,
+      path,
+      operation?.name ?? `${method} ${path}`,
+      request,
+      hooks,
+      context,
+    );
+    report.request();
+
+    let authorization = request.headers.get('authorization');
+    if (userOf !== undefined) {
+      const user = userOf(BEARER.exec(authorization ?? '')?.[1] ?? '');
+      if (user === undefined) {
+        const error = new HttpError('unauthorized', "The bearer token is not one of this server's users", {
+          headers: { 'www-authenticate': 'Bearer' },
+        });
+        return answer(proxied, error, false);
+      }
+      hooks.onUser?.(user);
+      authorization = `Bearer ${token}`;
+    }
+
+    let bytes: Uint8Array;
+    try {
+      bytes = await readRequestBytes(request, maxBodyBytes);
+    } catch (error) {
+      const local = isHttpError(error) ? error : new HttpError('invalid_request', String(error));
+      return answer(proxied, local, false);
+    }
+    const sent = checkRequestBody(bytes, operation);
+    proxied.requestBody = sent.value;
+    if (bytes.byteLength > 0) hooks.onBody?.(sent.text ?? utf8.decode(bytes), false, sent.value);
+    for (const violation of sent.violations) proxied.violation(violation);
+
+    // The client leaving or the timeout stops the upstream request.
+    const controller = new AbortController();
+    let timedOut = false;
+    let clientLeft = false;
+    const watch = watchClient(request, () => {
+      clientLeft = true;
+      controller.abort(new Error('The client left'));
+    });
+    const timer = new AbortController();
+    clock.sleep(timeoutMs, timer.signal).then(
+      () => {
+        timedOut = true;
+        controller.abort(new Error(`No answer within ${timeoutMs} ms`));
+      },
+      () => {},
+    );
+    const settle = () => {
+      timer.abort();
+      watch.stop();
+    };
+    const failed = (error: unknown): Response => {
+      settle();
+      if (clientLeft) {
+        proxied.finish({ status: 499, responseHeaders: {} });
+        return new Response(null, { status: 499 });
+      }
+      return answer(proxied, upstreamError(base, timedOut, timeoutMs, error));
+    };
+
+    proxied.forwardedAt = clock.now();
+    let response: Response;
+    try {
+      response = await send(base + path, {
+        method,
+        headers: upstreamHeaders(request, authorization),
+        ...(bytes.byteLength > 0 ? { body: bytes as Uint8Array<ArrayBuffer> } : {}),
+        signal: controller.signal,
+        redirect: 'manual',
+      });
+    } catch (error) {
+      return failed(error);
+    }
+    proxied.status = response.status;
+
+    if (operation?.stream === true && response.status === 200 && response.body !== null) {
+      timer.abort();
+      return streamed(proxied, response, response.body, controller, watch.stop);
+    }
+
+    let received: Uint8Array;
+    try {
+      received = new Uint8Array(await response.arrayBuffer());
+    } catch (error) {
+      return failed(error);
+    }
+    settle();
+    const body = checkResponseBody(received, response.status, operation);
+    for (const violation of body.violations) proxied.violation(violation);
+    const fields = returnedHeaders(response);
+    const text = body.text ?? utf8.decode(received);
+    hooks.onResponseBody?.(text, body.value ?? (text === '' ? undefined : text));
+    proxied.finish({ status: response.status, responseHeaders: response.headers, responseBody: body.value });
+    if (body.text === undefined) {
+      return new Response(received as Uint8Array<ArrayBuffer>, { status: response.status, headers: fields });
+    }
+    return new TextResponse(body.text, { status: response.status, headers: fields });
+  };
+
+  /** A streamed reply: passed on as it comes, checked on the way (through the fault's pacer if any). */
+  const streamed = (
+    proxied: ProxiedRequest,
+    response: Response,
+    body: ReadableStream<Uint8Array>,
+    controller: AbortController,
+    stopWatch: () => void,
+  ): Response => {
+    const { hooks } = proxied;
+    hooks.onStreamed?.();
+    const events: Array<{ atMs: number; event: Record<string, unknown> }> | undefined = proxied.observed
+      ? []
+      : undefined;
+    const pacer = hooks.pacer;
+    const paced: Array<Record<string, unknown>> = [];
+    const observer = hooks.streamObserver;
+    const checker = new StreamChecker({
+      event: (event) => {
+        if (typeof event !== 'string') {
+          events?.push({ atMs: proxied.elapsed(), event });
+          if (pacer !== undefined) paced.push(event);
+        }
+        if (pacer === undefined) observer?.onEvent?.(event);
+      },
+      violation: (violation) => proxied.violation(violation),
+    });
+    const options = {
+      checker,
+      onEnd: (end: StreamEnd) => {
+        stopWatch();
+        if (pacer === undefined) observer?.onEnd?.(end === 'complete');
+        proxied.finish({
+          status: response.status,
+          responseHeaders: response.headers,
+          ...(events === undefined ? {} : { events }),
+          streamEnd: end,
+        });
+      },
+      abortUpstream: (reason: unknown) => controller.abort(reason),
+      dropConnection: connectionDropOf(proxied.request),
+      idle: {
+        clock,
+        ms: timeoutMs,
+        onTimeout: () => {
+          report.upstreamFailed('timeout');
+          log(
+            `[parley] proxy: the upstream ${base} sent nothing for ${timeoutMs} ms in ${proxied.method} ${proxied.path}: the stream was cut`,
+          );
+        },
+      },
+    };
+    const stream =
+      pacer === undefined
+        ? checkedStream(body, options)
+        : pacedStream(body, {
+            ...options,
+            pacer,
+            events: paced,
+            sessionId: sessionIdOf(proxied.path),
+            observer,
+          });
+    return new Response(stream, { status: response.status, headers: returnedHeaders(response) });
+  };
+
+  /**
+   * The proxy's own answer (401, 413, 502, 504): told to the journal, and to the observers when the
+   * request was meant for the upstream (`forwarded`: a 502 or 504, not a local refusal).
+   */
+  const answer = (proxied: ProxiedRequest, error: HttpError, forwarded = true): Response => {
+    if (error.code === 'upstream_unreachable') report.upstreamFailed('unreachable');
+    if (error.code === 'upstream_timeout') report.upstreamFailed('timeout');
+    const value = error.toBody();
+    const text = JSON.stringify(value);
+    proxied.hooks.onResponseBody?.(text, value);
+    const headers: Record<string, string> = { 'content-type': 'application/json', ...error.headers };
+    if (proxied.hooks.requestId !== undefined) headers[REQUEST_ID_HEADER] = proxied.hooks.requestId;
+    if (forwarded) proxied.finish({ status: error.status, responseHeaders: headers, responseBody: value });
+    return new TextResponse(text, { status: error.status, headers });
+  };
+
+  return fetch;
+}
+
+/** `502 upstream_unreachable` or `504 upstream_timeout`, naming the upstream and the cause. */
+function upstreamError(base: string, timedOut: boolean, timeoutMs: number, error: unknown): HttpError {
+  if (timedOut) {
+    return new HttpError('upstream_timeout', `The upstream ${base} did not answer within ${timeoutMs} ms`, {
+      details: { upstream: base, timeoutMs },
+    });
+  }
+  return new HttpError(
+    'upstream_unreachable',
+    `The upstream ${base} could not be reached: ${causeOf(error)}`,
+    {
+      details: { upstream: base },
+      cause: error,
+    },
+  );
+}
+
+/** `ECONNREFUSED`, or the error's own message. */
+function causeOf(error: unknown): string {
+  const cause = (error as { cause?: { code?: unknown; message?: unknown } } | undefined)?.cause;
+  if (typeof cause?.code === 'string') return cause.code;
+  if (typeof cause?.message === 'string') return cause.message;
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** The session id of a `/v1/messages/:sessionId/stream` path. */
+function sessionIdOf(path: string): string {
+  return decodeURIComponent(path.split('/')[3] ?? '');
+}
