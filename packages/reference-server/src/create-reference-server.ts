@@ -1,4 +1,6 @@
 import { getPath } from 'hono/utils/url';
+import { type CassetteRecorder, createCassetteRecorder } from './cassette/cassette-recorder.js';
+import { replayModelFor } from './cassette/replay-source.js';
 import { DEFAULT_AGENTS, DEFAULT_MODELS, DEFAULT_PROVIDERS } from './conversation/agents.js';
 import type { ExtensionHost } from './conversation/extension-host.js';
 import { createSessionSetup } from './conversation/session-setup.js';
@@ -41,7 +43,20 @@ export function createReferenceServer(options: ReferenceServerOptions = {}): Ref
   const heartbeatTimeoutMs = options.heartbeatTimeoutMs ?? 15_000;
   const toolCallTimeoutMs = options.toolCallTimeoutMs ?? 600_000;
   const sessions = new SessionStore({ clock, heartbeatTimeoutMs, toolCallTimeoutMs });
-  const initialModel = options.model ?? standInModel;
+  if (options.replay !== undefined && options.model !== undefined) {
+    throw new Error('createReferenceServer: pass either `model` or `replay` (the cassette is the model)');
+  }
+  const initialModel =
+    options.replay === undefined
+      ? (options.model ?? standInModel)
+      : replayModelFor(options.replay, {
+          // Sessions play their recorded ones in order of creation.
+          sessionOrder: (id) => {
+            for (const session of sessions.all()) if (session.id === id) return session.seq;
+            return undefined;
+          },
+        });
+  const recorder = recorderFor(options);
   const journal = new Journal({
     entries: options.journalLimit ?? DEFAULT_JOURNAL_LIMIT,
     maxBytes: options.journalMaxBytes ?? DEFAULT_JOURNAL_MAX_BYTES,
@@ -169,11 +184,30 @@ export function createReferenceServer(options: ReferenceServerOptions = {}): Ref
     },
     abortReplies,
     extensions,
+    recorder,
     close: async () => {
       abortReplies();
       await extensions?.close();
+      await recorder?.close();
     },
   };
+}
+
+/** The recorder of the `record` option; it needs the checking proxy (`upstream`) to hear the traffic. */
+function recorderFor(options: ReferenceServerOptions): CassetteRecorder | undefined {
+  if (options.record === undefined) return undefined;
+  const config = typeof options.record === 'string' ? { file: options.record } : options.record;
+  // wire: `upstream` is the checking proxy's option; pass the recorder in `upstream.observers`.
+  if ((options as { upstream?: unknown }).upstream === undefined) {
+    throw new Error(
+      `createReferenceServer: record (${config.file}) needs upstream: recording writes what passes through ` +
+        'the checking proxy, so give `upstream: { url }` of the deployment to record',
+    );
+  }
+  if (options.replay !== undefined) {
+    throw new Error('createReferenceServer: pass either `record` or `replay`, not both');
+  }
+  return createCassetteRecorder(config);
 }
 
 function asParleyHost(host: ExtensionHost | undefined): ParleyExtensionHost | undefined {

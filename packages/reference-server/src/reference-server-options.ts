@@ -1,3 +1,6 @@
+import type { Cassette } from './cassette/cassette-format.js';
+import type { CassetteRecorder, CassetteRecorderOptions } from './cassette/cassette-recorder.js';
+import type { ReplayOptions } from './cassette/replay-model.js';
 import type { AgentDefinition } from './conversation/agents.js';
 import type { ExtensionHost } from './conversation/extension-host.js';
 import type { ExtensionHostOptions, ParleyExtensionHost } from './extensions/create-extension-host.js';
@@ -19,8 +22,21 @@ export interface ReferenceServerOptions {
   users?: readonly User[];
   /** Where time comes from. Default: the system clock; inject a `ManualClock` in tests. */
   clock?: Clock;
-  /** The model answering every session. Default: the stand-in model. */
+  /** The model answering every session. Default: the stand-in model. Not with {@link replay}. */
   model?: Model;
+  /**
+   * Replays a cassette: its recorded assistant turns are the model's answers, while sessions, tool
+   * calls, heartbeats, rewind, faults and the journal run as always. A file path (Node), a parsed
+   * cassette, or either with options: `{ cassette, onMismatch, pace, match }`. A model call that
+   * differs from the recording fails with `501 replay_mismatch` (docs/testing.md, "Record and replay").
+   */
+  replay?: string | Cassette | ReplayConfig;
+  /**
+   * Records what passes through the checking proxy (`upstream`) as a cassette, written when the
+   * server closes: a file path, or `{ file, redact }`. Needs `upstream`. `Authorization` and the
+   * other headers are never written.
+   */
+  record?: string | RecordConfig;
   /** A PROCESSING tool call with no heartbeat for this long reads as PENDING. Default 15 000 ms. */
   heartbeatTimeoutMs?: number;
   /** A tool call is abandoned this long after its creation, heartbeats or not. Default 600 000 ms. */
@@ -98,6 +114,18 @@ export interface ReferenceServerOptions {
   cors?: CorsOrigins;
 }
 
+/** The `replay` option with its settings. */
+export interface ReplayConfig extends ReplayOptions {
+  /** A cassette file path (Node) or a parsed cassette. */
+  cassette: string | Cassette;
+}
+
+/** The `record` option with its settings. */
+export interface RecordConfig extends CassetteRecorderOptions {
+  /** Where the cassette is written when the server closes. */
+  file: string;
+}
+
 /** A running reference server: a web-standard fetch handler plus inspection and control. */
 export interface ReferenceServer {
   /** Handles one request. An arrow property: pass it around freely. */
@@ -138,6 +166,11 @@ export interface ReferenceServer {
   abortReplies(reason?: unknown): void;
   /** The built-in extension host (catalogue, retriever, gateway), unless a custom one was given. */
   readonly extensions: ParleyExtensionHost | undefined;
-  /** Aborts running replies and closes provider connections. `startServer`'s `close()` calls it. */
+  /** With `record`: the recorder (`cassette()` so far, `save()` now); it saves when the server closes. */
+  readonly recorder: CassetteRecorder | undefined;
+  /**
+   * Aborts running replies, closes provider connections and, with `record`, writes the cassette.
+   * `startServer`'s `close()` calls it.
+   */
   close(): Promise<void>;
 }
