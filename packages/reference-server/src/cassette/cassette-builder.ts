@@ -1,4 +1,4 @@
-import { type ContentBlock, EXCEPTION_EVENT_KINDS, type ToolResultBlock } from '@parley/protocol';
+import type { ContentBlock, ToolResultBlock } from '@parley/protocol';
 import type { ProxyExchange } from '../proxy/proxy-exchange.js';
 import {
   type Cassette,
@@ -9,12 +9,13 @@ import {
   type ToolResponse,
   type TurnInput,
 } from './cassette-format.js';
+import { field, isRecord, isUsage } from './json-fields.js';
+import { type StreamPart, streamParts } from './stream-messages.js';
 
 const SESSIONS = /^\/v1\/sessions\/?$/;
 const SEND = /^\/v1\/messages\/([^/]+)(\/stream)?\/?$/;
 const TOOL_RESPONSE = /^\/v1\/tools\/response\/([^/]+)\/([^/]+)\/?$/;
 const HEARTBEAT = /^\/v1\/tools\/request\/([^/]+)\/([^/]+)\/heartbeat\/?$/;
-const EXCEPTION_KINDS: ReadonlySet<string> = new Set(EXCEPTION_EVENT_KINDS);
 
 interface SessionState {
   readonly recorded: CassetteSession;
@@ -129,169 +130,43 @@ function recordBuffered(session: SessionState, body: unknown): void {
   }
 }
 
-interface OpenMessage {
-  role: string;
-  index: number | undefined;
-  events: RecordedEvent[];
-  blocks: Map<
-    number,
-    | { kind: 'text'; text: string }
-    | { kind: 'tool'; id: string; name: string; input: string }
-    | { kind: 'result'; block: ToolResultBlock }
-  >;
-  stopReason?: string;
-  usage?: { inputTokens: number; outputTokens: number; totalTokens: number };
-  stopped: boolean;
-}
-
 /**
- * A streamed reply: its events are split by message. Each assistant message becomes a turn with
- * its own events, timed from the request (the first model call) or from the previous call's last
- * event; its content comes from the final `replyStop` when the stream completed, else from the
- * events themselves.
+ * A streamed reply: each assistant message becomes a turn with its own events, timed from the
+ * request (the first model call) or from the previous call's last event. A model call cut short
+ * (the client left, the stream broke) is not a turn; one the model failed is a failed turn.
  */
 function recordStream(session: SessionState, events: NonNullable<ProxyExchange['events']>): void {
-  const final = events.find((e) => 'replyStop' in e.event)?.event.replyStop;
-  const finalMessages = new Map<number, unknown[]>();
-  for (const message of asArray(field(final, 'messages'))) {
-    const index = field(message, 'index');
-    const content = field(message, 'content');
-    if (typeof index === 'number' && Array.isArray(content)) finalMessages.set(index, content);
-  }
-  let open: OpenMessage | undefined;
+  const parts = streamParts(events);
   let base = 0;
-  const close = () => {
-    if (open === undefined) return;
-    const message = open;
-    open = undefined;
-    const content =
-      (message.index === undefined ? undefined : finalMessages.get(message.index)) ?? contentOf(message);
-    if (message.role === 'user') {
-      session.input = inputOf(content) ?? session.input;
+  const timed = (own: readonly RecordedEvent[]) =>
+    own.map((e) => ({ atMs: Math.max(0, e.atMs - base), event: e.event }));
+  parts.forEach((part, i) => {
+    if (part.kind === 'exception') {
+      const error = exceptionError(part);
+      const before = parts[i - 1];
+      const partial =
+        before?.kind === 'message' && before.role === 'assistant' && !before.stopped ? before : undefined;
+      if (error === undefined) return;
+      addTurn(session, {
+        content: (partial?.content ?? []) as ContentBlock[],
+        error,
+        ...(partial === undefined ? {} : { events: timed(partial.events) }),
+      });
       return;
     }
-    if (message.role !== 'assistant' || !message.stopped) return;
+    if (part.role === 'user') {
+      session.input = inputOf(part.content) ?? session.input;
+      return;
+    }
+    if (part.role !== 'assistant' || !part.stopped) return;
     addTurn(session, {
-      content: content as ContentBlock[],
-      ...(message.stopReason === undefined ? {} : { stopReason: message.stopReason }),
-      ...(message.usage === undefined ? {} : { usage: message.usage }),
-      events: message.events.map((e) => ({ atMs: Math.max(0, e.atMs - base), event: e.event })),
+      content: part.content as ContentBlock[],
+      ...(part.stopReason === undefined ? {} : { stopReason: part.stopReason }),
+      ...(part.usage === undefined ? {} : { usage: part.usage }),
+      events: timed(part.events),
     });
-    base = message.events.at(-1)?.atMs ?? base;
-  };
-  for (const { atMs, event } of events) {
-    const kind = Object.keys(event)[0] ?? '';
-    const payload = event[kind];
-    if (kind === 'messageStart') {
-      close();
-      const role = field(payload, 'role');
-      const index = field(payload, 'index');
-      open = {
-        role: typeof role === 'string' ? role : 'unknown',
-        index: typeof index === 'number' ? index : undefined,
-        events: [],
-        blocks: new Map(),
-        stopped: false,
-      };
-    }
-    if (kind === 'replyStop') {
-      close();
-      continue;
-    }
-    if (EXCEPTION_KINDS.has(kind)) {
-      if (open?.role !== 'assistant') close();
-      const error = exceptionError(kind, payload);
-      if (error !== undefined) {
-        const partial = open?.role === 'assistant' ? open : undefined;
-        addTurn(session, {
-          content: partial === undefined ? [] : (contentOf(partial) as ContentBlock[]),
-          error,
-          ...(partial === undefined
-            ? {}
-            : { events: partial.events.map((e) => ({ atMs: Math.max(0, e.atMs - base), event: e.event })) }),
-        });
-      }
-      open = undefined;
-      continue;
-    }
-    if (open === undefined) continue;
-    open.events.push({ atMs, event });
-    track(open, kind, payload);
-  }
-  // A stream that was cut or left by its client: the model call in progress is not a turn.
-  if (open?.role === 'user') close();
-}
-
-/** Follows one event of a message, to rebuild its content when the stream has no `replyStop`. */
-function track(open: OpenMessage, kind: string, payload: unknown): void {
-  const position = field(payload, 'contentBlockIndex');
-  if (kind === 'contentBlockStart' && typeof position === 'number') {
-    const start = field(payload, 'start');
-    const toolUse = field(start, 'toolUse');
-    const toolResult = field(start, 'toolResult');
-    if (isRecord(toolUse)) {
-      open.blocks.set(position, {
-        kind: 'tool',
-        id: String(toolUse.toolUseId),
-        name: String(toolUse.name),
-        input: '',
-      });
-    } else if (isRecord(toolResult)) {
-      open.blocks.set(position, {
-        kind: 'result',
-        block: {
-          type: 'tool_result',
-          tool_use_id: String(toolResult.toolUseId),
-          content: [],
-          is_error: toolResult.status === 'error',
-        },
-      });
-    }
-  } else if (kind === 'contentBlockDelta' && typeof position === 'number') {
-    const delta = field(payload, 'delta');
-    const block = open.blocks.get(position);
-    const text = field(delta, 'text');
-    const toolInput = field(field(delta, 'toolUse'), 'input');
-    const results = field(delta, 'toolResult');
-    if (typeof text === 'string') {
-      if (block?.kind === 'text') block.text += text;
-      else if (block === undefined) open.blocks.set(position, { kind: 'text', text });
-    } else if (typeof toolInput === 'string' && block?.kind === 'tool') {
-      block.input += toolInput;
-    } else if (Array.isArray(results) && block?.kind === 'result') {
-      for (const part of results) {
-        if (isRecord(part) && 'json' in part) block.block.content.push({ type: 'json', json: part.json });
-        else if (isRecord(part) && typeof part.text === 'string')
-          block.block.content.push({ type: 'text', text: part.text });
-      }
-    }
-  } else if (kind === 'messageStop') {
-    open.stopped = true;
-    const stopReason = field(payload, 'stopReason');
-    if (typeof stopReason === 'string') open.stopReason = stopReason;
-  } else if (kind === 'metadata') {
-    const usage = field(payload, 'usage');
-    if (isUsage(usage)) open.usage = usage;
-  }
-}
-
-function contentOf(open: OpenMessage): unknown[] {
-  return [...open.blocks.entries()]
-    .sort(([a], [b]) => a - b)
-    .map(([, block]) => {
-      if (block.kind === 'text') return { type: 'text', text: block.text };
-      if (block.kind === 'result') return block.block;
-      return { type: 'tool_use', id: block.id, name: block.name, input: parseInput(block.input) };
-    });
-}
-
-function parseInput(json: string): unknown {
-  if (json === '') return {};
-  try {
-    return JSON.parse(json);
-  } catch {
-    return {};
-  }
+    base = part.events.at(-1)?.atMs ?? base;
+  });
 }
 
 /** The turn input a user message's blocks give: its tool results, or its text. */
@@ -324,33 +199,12 @@ function modelErrorOf(body: unknown): { code: string; message: string } | undefi
 }
 
 /** A model failure told by an exception event; other kinds (faults, shutdown, quotas) are not the model's. */
-function exceptionError(kind: string, payload: unknown): { code: string; message: string } | undefined {
-  const code = field(payload, 'code');
-  const message = field(payload, 'message');
-  if (kind !== 'modelStreamErrorException' || typeof message !== 'string') return undefined;
+function exceptionError(
+  part: Extract<StreamPart, { kind: 'exception' }>,
+): { code: string; message: string } | undefined {
+  const { code, message } = part;
+  if (part.eventKind !== 'modelStreamErrorException' || typeof message !== 'string') return undefined;
   return { code: typeof code === 'string' ? code : 'model_error', message };
-}
-
-function isUsage(
-  value: unknown,
-): value is { inputTokens: number; outputTokens: number; totalTokens: number } {
-  return (
-    typeof field(value, 'inputTokens') === 'number' &&
-    typeof field(value, 'outputTokens') === 'number' &&
-    typeof field(value, 'totalTokens') === 'number'
-  );
-}
-
-function field(value: unknown, key: string): unknown {
-  return isRecord(value) ? value[key] : undefined;
-}
-
-function asArray(value: unknown): unknown[] {
-  return Array.isArray(value) ? value : [];
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function decode(segment: string | undefined): string {
