@@ -50,8 +50,13 @@ function describe(input: TurnInput): string {
   return `${results.length} tool result${results.length === 1 ? '' : 's'} [${results.map(describeResult).join(', ')}]`;
 }
 
+/** `the result {"temperatureC":18}` or `the error "City not found"`. */
 function describeResult(result: ToolResultBlock): string {
-  return `${result.is_error ? 'error' : 'success'} ${quote(JSON.stringify(result.content))}`;
+  const parts = result.content.map((part) =>
+    part.type === 'json' ? (JSON.stringify(part.json) ?? 'null') : JSON.stringify(part.text),
+  );
+  const text = parts.join(' ');
+  return `the ${result.is_error ? 'error' : 'result'} ${text.length > 200 ? `${text.slice(0, 200)}...` : text}`;
 }
 
 function quote(text: string): string {
