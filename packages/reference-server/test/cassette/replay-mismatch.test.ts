@@ -14,7 +14,7 @@ async function recorded(): Promise<Cassette> {
   return recorder.cassette();
 }
 
-function offline(replay: ReferenceServerOptions['replay']) {
+function offline(replay: NonNullable<ReferenceServerOptions['replay']>) {
   const server = createReferenceServer({ replay });
   const client = new Parley({
     baseUrl: 'http://offline.test',
