@@ -118,6 +118,8 @@ export interface ReferenceServerOptions {
 export interface ReplayConfig extends ReplayOptions {
   /** A cassette file path (Node) or a parsed cassette. */
   cassette: string | Cassette;
+  /** Names the cassette in mismatch errors. Default: its path, or `given in code`. */
+  name?: string;
 }
 
 /** The `record` option with its settings. */
