@@ -1,5 +1,5 @@
 import { getPath } from 'hono/utils/url';
-import { type CassetteRecorder, createCassetteRecorder } from './cassette/cassette-recorder.js';
+import { recordingObserver } from './cassette/record-source.js';
 import { replayModelFor } from './cassette/replay-source.js';
 import { DEFAULT_AGENTS, DEFAULT_MODELS, DEFAULT_PROVIDERS } from './conversation/agents.js';
 import type { ExtensionHost } from './conversation/extension-host.js';
@@ -184,7 +184,6 @@ export function createReferenceServer(options: ReferenceServerOptions = {}): Ref
     },
     abortReplies,
     extensions,
-    recorder,
     close: async () => {
       abortReplies();
       await extensions?.close();
@@ -194,7 +193,7 @@ export function createReferenceServer(options: ReferenceServerOptions = {}): Ref
 }
 
 /** The recorder of the `record` option; it needs the checking proxy (`upstream`) to hear the traffic. */
-function recorderFor(options: ReferenceServerOptions): CassetteRecorder | undefined {
+function recorderFor(options: ReferenceServerOptions): ReturnType<typeof recordingObserver> | undefined {
   if (options.record === undefined) return undefined;
   const config = typeof options.record === 'string' ? { file: options.record } : options.record;
   // wire: `upstream` is the checking proxy's option; pass the recorder in `upstream.observers`.
@@ -207,7 +206,7 @@ function recorderFor(options: ReferenceServerOptions): CassetteRecorder | undefi
   if (options.replay !== undefined) {
     throw new Error('createReferenceServer: pass either `record` or `replay`, not both');
   }
-  return createCassetteRecorder(config);
+  return recordingObserver(config);
 }
 
 function asParleyHost(host: ExtensionHost | undefined): ParleyExtensionHost | undefined {

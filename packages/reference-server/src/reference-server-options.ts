@@ -1,5 +1,5 @@
 import type { Cassette } from './cassette/cassette-format.js';
-import type { CassetteRecorder, CassetteRecorderOptions } from './cassette/cassette-recorder.js';
+import type { CassetteRecorderOptions } from './cassette/cassette-recorder.js';
 import type { ReplayOptions } from './cassette/replay-model.js';
 import type { AgentDefinition } from './conversation/agents.js';
 import type { ExtensionHost } from './conversation/extension-host.js';
@@ -168,8 +168,6 @@ export interface ReferenceServer {
   abortReplies(reason?: unknown): void;
   /** The built-in extension host (catalogue, retriever, gateway), unless a custom one was given. */
   readonly extensions: ParleyExtensionHost | undefined;
-  /** With `record`: the recorder (`cassette()` so far, `save()` now); it saves when the server closes. */
-  readonly recorder: CassetteRecorder | undefined;
   /**
    * Aborts running replies, closes provider connections and, with `record`, writes the cassette.
    * `startServer`'s `close()` calls it.

@@ -188,7 +188,8 @@ export const CLI_OPTIONS: readonly CliOptionSpec[] = [
   },
   {
     flags: '--record <file>',
-    description: 'write what passes through the proxy as a cassette file when the server stops; needs --upstream',
+    description:
+      'write what passes through the proxy as a cassette file when the server stops; needs --upstream',
     env: 'PARLEY_RECORD_FILE',
   },
   {

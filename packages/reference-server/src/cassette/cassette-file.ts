@@ -1,5 +1,4 @@
 import { type Cassette, InvalidCassetteError, parseCassetteText } from './cassette-format.js';
-import { formatCassette } from './cassette-text.js';
 
 type NodeFs = typeof import('node:fs');
 
@@ -36,6 +35,8 @@ export function readCassetteFile(path: string): Cassette {
 /** Writes the cassette as its stable text, making the folder if needed. */
 export async function writeCassetteFile(path: string, cassette: Cassette): Promise<void> {
   const fs = nodeFs(`Cassette ${path}`);
+  // Loaded when first written: a page that only replays does not carry the writer.
+  const { formatCassette } = await import('./cassette-text.js');
   const dir = path.replace(/[\\/][^\\/]*$/, '');
   if (dir !== path && dir !== '') await fs.promises.mkdir(dir, { recursive: true });
   await fs.promises.writeFile(path, formatCassette(cassette), 'utf8');

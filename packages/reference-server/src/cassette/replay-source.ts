@@ -1,7 +1,7 @@
-import type { Model } from '../model/model.js';
+import type { Model, ModelEvent } from '../model/model.js';
 import { readCassetteFile } from './cassette-file.js';
 import type { Cassette } from './cassette-format.js';
-import { createReplayModel, type ReplayOptions } from './replay-model.js';
+import type { ReplayOptions, ReplaySource } from './replay-model.js';
 
 /** The `replay` option: a path, a parsed cassette, or either with its settings. */
 export type ReplaySetting =
@@ -9,11 +9,12 @@ export type ReplaySetting =
   | Cassette
   | (ReplayOptions & { cassette: string | Cassette; name?: string });
 
-/** The replay model of a `replay` option; a path is read (and validated) at once. */
-export function replayModelFor(
-  setting: ReplaySetting,
-  context: { sessionOrder?: (sessionId: string) => number | undefined },
-): Model {
+/**
+ * The replay model of a `replay` option. A path is read and validated at once, so a bad file fails
+ * the server's creation; the model itself is loaded with the first model call, so a server (or a
+ * browser page) that does not replay does not carry it.
+ */
+export function replayModelFor(setting: ReplaySetting, context: Pick<ReplaySource, 'sessionOrder'>): Model {
   const config = typeof setting === 'object' && 'cassette' in setting ? setting : { cassette: setting };
   const {
     cassette: given,
@@ -25,5 +26,11 @@ export function replayModelFor(
   };
   const cassette = typeof given === 'string' ? readCassetteFile(given) : given;
   const name = givenName ?? (typeof given === 'string' ? given : 'given in code');
-  return createReplayModel({ ...options, cassette, name, ...context });
+  let model: Promise<Model> | undefined;
+  return async function* replay(request): AsyncGenerator<ModelEvent> {
+    model ??= import('./replay-model.js').then((m) =>
+      m.createReplayModel({ ...options, cassette, name, ...context }),
+    );
+    yield* (await model)(request);
+  };
 }
