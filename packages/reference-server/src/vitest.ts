@@ -141,8 +141,9 @@ export function useReferenceServer<Client = never>(
         url,
         server,
         close: async () => {
-          server.abortReplies();
           mock.close();
+          // Aborts running replies, closes providers and, when recording, writes the cassette.
+          await server.close();
         },
       };
     } else {

@@ -98,14 +98,14 @@ export function createReplayModel(source: ReplaySource): Model {
   return (request) => {
     const session = sessionOf(request);
     const recordedIndex = session.recorded;
-    const where = (turnNumber?: number) =>
-      `cassette ${name}, ${recordedIndex === undefined ? 'no recorded session' : `session ${recordedIndex + 1} of ${cassette.sessions.length}`} (live ${request.sessionId})` +
-      (turnNumber === undefined ? '' : `, turn ${turnNumber}`);
+    const recordedSession =
+      recordedIndex === undefined
+        ? 'no recorded session'
+        : `session ${recordedIndex + 1} of ${cassette.sessions.length}`;
+    const where = `cassette ${name}, ${recordedSession} (live ${request.sessionId}), turn ${session.cursor + 1}`;
     const mismatch = (what: string): AsyncIterable<ModelEvent> => {
       if (onMismatch === 'stand-in') return standIn(request);
-      return failing(
-        new ModelError(`Replay mismatch (${where(session.cursor + 1)}): ${what}`, { code: REPLAY_MISMATCH }),
-      );
+      return failing(new ModelError(`Replay mismatch in ${where}: ${what}`, { code: REPLAY_MISMATCH }));
     };
 
     if (recordedIndex === undefined) {

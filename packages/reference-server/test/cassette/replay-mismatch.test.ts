@@ -43,7 +43,7 @@ describe('a replayed model call that is not the recorded one', () => {
     expect(apiError.status).toBe(501);
     expect(apiError.code).toBe('replay_mismatch');
     expect(apiError.serverMessage).toBe(
-      `Replay mismatch (cassette ${file}, session 1 of 2 (live ${sessionId}), turn 1): ` +
+      `Replay mismatch in cassette ${file}, session 1 of 2 (live ${sessionId}), turn 1: ` +
         'expected the user text "What is the weather in Paris?", got the user text "What about Rome?"',
     );
   });
@@ -71,7 +71,7 @@ describe('a replayed model call that is not the recorded one', () => {
     const error = await client.messages.send(sessionId, {}).catch((e: unknown) => e);
     expect(isReplayMismatchError(error)).toBe(true);
     expect((error as InternalServerError).serverMessage).toContain(
-      'turn 2): expected tool result 1 to be the result {"temperatureC":18,"sky":"sunny"}, ' +
+      'turn 2: expected tool result 1 to be the result {"temperatureC":18,"sky":"sunny"}, ' +
         'got the result {"temperatureC":25,"sky":"sunny"}',
     );
   });
@@ -87,7 +87,7 @@ describe('a replayed model call that is not the recorded one', () => {
     expect((beyondTurns as InternalServerError).serverMessage).toContain(
       'session 2 of 2 (live ' +
         second.sessionId +
-        '), turn 2): the recorded session has 1 turn and all were played',
+        '), turn 2: the recorded session has 1 turn and all were played',
     );
     const third = await client.sessions.create();
     const beyondSessions = await client.messages
@@ -96,7 +96,7 @@ describe('a replayed model call that is not the recorded one', () => {
     expect((beyondSessions as InternalServerError).serverMessage).toContain(
       'no recorded session (live ' +
         third.sessionId +
-        '), turn 1): the cassette holds 2 sessions and none is left for this one',
+        '), turn 1: the cassette holds 2 sessions and none is left for this one',
     );
   });
 
