@@ -147,6 +147,23 @@ describe("the server's own machinery during a replay", () => {
     expect(server.journal.entries().length).toBeGreaterThanOrEqual(3);
   });
 
+  it('a stream cut by a fault reaches the client short while the server keeps the recorded answer', async () => {
+    const { server, client } = setup('fast');
+    const { sessionId } = await client.sessions.create();
+    // The user message's three events, the assistant's messageStart and one delta, then the cut.
+    server.faults.next({ match: { path: '/v1/messages/*/stream' }, cutAfterEvents: 5 });
+    const cut = await client.messages
+      .stream(sessionId, { content: 'Hi' })
+      .finalReply()
+      .catch((e: unknown) => e);
+    expect(cut).toMatchObject({ name: 'StreamError', eventCount: 5 });
+    const stored = await client.messages.export(sessionId);
+    expect(stored.at(-1)?.content).toEqual([{ type: 'text', text: 'Hello there friend' }]);
+    // The turn was played: the next message plays the next recorded turn.
+    const next = await client.messages.send(sessionId, { content: 'Look it up' });
+    expect(next.pendingTools.map((tool) => tool.name)).toEqual(['lookup']);
+  });
+
   it('tool calls of a replayed turn keep their recorded id, and heartbeats and timeouts act as always', async () => {
     const { clock, client } = setup('fast');
     const { sessionId } = await client.sessions.create();
