@@ -20,7 +20,7 @@ function stream(
   seq: number,
   sessionId: string,
   events: Array<[number, Record<string, unknown>]>,
-  end: ProxyExchange['streamEnd'],
+  end: NonNullable<ProxyExchange['streamEnd']>,
 ): ProxyExchange {
   return {
     ...base,
