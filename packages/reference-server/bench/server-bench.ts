@@ -8,6 +8,7 @@ import { mib, ratio, verdict } from './bench-utils.js';
 import type { benchHeap } from './heap.js';
 import { benchInProcess } from './in-process.js';
 import { benchLoopback } from './loopback.js';
+import { benchReplay } from './replay.js';
 import { benchStreamWords } from './stream-words.js';
 
 const only = process.env.BENCH_ONLY?.split(',');
@@ -49,6 +50,14 @@ if (runs('in-process')) {
   console.log(
     `in process, create session: server.fetch ${r.server.toFixed(0)} vs minimal Hono app.fetch ${r.hono.toFixed(0)} ops/s ` +
       verdict(r.ratio, '>= 0.5', r.ratio >= 0.5),
+  );
+}
+
+if (runs('replay')) {
+  const r = await benchReplay();
+  console.log(
+    `in process, create + buffered turn: replaying a cassette ${r.replay.toFixed(0)} vs a scripted model ` +
+      `${r.scripted.toFixed(0)} turns/s ${verdict(r.ratio, '>= 0.8', r.ratio >= 0.8)}`,
   );
 }
 

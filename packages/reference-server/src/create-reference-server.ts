@@ -51,10 +51,7 @@ export function createReferenceServer(options: ReferenceServerOptions = {}): Ref
       ? (options.model ?? standInModel)
       : replayModelFor(options.replay, {
           // Sessions play their recorded ones in order of creation.
-          sessionOrder: (id) => {
-            for (const session of sessions.all()) if (session.id === id) return session.seq;
-            return undefined;
-          },
+          sessionOrder: (id) => sessions.seqOf(id),
         });
   const recorder = recorderFor(options);
   const journal = new Journal({
