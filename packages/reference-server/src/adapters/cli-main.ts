@@ -55,6 +55,10 @@ export async function runCli(
     io.stderr('parley-server: give either --script or --replay: both say what the model answers\n');
     return { exitCode: 2 };
   }
+  if (opts.replay !== undefined && opts.record !== undefined) {
+    io.stderr('parley-server: give either --replay or --record: a replay has no upstream to record\n');
+    return { exitCode: 2 };
+  }
   let model: Model | undefined;
   if (opts.script !== undefined) {
     try {

@@ -91,6 +91,7 @@ describe('parley-server record and replay flags', () => {
       [['--replay', bad], /version 3 is not supported; this server reads version 1/],
       [['--replay', bad, '--replay-pace', 'slow'], /--replay-pace.*must be one of fast, recorded/],
       [['--replay', bad, '--script', 'x.json'], /either --script or --replay/],
+      [['--replay', bad, '--record', 'out.json'], /either --replay or --record/],
     ];
     for (const [argv, message] of cases) {
       const { err, io: streams } = io();
