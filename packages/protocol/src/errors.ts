@@ -60,6 +60,11 @@ export const ERROR_CODES = {
     status: 501,
     description: 'The scripted model (strict mode) has no turn for this conversation.',
   },
+  replay_mismatch: {
+    status: 501,
+    description:
+      'Replaying a cassette: this model call is not the recorded one (other user text or tool results, or no turn left).',
+  },
   model_error: { status: 502, description: 'The model failed while producing the reply.' },
   upstream_unreachable: {
     status: 502,

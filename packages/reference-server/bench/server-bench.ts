@@ -10,6 +10,7 @@ import { benchInProcess } from './in-process.js';
 import { benchLoopback } from './loopback.js';
 import { benchProxyRequests } from './proxy.js';
 import type { benchProxyStream } from './proxy-stream.js';
+import { benchReplay } from './replay.js';
 import { benchStreamWords } from './stream-words.js';
 
 const only = process.env.BENCH_ONLY?.split(',');
@@ -61,6 +62,14 @@ if (runs('in-process')) {
   console.log(
     `in process, create session: server.fetch ${r.server.toFixed(0)} vs minimal Hono app.fetch ${r.hono.toFixed(0)} ops/s ` +
       verdict(r.ratio, '>= 0.5', r.ratio >= 0.5),
+  );
+}
+
+if (runs('replay')) {
+  const r = await benchReplay();
+  console.log(
+    `in process, create + buffered turn: replaying a cassette ${r.replay.toFixed(0)} vs a scripted model ` +
+      `${r.scripted.toFixed(0)} turns/s ${verdict(r.ratio, '>= 0.8', r.ratio >= 0.8)}`,
   );
 }
 

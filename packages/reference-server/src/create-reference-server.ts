@@ -1,4 +1,6 @@
 import { getPath } from 'hono/utils/url';
+import { recordingObserver } from './cassette/record-source.js';
+import { replayModelFor } from './cassette/replay-source.js';
 import { DEFAULT_AGENTS, DEFAULT_MODELS, DEFAULT_PROVIDERS } from './conversation/agents.js';
 import type { ExtensionHost } from './conversation/extension-host.js';
 import { createSessionSetup } from './conversation/session-setup.js';
@@ -43,7 +45,20 @@ export function createReferenceServer(options: ReferenceServerOptions = {}): Ref
   const heartbeatTimeoutMs = options.heartbeatTimeoutMs ?? 15_000;
   const toolCallTimeoutMs = options.toolCallTimeoutMs ?? 600_000;
   const sessions = new SessionStore({ clock, heartbeatTimeoutMs, toolCallTimeoutMs });
-  const initialModel = options.model ?? standInModel;
+  if (options.replay !== undefined && options.upstream !== undefined) {
+    throw new Error('createReferenceServer: pass either `upstream` or `replay`: both would answer /v1');
+  }
+  if (options.replay !== undefined && options.model !== undefined) {
+    throw new Error('createReferenceServer: pass either `model` or `replay` (the cassette is the model)');
+  }
+  const initialModel =
+    options.replay === undefined
+      ? (options.model ?? standInModel)
+      : replayModelFor(options.replay, {
+          // Sessions play their recorded ones in order of creation.
+          sessionOrder: (id) => sessions.seqOf(id),
+        });
+  const recorder = recorderFor(options);
   const journal = new Journal({
     entries: options.journalLimit ?? DEFAULT_JOURNAL_LIMIT,
     maxBytes: options.journalMaxBytes ?? DEFAULT_JOURNAL_MAX_BYTES,
@@ -95,7 +110,15 @@ export function createReferenceServer(options: ReferenceServerOptions = {}): Ref
   const proxy =
     options.upstream === undefined
       ? undefined
-      : createCheckingProxy({ upstream: options.upstream, clock, users, maxBodyBytes: ctx.maxBodyBytes });
+      : createCheckingProxy({
+          upstream:
+            recorder === undefined
+              ? options.upstream
+              : { ...options.upstream, observers: [...(options.upstream.observers ?? []), recorder] },
+          clock,
+          users,
+          maxBodyBytes: ctx.maxBodyBytes,
+        });
   const inner: typeof core.fetch =
     proxy === undefined
       ? core.fetch
@@ -196,6 +219,7 @@ export function createReferenceServer(options: ReferenceServerOptions = {}): Ref
     close: async () => {
       abortReplies();
       await extensions?.close();
+      // The proxy closes its observers: the recorder writes the cassette then.
       await proxy?.close();
     },
   };
@@ -204,6 +228,22 @@ export function createReferenceServer(options: ReferenceServerOptions = {}): Ref
 /** `/v1` and below: what a checking proxy forwards. */
 function isProtocolPath(pathname: string): boolean {
   return pathname === '/v1' || pathname.startsWith('/v1/');
+}
+
+/** The recorder of the `record` option; it needs the checking proxy (`upstream`) to hear the traffic. */
+function recorderFor(options: ReferenceServerOptions): ReturnType<typeof recordingObserver> | undefined {
+  if (options.record === undefined) return undefined;
+  const config = typeof options.record === 'string' ? { file: options.record } : options.record;
+  if (options.upstream === undefined) {
+    throw new Error(
+      `createReferenceServer: record (${config.file}) needs upstream: recording writes what passes through ` +
+        'the checking proxy, so give `upstream: { url }` of the deployment to record',
+    );
+  }
+  if (options.replay !== undefined) {
+    throw new Error('createReferenceServer: pass either `record` or `replay`, not both');
+  }
+  return recordingObserver(config);
 }
 
 function asParleyHost(host: ExtensionHost | undefined): ParleyExtensionHost | undefined {

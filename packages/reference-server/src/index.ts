@@ -1,5 +1,29 @@
 export type { RunningServer, StartServerOptions } from './adapters/start-server.js';
 export { startServer } from './adapters/start-server.js';
+export { cassetteFileExists, readCassetteFile, writeCassetteFile } from './cassette/cassette-file.js';
+export type {
+  Cassette,
+  CassetteSession,
+  CassetteTurn,
+  RecordedEvent,
+  ToolResponse,
+  TurnInput,
+} from './cassette/cassette-format.js';
+export {
+  CASSETTE_FORMAT,
+  CASSETTE_VERSION,
+  CassetteSchema,
+  InvalidCassetteError,
+  parseCassette,
+  parseCassetteText,
+} from './cassette/cassette-format.js';
+export type { CassetteRecorder, CassetteRecorderOptions } from './cassette/cassette-recorder.js';
+export { createCassetteRecorder } from './cassette/cassette-recorder.js';
+export type { CassetteRedaction } from './cassette/cassette-redaction.js';
+export { REDACTED, redactCassette } from './cassette/cassette-redaction.js';
+export { formatCassette } from './cassette/cassette-text.js';
+export type { ReplayOptions, ReplaySessionMatch } from './cassette/replay-model.js';
+export { REPLAY_MISMATCH } from './cassette/replay-model.js';
 export type { AgentDefinition } from './conversation/agents.js';
 export {
   DEFAULT_AGENT_ID,
@@ -43,6 +67,7 @@ export type { ProxyExchange, ProxyObserver } from './proxy/proxy-exchange.js';
 export type { ProxyReportSnapshot, ViolationRule } from './proxy/proxy-report.js';
 export type { UpstreamOptions } from './proxy/upstream-options.js';
 export { DEFAULT_UPSTREAM_TIMEOUT_MS } from './proxy/upstream-options.js';
+export type { RecordConfig, ReplayConfig } from './reference-server-options.js';
 export { CONTROL_TOKEN_HEADER } from './testing/control-access.js';
 export { CONTROL_PREFIX } from './testing/control-routes.js';
 export type { Fault, StreamFault } from './testing/fault.js';

@@ -1,3 +1,6 @@
+import type { Cassette } from './cassette/cassette-format.js';
+import type { CassetteRecorderOptions } from './cassette/cassette-recorder.js';
+import type { ReplayOptions } from './cassette/replay-model.js';
 import type { AgentDefinition } from './conversation/agents.js';
 import type { ExtensionHost } from './conversation/extension-host.js';
 import type { ExtensionHostOptions, ParleyExtensionHost } from './extensions/create-extension-host.js';
@@ -21,8 +24,21 @@ export interface ReferenceServerOptions {
   users?: readonly User[];
   /** Where time comes from. Default: the system clock; inject a `ManualClock` in tests. */
   clock?: Clock;
-  /** The model answering every session. Default: the stand-in model. */
+  /** The model answering every session. Default: the stand-in model. Not with {@link replay}. */
   model?: Model;
+  /**
+   * Replays a cassette: its recorded assistant turns are the model's answers, while sessions, tool
+   * calls, heartbeats, rewind, faults and the journal run as always. A file path (Node), a parsed
+   * cassette, or either with options: `{ cassette, onMismatch, pace, match }`. A model call that
+   * differs from the recording fails with `501 replay_mismatch` (docs/testing.md, "Record and replay").
+   */
+  replay?: string | Cassette | ReplayConfig;
+  /**
+   * Records what passes through the checking proxy (`upstream`) as a cassette, written when the
+   * server closes: a file path, or `{ file, redact }`. Needs `upstream`. `Authorization` and the
+   * other headers are never written.
+   */
+  record?: string | RecordConfig;
   /** A PROCESSING tool call with no heartbeat for this long reads as PENDING. Default 15 000 ms. */
   heartbeatTimeoutMs?: number;
   /** A tool call is abandoned this long after its creation, heartbeats or not. Default 600 000 ms. */
@@ -107,6 +123,20 @@ export interface ReferenceServerOptions {
   upstream?: UpstreamOptions;
 }
 
+/** The `replay` option with its settings. */
+export interface ReplayConfig extends ReplayOptions {
+  /** A cassette file path (Node) or a parsed cassette. */
+  cassette: string | Cassette;
+  /** Names the cassette in mismatch errors. Default: its path, or `given in code`. */
+  name?: string;
+}
+
+/** The `record` option with its settings. */
+export interface RecordConfig extends CassetteRecorderOptions {
+  /** Where the cassette is written when the server closes. */
+  file: string;
+}
+
 /** A running reference server: a web-standard fetch handler plus inspection and control. */
 export interface ReferenceServer {
   /** Handles one request. An arrow property: pass it around freely. */
@@ -151,7 +181,7 @@ export interface ReferenceServer {
   readonly proxy: CheckingProxy | undefined;
   /**
    * Aborts running replies and closes provider connections (as a proxy: prints the report's summary
-   * and closes the observers). `startServer`'s `close()` calls it.
+   * and closes the observers, which writes the cassette of `record`). `startServer`'s `close()` calls it.
    */
   close(): Promise<void>;
 }

@@ -1,7 +1,12 @@
+import { fileURLToPath } from 'node:url';
 import { getPath } from 'hono/utils/url';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { type RunningServer, startServer } from './adapters/start-server.js';
+import { cassetteFileExists } from './cassette/cassette-file.js';
+import { CASSETTE_MODE_ENV, type CassetteMode, resolveCassetteMode } from './cassette/cassette-mode.js';
+import type { CassetteRedaction } from './cassette/cassette-redaction.js';
+import type { ReplayOptions } from './cassette/replay-model.js';
 import {
   createReferenceServer,
   DEMO_USER,
@@ -18,6 +23,21 @@ export interface ClientInit {
   baseUrl: string;
   /** The bearer token of the first user (the demo user's by default). */
   token: string;
+}
+
+/** A cassette for the tests of a file: replayed as the model, or recorded through the upstream. */
+export interface CassetteUse extends ReplayOptions {
+  /** The cassette file (a path relative to the current directory, or a `file:` URL). */
+  file: string | URL;
+  /**
+   * `'replay'`: the file's recorded turns answer (it must exist). `'record'`: requests go to
+   * `upstream` and the file is written after all tests. `'auto'` (default): replay when the file
+   * exists, else record. The `PARLEY_CASSETTE_MODE` environment variable overrides it (e.g.
+   * `PARLEY_CASSETTE_MODE=record` to record every cassette again).
+   */
+  mode?: CassetteMode;
+  /** Recording: fields and strings kept out of the file (headers are never written). */
+  redact?: CassetteRedaction;
 }
 
 /** Options of {@link useReferenceServer}: every server option plus how to run it. */
@@ -40,11 +60,18 @@ export interface UseReferenceServerOptions<Client = never> extends ReferenceServ
   createClient?: (init: ClientInit) => Client;
   /** Control routes under `/_parley/` (journal, reset, faults, ...). Default true here. */
   control?: boolean;
+  /**
+   * Record and replay: a cassette file, or the file with its mode and settings. A path alone is
+   * `'auto'`: replayed when it exists, else recorded through `upstream`.
+   */
+  cassette?: string | URL | CassetteUse;
 }
 
 /** What {@link useReferenceServer} returns; its members are usable inside tests and hooks. */
 export interface ReferenceServerHandle<Client = never> {
   readonly mode: 'http' | 'msw';
+  /** With a cassette: whether this run replays it or records it; undefined without one. */
+  readonly cassetteMode: 'replay' | 'record' | undefined;
   /** The base URL: give it to your client. */
   readonly url: string;
   /** The bearer token of the first user. */
@@ -89,8 +116,10 @@ export function useReferenceServer<Client = never>(
     resetAfterEach = true,
     createClient,
     control = true,
-    ...serverOptions
+    cassette,
+    ...givenServerOptions
   } = options;
+  const { serverOptions, cassetteMode } = withCassette(givenServerOptions, cassette);
   const token = (serverOptions.users?.[0] ?? DEMO_USER).token;
   let state: { url: string; server: ReferenceServer; close(): Promise<void> } | undefined;
   let client: { value: Client } | undefined;
@@ -112,8 +141,9 @@ export function useReferenceServer<Client = never>(
         url,
         server,
         close: async () => {
-          server.abortReplies();
           mock.close();
+          // Aborts running replies, closes providers and, when recording, writes the cassette.
+          await server.close();
         },
       };
     } else {
@@ -137,6 +167,7 @@ export function useReferenceServer<Client = never>(
 
   return {
     mode,
+    cassetteMode,
     get url() {
       return started().url;
     },
@@ -172,3 +203,31 @@ export function useReferenceServer<Client = never>(
     },
   };
 }
+
+/** The server options of a cassette: `replay` or `record` (written when the server closes, after all tests). */
+function withCassette(
+  serverOptions: ReferenceServerOptions,
+  cassette: UseReferenceServerOptions['cassette'],
+): { serverOptions: ReferenceServerOptions; cassetteMode: 'replay' | 'record' | undefined } {
+  if (cassette === undefined) return { serverOptions, cassetteMode: undefined };
+  const use: CassetteUse =
+    typeof cassette === 'string' || cassette instanceof URL ? { file: cassette } : cassette;
+  const { file: given, mode, redact, ...replay } = use;
+  const file = given instanceof URL ? fileURLToPath(given) : given;
+  const cassetteMode = resolveCassetteMode({
+    file,
+    mode,
+    envMode: process.env[CASSETTE_MODE_ENV],
+    exists: cassetteFileExists(file),
+    hasUpstream: serverOptions.upstream !== undefined,
+  });
+  if (cassetteMode === 'replay') {
+    return { serverOptions: { ...serverOptions, replay: { ...replay, cassette: file } }, cassetteMode };
+  }
+  return {
+    serverOptions: { ...serverOptions, record: { file, ...(redact === undefined ? {} : { redact }) } },
+    cassetteMode,
+  };
+}
+
+export type { CassetteMode } from './cassette/cassette-mode.js';

@@ -68,6 +68,7 @@ export {
   isPayloadTooLargeError,
   isPermissionDeniedError,
   isRateLimitError,
+  isReplayMismatchError,
   isResponseValidationError,
   isStreamError,
   isToolCallLostError,

@@ -13,6 +13,7 @@ import {
   isNotFoundError,
   isParleyError,
   isRateLimitError,
+  isReplayMismatchError,
   isStreamError,
   isToolCallLostError,
   NotFoundError,
@@ -98,6 +99,17 @@ describe('guards', () => {
     expect(isAPITimeoutError(error)).toBe(true);
     expect(isAPIConnectionError(error)).toBe(true);
     expect(isAPITimeoutError(new APIConnectionError())).toBe(false);
+  });
+
+  it('isReplayMismatchError: a 501 or a stream exception with code replay_mismatch, nothing else', () => {
+    const buffered = APIError.generate({ ...init(501), code: 'replay_mismatch' });
+    expect(buffered).toBeInstanceOf(InternalServerError);
+    expect(isReplayMismatchError(buffered)).toBe(true);
+    const streamed = new StreamError('Replay mismatch', { eventCount: 3, code: 'replay_mismatch' });
+    expect(isReplayMismatchError(streamed)).toBe(true);
+    expect(isReplayMismatchError(APIError.generate({ ...init(501), code: 'no_script_match' }))).toBe(false);
+    expect(isReplayMismatchError(new StreamError('x', { eventCount: 0, code: 'model_error' }))).toBe(false);
+    expect(isReplayMismatchError({ code: 'replay_mismatch' })).toBe(false);
   });
 
   it('keep the cause', () => {

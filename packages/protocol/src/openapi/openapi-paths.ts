@@ -117,7 +117,7 @@ export function openApiPaths(): Record<string, Record<string, JsonSchema>> {
         parameters: ['SessionId'],
         body: { schema: 'SendMessageRequest', required: false },
         success: { status: 200, description: 'The complete reply.', schema: 'MessageReply' },
-        errors: [...SEND_ERRORS, 'no_script_match', 'model_error'],
+        errors: [...SEND_ERRORS, 'no_script_match', 'replay_mismatch', 'model_error'],
       }),
     },
     '/v1/messages/{sessionId}/stream': {

@@ -1,6 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import process from 'node:process';
+import { readCassetteFile } from '../cassette/cassette-file.js';
+import type { Cassette } from '../cassette/cassette-format.js';
 import { DEMO_USER } from '../create-reference-server.js';
 import type { ExtensionHostOptions } from '../extensions/create-extension-host.js';
 import { loadDocumentsFile, loadExtensionsConfigFile } from '../extensions/load-files.js';
@@ -49,6 +51,14 @@ export async function runCli(
   const base = env.INIT_CWD?.trim() ? env.INIT_CWD : (context.cwd ?? process.cwd());
   const at = (file: string) => (isAbsolute(file) ? file : resolve(base, file));
 
+  if (opts.replay !== undefined && opts.script !== undefined) {
+    io.stderr('parley-server: give either --script or --replay: both say what the model answers\n');
+    return { exitCode: 2 };
+  }
+  if (opts.replay !== undefined && opts.record !== undefined) {
+    io.stderr('parley-server: give either --replay or --record: a replay has no upstream to record\n');
+    return { exitCode: 2 };
+  }
   let model: Model | undefined;
   if (opts.script !== undefined) {
     try {
@@ -57,6 +67,29 @@ export async function runCli(
       io.stderr(`parley-server: --script ${opts.script}: ${(error as Error).message}\n`);
       return { exitCode: 2 };
     }
+  }
+  if (opts.replay !== undefined && opts.upstream !== undefined) {
+    io.stderr(
+      `parley-server: --replay ${opts.replay} and --upstream ${opts.upstream} both answer /v1: pass one of them\n`,
+    );
+    return { exitCode: 2 };
+  }
+  let cassette: Cassette | undefined;
+  if (opts.replay !== undefined) {
+    try {
+      cassette = readCassetteFile(at(opts.replay));
+    } catch (error) {
+      io.stderr(`parley-server: --replay ${opts.replay}: ${(error as Error).message}\n`);
+      return { exitCode: 2 };
+    }
+  }
+  // The recorder hears what passes through the checking proxy: --record needs --upstream.
+  if (opts.record !== undefined && opts.upstream === undefined) {
+    io.stderr(
+      `parley-server: --record ${opts.record} needs --upstream <url> (PARLEY_UPSTREAM_URL): ` +
+        'recording writes what passes through the checking proxy\n',
+    );
+    return { exitCode: 2 };
   }
   let extensions: ExtensionHostOptions = {};
   try {
@@ -109,6 +142,20 @@ export async function runCli(
               ...(opts.upstreamToken === undefined ? {} : { token: opts.upstreamToken }),
             },
           }),
+      ...(cassette === undefined
+        ? {}
+        : {
+            replay: {
+              cassette,
+              name: opts.replay ?? '',
+              onMismatch: opts.replayOnMismatch ?? 'error',
+              pace: opts.replayPace ?? 'fast',
+              match: { sessions: opts.replayMatch ?? 'order' },
+            },
+          }),
+      ...(opts.record === undefined
+        ? {}
+        : { record: { file: at(opts.record), redact: { paths: opts.recordRedact ?? [] } } }),
     });
   } catch (error) {
     io.stderr(`parley-server: cannot listen on ${opts.host}:${opts.port}: ${(error as Error).message}\n`);
@@ -136,6 +183,8 @@ function listeningLine(running: RunningServer, opts: CliOptions, users: readonly
       ? []
       : [`proxy report ${running.url}/_parley/proxy/report`]),
     ...(opts.script === undefined ? [] : [`script ${opts.script}`]),
+    ...(opts.replay === undefined ? [] : [`replaying ${opts.replay}`]),
+    ...(opts.record === undefined ? [] : [`recording to ${opts.record}`]),
     ...(token === undefined
       ? []
       : [

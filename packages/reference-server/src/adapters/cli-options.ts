@@ -35,6 +35,12 @@ export interface CliOptions {
   heartbeatTimeoutMs: number;
   toolCallTimeoutMs: number;
   script?: string;
+  replay?: string;
+  replayOnMismatch?: 'error' | 'stand-in';
+  replayPace?: 'recorded' | 'fast';
+  replayMatch?: 'order' | 'agentId' | 'sessionData';
+  record?: string;
+  recordRedact?: string[];
   control: boolean;
   controlToken?: string;
   allowedHosts?: AllowedHosts;
@@ -103,6 +109,22 @@ export function collectDocuments(value: string, previous: Array<[string, string]
   return [...previous, [match[1], match[2]]];
 }
 
+/** A value out of a fixed list. */
+export function oneOf<const T extends string>(...values: T[]): (value: string) => T {
+  return (value) => {
+    if ((values as string[]).includes(value)) return value as T;
+    throw new InvalidArgumentError(`must be one of ${values.join(', ')}.`);
+  };
+}
+
+/** A comma-separated list of non-empty items. */
+export function parseList(value: string): string[] {
+  return value
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
+}
+
 /** Every option of `parley-server`, in the order `--help` lists them. */
 export const CLI_OPTIONS: readonly CliOptionSpec[] = [
   {
@@ -140,6 +162,45 @@ export const CLI_OPTIONS: readonly CliOptionSpec[] = [
   {
     flags: '--script <file>',
     description: 'answer with a scripted model from this JSON script file (rules or turns)',
+  },
+  {
+    flags: '--replay <file>',
+    description: 'answer with the recorded assistant turns of this cassette file, see --record',
+    env: 'PARLEY_REPLAY_FILE',
+  },
+  {
+    flags: '--replay-on-mismatch <mode>',
+    description:
+      'a call unlike the recording: error (501 replay_mismatch) or stand-in (the stand-in model answers)',
+    env: 'PARLEY_REPLAY_ON_MISMATCH',
+    parse: oneOf('error', 'stand-in'),
+    default: 'error',
+  },
+  {
+    flags: '--replay-pace <pace>',
+    description: "a replayed stream's timing: fast (no waits) or recorded (as long as when recorded)",
+    env: 'PARLEY_REPLAY_PACE',
+    parse: oneOf('fast', 'recorded'),
+    default: 'fast',
+  },
+  {
+    flags: '--replay-match <key>',
+    description: 'how sessions find their recording: order (of creation), agentId or sessionData',
+    env: 'PARLEY_REPLAY_MATCH',
+    parse: oneOf('order', 'agentId', 'sessionData'),
+    default: 'order',
+  },
+  {
+    flags: '--record <file>',
+    description:
+      'write what passes through the proxy as a cassette file when the server stops; needs --upstream',
+    env: 'PARLEY_RECORD_FILE',
+  },
+  {
+    flags: '--record-redact <paths>',
+    description: 'cassette fields to redact: dotted paths in each session, comma-separated, * for any key',
+    env: 'PARLEY_RECORD_REDACT',
+    parse: parseList,
   },
   {
     flags: '--control',

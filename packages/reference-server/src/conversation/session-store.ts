@@ -135,6 +135,11 @@ export class SessionStore {
     return session;
   }
 
+  /** The creation order of a session (from 0, across users), or undefined when it does not exist. */
+  seqOf(sessionId: string): number | undefined {
+    return this.#sessions.get(sessionId)?.seq;
+  }
+
   /** Whether the session still exists (a reply checks this after every await). */
   isLive(session: Session): boolean {
     return this.#sessions.get(session.id) === session;

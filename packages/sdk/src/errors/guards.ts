@@ -56,5 +56,15 @@ export const isResponseValidationError = (value: unknown): value is ResponseVali
 export const isStreamError = (value: unknown): value is StreamError => named(value, 'StreamError');
 export const isToolReportError = (value: unknown): value is ToolReportError =>
   named(value, 'ToolReportError');
+/**
+ * A model call that replaying a cassette does not hold (code `replay_mismatch`): a buffered reply's
+ * {@link InternalServerError} (501) or a stream's {@link StreamError}. Its message names the
+ * cassette, the session, the turn, what was expected and what came.
+ */
+export const isReplayMismatchError = (
+  value: unknown,
+): value is (InternalServerError | StreamError) & { readonly code: 'replay_mismatch' } =>
+  named(value, 'InternalServerError', 'StreamError') &&
+  (value as { code?: unknown }).code === 'replay_mismatch';
 export const isToolCallLostError = (value: unknown): value is ToolCallLostError =>
   named(value, 'ToolCallLostError');

@@ -26,6 +26,7 @@ export {
   isPayloadTooLargeError,
   isPermissionDeniedError,
   isRateLimitError,
+  isReplayMismatchError,
   isResponseValidationError,
   isStreamError,
   isToolCallLostError,

@@ -1306,7 +1306,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description - `no_script_match`: The scripted model (strict mode) has no turn for this conversation. */
+            /**
+             * @description - `no_script_match`: The scripted model (strict mode) has no turn for this conversation.
+             *     - `replay_mismatch`: Replaying a cassette: this model call is not the recorded one (other user text or tool results, or no turn left).
+             */
             501: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -1316,7 +1319,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "no_script_match";
+                            code?: "no_script_match" | "replay_mismatch";
                         };
                     };
                 };

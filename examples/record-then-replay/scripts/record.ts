@@ -1,0 +1,24 @@
+// Records the cassette again: starts the stand-in deployment, then runs the tests in record mode
+// with the checking proxy in front of it (`upstream`). Point WEATHER_UPSTREAM_URL and
+// WEATHER_UPSTREAM_TOKEN at a real deployment to record its answers instead.
+//
+//   npx --yes pnpm@10 --filter @parley/example-record-then-replay record
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { DEPLOYMENT_TOKEN, startDeployment } from '../test/deployment.js';
+
+const given = process.env.WEATHER_UPSTREAM_URL;
+const deployment = given === undefined ? await startDeployment() : undefined;
+const root = fileURLToPath(new URL('../../..', import.meta.url));
+const result = spawnSync('npx', ['vitest', 'run', 'examples/record-then-replay'], {
+  cwd: root,
+  stdio: 'inherit',
+  env: {
+    ...process.env,
+    PARLEY_CASSETTE_MODE: 'record',
+    WEATHER_UPSTREAM_URL: given ?? deployment?.url,
+    WEATHER_UPSTREAM_TOKEN: process.env.WEATHER_UPSTREAM_TOKEN ?? DEPLOYMENT_TOKEN,
+  },
+});
+await deployment?.close();
+process.exitCode = result.status ?? 1;

@@ -1,0 +1,43 @@
+import { type Cassette, InvalidCassetteError, parseCassetteText } from './cassette-format.js';
+
+type NodeFs = typeof import('node:fs');
+
+// Reached through `process.getBuiltinModule`, so the server stays importable where there is no file
+// system (msw in a browser): only a cassette given as a path needs one.
+function nodeFs(what: string): NodeFs {
+  const fs = (
+    globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }
+  ).process?.getBuiltinModule?.('node:fs') as NodeFs | undefined;
+  if (fs === undefined) {
+    throw new Error(
+      `${what} needs a file system (Node 20.16 or later); pass a parsed cassette instead of a path`,
+    );
+  }
+  return fs;
+}
+
+/** Whether a cassette file exists at `path`. */
+export function cassetteFileExists(path: string): boolean {
+  return nodeFs(`Cassette ${path}`).existsSync(path);
+}
+
+/** Reads and validates a cassette file; a missing, unreadable or invalid file throws an error naming it. */
+export function readCassetteFile(path: string): Cassette {
+  let text: string;
+  try {
+    text = nodeFs(`Cassette ${path}`).readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new InvalidCassetteError(path, [(error as Error).message], { cause: error });
+  }
+  return parseCassetteText(text, path);
+}
+
+/** Writes the cassette as its stable text, making the folder if needed. */
+export async function writeCassetteFile(path: string, cassette: Cassette): Promise<void> {
+  const fs = nodeFs(`Cassette ${path}`);
+  // Loaded when first written: a page that only replays does not carry the writer.
+  const { formatCassette } = await import('./cassette-text.js');
+  const dir = path.replace(/[\\/][^\\/]*$/, '');
+  if (dir !== path && dir !== '') await fs.promises.mkdir(dir, { recursive: true });
+  await fs.promises.writeFile(path, formatCassette(cassette), 'utf8');
+}

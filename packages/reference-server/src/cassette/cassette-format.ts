@@ -1,0 +1,137 @@
+import {
+  ResponseContentBlockSchema,
+  StopReasonSchema,
+  ToolResultBlockSchema,
+  UsageSchema,
+} from '@parley/protocol';
+import * as z from 'zod';
+
+/** The cassette format this server writes and reads. */
+export const CASSETTE_VERSION = 1;
+/** What a cassette's `format` field says, so a stray JSON file is told apart from a cassette. */
+export const CASSETTE_FORMAT = 'parley-cassette';
+
+/** A user message's text blocks, as the client sent them (a string content becomes one block). */
+const UserTextSchema = z.array(z.strictObject({ type: z.literal('text'), text: z.string() }));
+
+/**
+ * What the model answered in a turn: either the user's text, or the tool results the server put in
+ * the conversation (client tool responses and errors, server tools, abandoned calls).
+ */
+export const TurnInputSchema = z.union([
+  z.strictObject({ user: UserTextSchema }),
+  z.strictObject({ toolResults: z.array(ToolResultBlockSchema) }),
+]);
+export type TurnInput = z.infer<typeof TurnInputSchema>;
+
+/** A tool call settled by the client before the turn: its result or its reported failure. */
+export const ToolResponseSchema = z.union([
+  z.strictObject({
+    requestId: z.string(),
+    state: z.literal('COMPLETE'),
+    /** The `response` object of `POST /v1/tools/response/...`, `state` included. */
+    response: z.record(z.string(), z.unknown()),
+  }),
+  z.strictObject({
+    requestId: z.string(),
+    state: z.literal('ERROR'),
+    /** The `error` of the ERROR heartbeat. */
+    error: z.string(),
+  }),
+]);
+export type ToolResponse = z.infer<typeof ToolResponseSchema>;
+
+/** One event of a streamed reply and when it arrived, in milliseconds since the request was sent. */
+export const RecordedEventSchema = z.strictObject({
+  atMs: z.number().nonnegative(),
+  event: z.record(z.string(), z.unknown()),
+});
+export type RecordedEvent = z.infer<typeof RecordedEventSchema>;
+
+/** One model call: the input it answered and the assistant message it produced (or its failure). */
+export const CassetteTurnSchema = z.strictObject({
+  /** What the model saw last: the user's text or the tool results. */
+  input: TurnInputSchema,
+  /** Tool calls the client settled since the previous turn, in order (for review; matching uses `input`). */
+  toolResponses: z.array(ToolResponseSchema).optional(),
+  /** The assistant message's blocks: text, and tool_use with its id, name and input. */
+  content: z.array(ResponseContentBlockSchema),
+  /** Absent on a failed turn. */
+  stopReason: StopReasonSchema.optional(),
+  /** Tokens of this model call, when known (a buffered reply with several calls: on its last turn). */
+  usage: UsageSchema.optional(),
+  /** A streamed turn: its events (messageStart of the assistant message to its metadata) and times. */
+  events: z.array(RecordedEventSchema).optional(),
+  /** The model failed: the error code and message the server answered with. */
+  error: z.strictObject({ code: z.string(), message: z.string() }).optional(),
+});
+export type CassetteTurn = z.infer<typeof CassetteTurnSchema>;
+
+/** One session, in order of creation: its customizations as sent and its model calls in order. */
+export const CassetteSessionSchema = z.strictObject({
+  /** The `customizations` of `POST /v1/sessions`; null for a session created without them. */
+  customizations: z.record(z.string(), z.unknown()).nullable(),
+  turns: z.array(CassetteTurnSchema),
+});
+export type CassetteSession = z.infer<typeof CassetteSessionSchema>;
+
+/**
+ * A recorded conversation, version 1 (see docs/testing.md, "Record and replay"). It holds no HTTP
+ * header, so never an `Authorization` token.
+ */
+export const CassetteSchema = z.strictObject({
+  format: z.literal(CASSETTE_FORMAT),
+  version: z.literal(CASSETTE_VERSION),
+  sessions: z.array(CassetteSessionSchema),
+});
+export type Cassette = z.infer<typeof CassetteSchema>;
+
+/** A cassette file that is not valid JSON or breaks the format; the message names the file and the paths. */
+export class InvalidCassetteError extends Error {
+  override name = 'InvalidCassetteError' as const;
+  constructor(
+    readonly source: string,
+    readonly issues: readonly string[],
+    options?: { cause?: unknown },
+  ) {
+    super(`Invalid cassette ${source}: ${issues.join('; ')}`, options);
+  }
+}
+
+/** Validates a parsed cassette; `source` names it in the error (a file path or `the cassette`). */
+export function parseCassette(value: unknown, source = 'the cassette'): Cassette {
+  if (
+    typeof value === 'object' &&
+    value !== null &&
+    'version' in value &&
+    value.version !== CASSETTE_VERSION
+  ) {
+    throw new InvalidCassetteError(source, [
+      `version ${JSON.stringify(value.version)} is not supported; this server reads version ${CASSETTE_VERSION}`,
+    ]);
+  }
+  const result = CassetteSchema.safeParse(value);
+  if (result.success) return result.data;
+  throw new InvalidCassetteError(
+    source,
+    result.error.issues.map(
+      (issue) => `${issue.path.length > 0 ? issue.path.join('.') : '(root)'}: ${issue.message}`,
+    ),
+  );
+}
+
+/** Parses a cassette's JSON text. */
+export function parseCassetteText(text: string, source = 'the cassette'): Cassette {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new InvalidCassetteError(source, [`not valid JSON: ${(error as Error).message}`], { cause: error });
+  }
+  return parseCassette(value, source);
+}
+
+/** An empty cassette. */
+export function emptyCassette(): Cassette {
+  return { format: CASSETTE_FORMAT, version: CASSETTE_VERSION, sessions: [] };
+}

@@ -1,0 +1,52 @@
+import type { ProxyExchange, ProxyObserver } from '../proxy/proxy-exchange.js';
+import { buildCassette } from './cassette-builder.js';
+import { writeCassetteFile } from './cassette-file.js';
+import type { Cassette } from './cassette-format.js';
+import { type CassetteRedaction, redactCassette } from './cassette-redaction.js';
+
+/** Options of {@link createCassetteRecorder}. */
+export interface CassetteRecorderOptions {
+  /** Where `save()` (and `close()`, when the server stops) writes the cassette. */
+  file?: string;
+  /** Fields and strings to keep out of the cassette; `Authorization` and other headers never go in. */
+  redact?: CassetteRedaction;
+}
+
+/** A proxy observer that records the traffic it is told of as a cassette. */
+export interface CassetteRecorder extends ProxyObserver {
+  /** The cassette of everything recorded so far, redacted. */
+  cassette(): Cassette;
+  /** Writes {@link cassette} to `file` as stable, pretty-printed JSON. */
+  save(): Promise<void>;
+  /** Saves to `file` when one was given; the proxy calls it when the server stops. */
+  close(): Promise<void>;
+}
+
+/**
+ * Records the exchanges of a checking proxy (`upstream.observers`) as a cassette: per session in
+ * order of creation, its customizations and its model calls (see docs/testing.md).
+ *
+ * @example
+ * const recorder = createCassetteRecorder({ file: 'test/cassettes/weather.json' });
+ * const server = createReferenceServer({ upstream: { url, observers: [recorder] } });
+ * // ... run the conversation through the server ...
+ * await server.close(); // the recorder writes the file
+ */
+export function createCassetteRecorder(options: CassetteRecorderOptions = {}): CassetteRecorder {
+  const exchanges: ProxyExchange[] = [];
+  const cassette = () => redactCassette(buildCassette(exchanges), options.redact);
+  const save = async () => {
+    if (options.file === undefined) throw new Error('The cassette recorder has no file to save to');
+    await writeCassetteFile(options.file, cassette());
+  };
+  return {
+    onExchange(exchange) {
+      exchanges.push(exchange);
+    },
+    cassette,
+    save,
+    close: async () => {
+      if (options.file !== undefined) await save();
+    },
+  };
+}
