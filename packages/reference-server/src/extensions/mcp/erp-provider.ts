@@ -31,8 +31,8 @@ export function erpProvider(
         loaded = { data: shared, start: structuredClone(shared) };
         return shared;
       });
-      const [{ createErpServer }, shared] = await Promise.all([import('./erp/erp-server.js'), data]);
-      return createErpServer(
+      const [{ erpServer }, shared] = await Promise.all([import('./erp/erp-server.js'), data]);
+      return erpServer(
         clock === undefined ? { data: shared } : { data: shared, now: () => clock.now() },
       );
     },
