@@ -32,9 +32,7 @@ export function erpProvider(
         return shared;
       });
       const [{ erpServer }, shared] = await Promise.all([import('./erp/erp-server.js'), data]);
-      return erpServer(
-        clock === undefined ? { data: shared } : { data: shared, now: () => clock.now() },
-      );
+      return erpServer(clock === undefined ? { data: shared } : { data: shared, now: () => clock.now() });
     },
     reset: () => {
       // The servers hold the shared object and read its lists on every call.
