@@ -11,7 +11,8 @@ const CONNECTIONS = 16;
 
 const headers = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
 
-type Scenario = 'create' | 'turn';
+/** `create-no-body`: the same create with no body at all (no Content-Length), as curl sends it. */
+export type Scenario = 'create' | 'create-no-body' | 'turn';
 
 /** What autocannon keeps per connection between the requests of one sequence. */
 interface Context {
@@ -19,6 +20,8 @@ interface Context {
 }
 
 function requests(scenario: Scenario): autocannon.Request[] {
+  if (scenario === 'create-no-body')
+    return [{ method: 'POST', path: '/v1/sessions', headers: { authorization: headers.authorization } }];
   const create: autocannon.Request = {
     method: 'POST',
     path: '/v1/sessions',
@@ -73,13 +76,17 @@ export interface LoopbackResult {
 }
 
 /** Each scenario: `rounds` alternating runs of `seconds` against the three servers; medians. */
-export async function benchLoopback(seconds = 3, rounds = 7): Promise<LoopbackResult[]> {
+export async function benchLoopback(
+  seconds = 3,
+  rounds = 7,
+  scenarios: readonly Scenario[] = ['create', 'create-no-body', 'turn'],
+): Promise<LoopbackResult[]> {
   const bare = await startTarget('bare');
   const hono = await startTarget('hono');
   const reference = await startTarget('reference');
   try {
     const results: LoopbackResult[] = [];
-    for (const scenario of ['create', 'turn'] as const) {
+    for (const scenario of scenarios) {
       // Warm-up (the JIT), not counted.
       await load(bare.url, scenario, 2);
       await load(hono.url, scenario, 2);
