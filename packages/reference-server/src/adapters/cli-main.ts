@@ -107,7 +107,11 @@ export async function runCli(
  * (control routes, journal page, MCP providers, files), or a short line on how to turn on the
  * journal when the control routes are off.
  */
-function listeningLines(running: RunningServer, opts: CliOptions, users: readonly { name: string }[]): string {
+function listeningLines(
+  running: RunningServer,
+  opts: CliOptions,
+  users: readonly { name: string }[],
+): string {
   const token = running.server.controlToken;
   const who =
     opts.user.length > 0
@@ -123,9 +127,12 @@ function listeningLines(running: RunningServer, opts: CliOptions, users: readonl
     ...(running.server.mcpOverHttp ? [`MCP providers:  ${running.url}/mcp/<name>`] : []),
     ...(opts.script === undefined ? [] : [`script:         ${opts.script}`]),
     ...(opts.config === undefined ? [] : [`config:         ${opts.config}`]),
-    ...opts.documents.map(([name, file]) => `index ${name}:${' '.repeat(Math.max(1, 9 - name.length))}${file}`),
+    ...opts.documents.map(
+      ([name, file]) => `index ${name}:${' '.repeat(Math.max(1, 9 - name.length))}${file}`,
+    ),
   ];
-  return [`Parley reference server listening on ${running.url} (${who})`, ...extras.map((e) => `  ${e}`)].join(
-    '\n',
-  );
+  return [
+    `Parley reference server listening on ${running.url} (${who})`,
+    ...extras.map((e) => `  ${e}`),
+  ].join('\n');
 }

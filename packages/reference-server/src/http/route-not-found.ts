@@ -11,5 +11,8 @@ export function routeNotFound(method: string, pathname: string, hint?: string): 
       ? 'the path has /v1 twice: give the base URL without /v1 (e.g. http://127.0.0.1:4010), the client adds /v1 itself'
       : undefined;
   const why = doubled ?? hint;
-  return new HttpError('route_not_found', `No endpoint at ${method} ${pathname}${why === undefined ? '' : `: ${why}`}`);
+  return new HttpError(
+    'route_not_found',
+    `No endpoint at ${method} ${pathname}${why === undefined ? '' : `: ${why}`}`,
+  );
 }

@@ -27,7 +27,8 @@ export function nearestName(name: string, known: readonly string[]): string | un
   let best: { name: string; distance: number } | undefined;
   for (const candidate of known) {
     const distance = editDistance(lower, candidate.toLowerCase());
-    if (distance <= limit && (best === undefined || distance < best.distance)) best = { name: candidate, distance };
+    if (distance <= limit && (best === undefined || distance < best.distance))
+      best = { name: candidate, distance };
   }
   return best?.name;
 }
