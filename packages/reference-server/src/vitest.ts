@@ -1,6 +1,6 @@
 import { getPath } from 'hono/utils/url';
-import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll } from 'vitest';
+import { startMswMode } from './adapters/msw-mode.js';
 import { type RunningServer, startServer } from './adapters/start-server.js';
 import {
   createReferenceServer,
@@ -8,7 +8,6 @@ import {
   type ReferenceServer,
   type ReferenceServerOptions,
 } from './create-reference-server.js';
-import { createHandlers } from './msw.js';
 import { CONTROL_TOKEN_HEADER } from './testing/control-access.js';
 import { isControlPath } from './testing/control-routes.js';
 
@@ -24,7 +23,8 @@ export interface ClientInit {
 export interface UseReferenceServerOptions<Client = never> extends ReferenceServerOptions {
   /**
    * `'http'` (default): a real socket on a free port (`startServer`), reachable from any client,
-   * also another process. `'msw'`: no socket; msw answers `fetch` calls to `baseUrl` in-process.
+   * also another process. `'msw'`: no socket; msw answers `fetch` calls to `baseUrl` in-process
+   * (msw is an optional peer dependency: install it for this mode).
    */
   mode?: 'http' | 'msw';
   /** msw mode: the base URL the handlers answer under. Default `http://parley.test`. */
@@ -106,8 +106,7 @@ export function useReferenceServer<Client = never>(
     if (mode === 'msw') {
       const server = createReferenceServer({ ...serverOptions, control });
       const url = baseUrl.replace(/\/+$/, '');
-      const mock = setupServer(...createHandlers(server, { baseUrl: url }));
-      mock.listen({ onUnhandledRequest: 'bypass' });
+      const mock = await startMswMode(server, url);
       state = {
         url,
         server,
