@@ -4,7 +4,7 @@
 // adapter cost as they come).
 import autocannon from 'autocannon';
 import { median } from './bench-utils.js';
-import { startTarget } from './target.js';
+import { startTarget, type Target } from './target.js';
 
 const TOKEN = 'parley-demo-token';
 const CONNECTIONS = 16;
@@ -49,6 +49,8 @@ function requests(scenario: Scenario): autocannon.Request[] {
 interface LoadResult {
   rps: number;
   failed: number;
+  /** Requests answered in the run. */
+  requests: number;
 }
 
 async function load(url: string, scenario: Scenario, seconds: number): Promise<LoadResult> {
@@ -59,7 +61,18 @@ async function load(url: string, scenario: Scenario, seconds: number): Promise<L
     requests: requests(scenario),
   });
   const failed = result.errors + result.timeouts + result.non2xx;
-  return { rps: result.requests.average, failed };
+  return { rps: result.requests.average, failed, requests: result.requests.total };
+}
+
+/** The CPU time (user + system, microseconds) the target's process has used so far. */
+function cpuOf(target: Target): Promise<number> {
+  return new Promise((resolve) => {
+    target.child.once('message', (usage) => {
+      const { user, system } = usage as NodeJS.CpuUsage;
+      resolve(user + system);
+    });
+    target.child.send('cpu');
+  });
 }
 
 export interface LoopbackResult {
@@ -72,6 +85,11 @@ export interface LoopbackResult {
   ratio: number;
   /** The lowest and highest server / bare of one round (the run-to-run noise). */
   roundRatios: { min: number; max: number };
+  /**
+   * Median CPU microseconds per request of the bare server and of the reference server: steadier
+   * than requests per second on a machine that other work shares.
+   */
+  cpuPerRequest: { bare: number; server: number };
   failed: number;
 }
 
@@ -92,6 +110,7 @@ export async function benchLoopback(
       await load(hono.url, scenario, 2);
       await load(reference.url, scenario, 2);
       const runs = { bare: [] as number[], hono: [] as number[], server: [] as number[] };
+      const cpu = { bare: [] as number[], hono: [] as number[], server: [] as number[] };
       let failed = 0;
       for (let round = 0; round < rounds; round++) {
         for (const [name, target] of [
@@ -100,7 +119,9 @@ export async function benchLoopback(
           ['server', reference],
         ] as const) {
           await target.reset();
+          const before = await cpuOf(target);
           const result = await load(target.url, scenario, seconds);
+          cpu[name].push(((await cpuOf(target)) - before) / result.requests);
           runs[name].push(result.rps);
           if (name === 'server') failed += result.failed;
         }
@@ -115,6 +136,7 @@ export async function benchLoopback(
         server: s,
         ratio: s / b,
         roundRatios: { min: Math.min(...perRound), max: Math.max(...perRound) },
+        cpuPerRequest: { bare: median(cpu.bare), server: median(cpu.server) },
         failed,
       });
     }

@@ -60,6 +60,11 @@ if (runs('loopback')) {
       `  for reference: a minimal Hono app on @hono/node-server ${r.hono.toFixed(0)} req/s ${ratio(r.hono / r.bare)} of bare; ` +
         `the reference server ${ratio(r.server / r.hono)} of it`,
     );
+    const { cpuPerRequest: cpu } = r;
+    console.log(
+      `  server CPU per request (steadier on a shared machine): ${cpu.server.toFixed(0)} us vs bare ${cpu.bare.toFixed(0)} us, ` +
+        `bare / server ${ratio(cpu.bare / cpu.server)}`,
+    );
   }
 }
 
