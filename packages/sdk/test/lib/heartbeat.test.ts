@@ -177,7 +177,7 @@ describe('Heartbeat', () => {
     });
     await vi.advanceTimersByTimeAsync(500);
     expect(onBeatError).toHaveBeenCalledTimes(1);
-    expect((onBeatError.mock.calls[0]?.[0] as Error).message).toBe('Heartbeat timed out after 500 ms');
+    expect(onBeatError.mock.calls[0]?.[0]).toMatchObject({ message: 'Heartbeat timed out after 500 ms' });
     heartbeat.stop();
     await vi.runAllTimersAsync();
   });
@@ -195,9 +195,9 @@ describe('Heartbeat', () => {
     vi.setSystemTime(Date.now() + 4_000);
     await vi.advanceTimersByTimeAsync(500);
     expect(onBeatError).toHaveBeenCalledTimes(1);
-    const error = onBeatError.mock.calls[0]?.[0] as Error;
-    expect(error.name).toBe('APITimeoutError');
-    expect(error.message).toBe(
+    const error = onBeatError.mock.calls[0]?.[0] as Error | undefined;
+    expect(error?.name).toBe('APITimeoutError');
+    expect(error?.message).toBe(
       'Heartbeat timed out after 500 ms, but its timer fired 4000 ms late: the event loop was blocked ' +
         '(synchronous work on the main thread), so no beat could go out. Run CPU-bound tool handlers in a ' +
         'worker (workerHandler, see docs/tool-workers.md) or let them await between chunks of work',
