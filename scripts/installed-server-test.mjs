@@ -113,13 +113,16 @@ async function converse(url) {
   return `${url}/healthz ok, session ${sessionId} answered "${text}"`;
 }
 
-/** The server printed its listening line, then exactly the stop line, and no error. */
+/** The server printed its start lines (the listening line and one indented line), then exactly the stop line, and no error. */
 function checkStopped(server, signal) {
   const { stdout, stderr } = server.output();
   const lines = stdout.split('\n').filter((line) => line.trim() !== '');
   check(
-    lines.length === 2 && lines[1] === `Parley reference server stopped (${signal})`,
-    `expected the listening line and the stop line, got:\n${stdout}\n${stderr}`,
+    lines.length === 3 &&
+      lines[0].startsWith('Parley reference server listening on ') &&
+      lines[1].startsWith('  journal and control routes: off') &&
+      lines[2] === `Parley reference server stopped (${signal})`,
+    `expected the start lines and the stop line, got:\n${stdout}\n${stderr}`,
   );
   check(ownErrors(stderr) === '', `stderr:\n${stderr}`);
 }

@@ -1,13 +1,12 @@
 // The baseline of the loopback bench: a bare node:http server doing the same JSON work as the
-// reference server's create and buffered turn (bearer check, read and parse the body, store the
-// session or the messages, answer JSON with a request id), and nothing else.
+// reference server's create and buffered turn (bearer check, read and parse the body when there is
+// one, store the session or the messages, answer JSON with a request id), and nothing else.
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 
 const TOKEN = 'parley-demo-token';
 
 interface BareSession {
-  owner: string;
   customizations: unknown;
   messages: unknown[];
 }
@@ -44,7 +43,7 @@ function handle(req: IncomingMessage, res: ServerResponse, text: string, session
   const url = req.url ?? '';
   if (req.method === 'POST' && url === '/v1/sessions') {
     const sessionId = `sess_${randomUUID().replaceAll('-', '')}`;
-    sessions.set(sessionId, { owner: 'demo', customizations: body.customizations ?? {}, messages: [] });
+    sessions.set(sessionId, { customizations: body.customizations ?? {}, messages: [] });
     return send(res, 201, { sessionId });
   }
   const session = req.method === 'POST' ? sessions.get(url.slice('/v1/messages/'.length)) : undefined;

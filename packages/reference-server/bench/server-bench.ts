@@ -1,19 +1,26 @@
 // The reference server's bench: every figure is a ratio against a baseline taken in the same run,
 // or a heap figure against the data it holds. Prints, never asserts.
 // It measures the built package (dist/), as users run it; `pnpm bench` builds it first.
-// Run: npx --yes pnpm@10 bench (from the repository root), or BENCH_ONLY=loopback,heap ... to pick parts.
+// Run: npx --yes pnpm@10 bench (from the repository root), or BENCH_ONLY=cold-start,loopback,heap ...
+// to pick parts.
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { mib, ratio, verdict } from './bench-utils.js';
+import { benchColdStart } from './cold-start.js';
 import type { benchHeap } from './heap.js';
 import { benchInProcess } from './in-process.js';
-import { benchLoopback } from './loopback.js';
+import { benchLoopback, type Scenario } from './loopback.js';
 import { benchProxyRequests } from './proxy.js';
 import type { benchProxyStream } from './proxy-stream.js';
 import { benchReplay } from './replay.js';
 import { benchStreamWords } from './stream-words.js';
 
 const only = process.env.BENCH_ONLY?.split(',');
+const SCENARIO_NAMES: Record<Scenario, string> = {
+  create: 'create session        ',
+  'create-no-body': 'create, no body       ',
+  turn: 'create + buffered turn',
+};
 const runs = (part: string) => only === undefined || only.includes(part);
 
 function runHeapChild(): Promise<Awaited<ReturnType<typeof benchHeap>>> {
@@ -38,13 +45,25 @@ function runProxyStreamChild(): Promise<Awaited<ReturnType<typeof benchProxyStre
 
 console.log('reference server bench (ratios against baselines of the same run)');
 
+if (runs('cold-start')) {
+  const r = await benchColdStart(Number(process.env.BENCH_COLD_ROUNDS ?? 9));
+  console.log(
+    `cold start, import + one buffered turn in a fresh process: ${r.serverTurn.toFixed(0)} ms vs importing msw/node ` +
+      `${r.mswImport.toFixed(0)} ms ${verdict(r.ratio, '<= 1.3', r.ratio <= 1.3)}`,
+  );
+  console.log(
+    `  the CLI, spawn to /healthz answering: ${r.cliHealthz.toFixed(0)} ms vs a bare node:http server ` +
+      `${r.bareHealthz.toFixed(0)} ms ${ratio(r.cliHealthz / r.bareHealthz)}`,
+  );
+}
+
 if (runs('loopback')) {
   for (const r of await benchLoopback(
     Number(process.env.BENCH_SECONDS ?? 3),
     Number(process.env.BENCH_ROUNDS ?? 7),
   )) {
-    const goal = r.scenario === 'create' ? 0.5 : 0.4;
-    const name = r.scenario === 'create' ? 'create session        ' : 'create + buffered turn';
+    const goal = r.scenario === 'turn' ? 0.4 : 0.5;
+    const name = SCENARIO_NAMES[r.scenario];
     console.log(
       `loopback HTTP, 16 connections, ${name}: ${r.server.toFixed(0)} vs bare node:http ${r.bare.toFixed(0)} req/s ` +
         `${verdict(r.ratio, `>= ${goal}`, r.ratio >= goal)} (rounds ${ratio(r.roundRatios.min)} to ${ratio(r.roundRatios.max)}), ` +
@@ -53,6 +72,11 @@ if (runs('loopback')) {
     console.log(
       `  for reference: a minimal Hono app on @hono/node-server ${r.hono.toFixed(0)} req/s ${ratio(r.hono / r.bare)} of bare; ` +
         `the reference server ${ratio(r.server / r.hono)} of it`,
+    );
+    const { cpuPerRequest: cpu } = r;
+    console.log(
+      `  server CPU per request (steadier on a shared machine): ${cpu.server.toFixed(0)} us vs bare ${cpu.bare.toFixed(0)} us, ` +
+        `bare / server ${ratio(cpu.bare / cpu.server)}`,
     );
   }
 }

@@ -19,7 +19,7 @@ import { type Script, scriptedModel } from './model/scripted-model.js';
 import { standInModel } from './model/stand-in-model.js';
 import { createCheckingProxy } from './proxy/checking-proxy.js';
 import { controlTokenMatcher, generateControlToken } from './testing/control-access.js';
-import { createControlRoutes, isControlPath } from './testing/control-routes.js';
+import { controlOffHint, createControlRoutes, isControlPath } from './testing/control-routes.js';
 import { ControlTokenGuard } from './testing/control-token-guard.js';
 import { FaultQueue } from './testing/fault-queue.js';
 import {
@@ -89,6 +89,7 @@ export function createReferenceServer(options: ReferenceServerOptions = {}): Ref
   const mcpOverHttp = (options.mcpOverHttp ?? options.control === true) && parleyHost !== undefined;
   const core = createProtocolApp(ctx, {
     users,
+    ...(options.control === true ? {} : { routeHint: controlOffHint }),
     // The providers of extensions/ by URL: the core authenticates, the endpoint speaks MCP.
     mounts: mcpOverHttp
       ? [

@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { getPath } from 'hono/utils/url';
-import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll } from 'vitest';
+import { startMswMode } from './adapters/msw-mode.js';
 import { type RunningServer, startServer } from './adapters/start-server.js';
 import { cassetteFileExists } from './cassette/cassette-file.js';
 import { CASSETTE_MODE_ENV, type CassetteMode, resolveCassetteMode } from './cassette/cassette-mode.js';
@@ -13,7 +13,6 @@ import {
   type ReferenceServer,
   type ReferenceServerOptions,
 } from './create-reference-server.js';
-import { createHandlers } from './msw.js';
 import { CONTROL_TOKEN_HEADER } from './testing/control-access.js';
 import { isControlPath } from './testing/control-routes.js';
 
@@ -44,7 +43,8 @@ export interface CassetteUse extends ReplayOptions {
 export interface UseReferenceServerOptions<Client = never> extends ReferenceServerOptions {
   /**
    * `'http'` (default): a real socket on a free port (`startServer`), reachable from any client,
-   * also another process. `'msw'`: no socket; msw answers `fetch` calls to `baseUrl` in-process.
+   * also another process. `'msw'`: no socket; msw answers `fetch` calls to `baseUrl` in-process
+   * (msw is an optional peer dependency: install it for this mode).
    */
   mode?: 'http' | 'msw';
   /** msw mode: the base URL the handlers answer under. Default `http://parley.test`. */
@@ -135,8 +135,7 @@ export function useReferenceServer<Client = never>(
     if (mode === 'msw') {
       const server = createReferenceServer({ ...serverOptions, control });
       const url = baseUrl.replace(/\/+$/, '');
-      const mock = setupServer(...createHandlers(server, { baseUrl: url }));
-      mock.listen({ onUnhandledRequest: 'bypass' });
+      const mock = await startMswMode(server, url);
       state = {
         url,
         server,

@@ -219,7 +219,7 @@ describe('a JSON null body is not "no body": body must be a JSON object', () => 
   });
 });
 
-describe('a body with Content-Length over node:http is read off the connection', () => {
+describe('a body over node:http is read off the connection, and no body is read at all', () => {
   let running: RunningServer | undefined;
   afterEach(async () => {
     await running?.close();
@@ -246,9 +246,35 @@ describe('a body with Content-Length over node:http is read off the connection',
     });
   }
 
-  const head = (url: string, length: number) =>
+  /** A request head; `framing` is its Content-Length or Transfer-Encoding line, or none at all. */
+  const head = (url: string, length: number | 'chunked' | 'none') =>
     `POST /v1/sessions HTTP/1.1\r\nHost: ${new URL(url).host}\r\nAuthorization: Bearer parley-demo-token\r\n` +
-    `Content-Type: application/json\r\nContent-Length: ${length}\r\nConnection: close\r\n\r\n`;
+    (length === 'none'
+      ? ''
+      : length === 'chunked'
+        ? 'Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n'
+        : `Content-Type: application/json\r\nContent-Length: ${length}\r\n`) +
+    'Connection: close\r\n\r\n';
+
+  it('a POST with neither Content-Length nor Transfer-Encoding has no body: the session is created', async () => {
+    running = await startServer({ port: 0 });
+    const answer = await guard(rawRequest(running.url, head(running.url, 'none'), []), 5000, 'no body');
+    expect(answer.startsWith('HTTP/1.1 201')).toBe(true);
+    expect(running.server.sessionCount).toBe(1);
+    expect(running.server.journal.last()?.body).toBeUndefined();
+  });
+
+  it('a chunked body (no Content-Length) is still read whole', async () => {
+    running = await startServer({ port: 0 });
+    const json = JSON.stringify({ customizations: { sessionData: { note: 'chunked' } } });
+    const chunk = (text: string) => Buffer.from(`${Buffer.byteLength(text).toString(16)}\r\n${text}\r\n`);
+    const parts = [chunk(json.slice(0, 12)), chunk(json.slice(12)), Buffer.from('0\r\n\r\n')];
+    const answer = await guard(rawRequest(running.url, head(running.url, 'chunked'), parts), 5000, 'chunked');
+    expect(answer.startsWith('HTTP/1.1 201')).toBe(true);
+    expect(running.server.journal.last()?.body).toEqual({
+      customizations: { sessionData: { note: 'chunked' } },
+    });
+  });
 
   it('a body written in many pieces (a multi-byte character split between two) is read whole', async () => {
     running = await startServer({ port: 0 });

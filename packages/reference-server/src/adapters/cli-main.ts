@@ -36,7 +36,7 @@ export type CliResult =
 
 /**
  * The `parley-server` command: parses `argv` (without the node and script paths) and the
- * environment, starts the server, and prints one line with its URL. A bad flag, variable or file
+ * environment, starts the server, and prints its URL (and, indented below, what else it serves). A bad flag, variable or file
  * prints a message and gives exit code 2; a port that cannot be bound gives 1.
  */
 export async function runCli(
@@ -161,12 +161,20 @@ export async function runCli(
     io.stderr(`parley-server: cannot listen on ${opts.host}:${opts.port}: ${(error as Error).message}\n`);
     return { exitCode: 1 };
   }
-  io.stdout(`${listeningLine(running, opts, users)}\n`);
+  io.stdout(`${listeningLines(running, opts, users)}\n`);
   return { running };
 }
 
-/** The one line printed once the server listens. */
-function listeningLine(running: RunningServer, opts: CliOptions, users: readonly { name: string }[]): string {
+/**
+ * The lines printed once the server listens: its URL and user, then one indented line per extra
+ * (control routes, journal page, MCP providers, files), or a short line on how to turn on the
+ * journal when the control routes are off.
+ */
+function listeningLines(
+  running: RunningServer,
+  opts: CliOptions,
+  users: readonly { name: string }[],
+): string {
   const token = running.server.controlToken;
   const who =
     opts.user.length > 0
@@ -181,22 +189,24 @@ function listeningLine(running: RunningServer, opts: CliOptions, users: readonly
         ]),
     ...(proxy === undefined || token === undefined
       ? []
-      : [`proxy report ${running.url}/_parley/proxy/report`]),
-    ...(opts.script === undefined ? [] : [`script ${opts.script}`]),
+      : [`proxy report:   ${running.url}/_parley/proxy/report`]),
     ...(opts.replay === undefined ? [] : [`replaying ${opts.replay}`]),
     ...(opts.record === undefined ? [] : [`recording to ${opts.record}`]),
     ...(token === undefined
-      ? []
+      ? ['journal and control routes: off (start with --control to inspect requests)']
       : [
-          `control routes on ${running.url}/_parley/ (header x-parley-control-token: ${token})`,
-          `journal page ${running.url}/_parley/ui/#token=${encodeURIComponent(token)}`,
+          `control routes: ${running.url}/_parley/ (header x-parley-control-token: ${token})`,
+          `journal page:   ${running.url}/_parley/ui/#token=${encodeURIComponent(token)}`,
         ]),
-    ...(running.server.mcpOverHttp ? [`MCP providers on ${running.url}/mcp/<name>`] : []),
-    ...(opts.config === undefined ? [] : [`config ${opts.config}`]),
-    ...opts.documents.map(([name, file]) => `index ${name} from ${file}`),
+    ...(running.server.mcpOverHttp ? [`MCP providers:  ${running.url}/mcp/<name>`] : []),
+    ...(opts.script === undefined ? [] : [`script:         ${opts.script}`]),
+    ...(opts.config === undefined ? [] : [`config:         ${opts.config}`]),
+    ...opts.documents.map(
+      ([name, file]) => `index ${name}:${' '.repeat(Math.max(1, 9 - name.length))}${file}`,
+    ),
   ];
-  return (
-    `Parley reference server listening on ${running.url} (${who})` +
-    (extras.length > 0 ? `; ${extras.join('; ')}` : '')
-  );
+  return [
+    `Parley reference server listening on ${running.url} (${who})`,
+    ...extras.map((e) => `  ${e}`),
+  ].join('\n');
 }

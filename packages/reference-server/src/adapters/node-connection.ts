@@ -34,6 +34,12 @@ export class NodeConnection implements Connection {
     return { goneBefore: false, stop: () => outgoing.off('close', onClose) };
   }
 
+  bodyless(): boolean {
+    // RFC 9112 6.3: a request with neither header has no body, and node:http reads none.
+    const { headers } = this.incoming;
+    return headers['content-length'] === undefined && headers['transfer-encoding'] === undefined;
+  }
+
   readBody(): Promise<Uint8Array> | undefined {
     const { incoming } = this;
     // Someone read it already, or the client is gone: the Request's own reader says how it failed.

@@ -1,6 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { type HttpBindings, serve } from '@hono/node-server';
-import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
+import type { HttpBindings } from '@hono/node-server';
 import {
   createReferenceServer,
   type ReferenceServer,
@@ -42,14 +41,20 @@ export interface RunningServer {
  * const client = new Parley({ baseUrl: running.url, token: 'parley-demo-token' });
  * await running.close();
  */
-export function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
+export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
   const { port = 0, host = '127.0.0.1', allowedHosts = [], ...serverOptions } = options;
   // A socket can be reached by a DNS-rebinding page: the host check is on unless turned off.
   const server = createReferenceServer({ ...serverOptions, allowedHosts });
+  // Imported here, not with the package: a test that runs the server in process never loads them.
+  const [{ serve }, { RESPONSE_ALREADY_SENT }] = await Promise.all([
+    import('@hono/node-server'),
+    import('@hono/node-server/utils/response'),
+  ]);
+  const sent = RESPONSE_ALREADY_SENT;
   return new Promise<RunningServer>((resolve, reject) => {
     const httpServer = serve(
       {
-        fetch: (request, env) => serveRequest(server, request, env as HttpBindings),
+        fetch: (request, env) => serveRequest(server, request, env as HttpBindings, sent),
         port,
         hostname: host,
         overrideGlobalObjects: false,
@@ -81,7 +86,12 @@ export function startServer(options: StartServerOptions = {}): Promise<RunningSe
  * destroys the socket; a body is read off it). A JSON response whose text and header fields the
  * core knows is written here as it is: no `Headers` read, no body stream.
  */
-async function serveRequest(server: ReferenceServer, request: Request, env: HttpBindings): Promise<Response> {
+async function serveRequest(
+  server: ReferenceServer,
+  request: Request,
+  env: HttpBindings,
+  responseAlreadySent: Response,
+): Promise<Response> {
   attachConnection(request, new NodeConnection(env.incoming, env.outgoing));
   try {
     const response = await server.fetch(request);
@@ -91,7 +101,7 @@ async function serveRequest(server: ReferenceServer, request: Request, env: Http
     fields['content-length'] = String(Buffer.byteLength(text));
     env.outgoing.writeHead(response.status, fields);
     env.outgoing.end(text);
-    return RESPONSE_ALREADY_SENT;
+    return responseAlreadySent;
   } catch {
     // server.fetch rejects only for a dropped connection (it answers every failure with a response):
     // nothing was written, so the socket goes at once.

@@ -4,7 +4,7 @@ import { findLostProtoKey, PROTO_KEY } from '../utils/lost-proto-key.js';
 import { builtInCatalogue, type ExtensionAgent, type ModelDefinition } from './catalogue.js';
 import type { ExtensionHostOptions, IndexInput } from './create-extension-host.js';
 import { issueLines } from './format-issues.js';
-import { ERP_PROVIDER } from './mcp/erp/erp-server.js';
+import { ERP_PROVIDER } from './mcp/erp/erp-names.js';
 import { type ProviderFileConfig, ProviderFileConfigSchema } from './mcp/provider-config.js';
 import { type Document, type DocumentInput, DocumentInputSchema } from './rag/document.js';
 import { HANDBOOK_INDEX } from './rag/handbook.js';

@@ -19,6 +19,7 @@ export {
   loadExtensionsConfig,
   toExtensionHostOptions,
 } from './extensions-config.js';
+export { createErpServer } from './mcp/erp/create-erp-server.js';
 export type {
   Customer,
   ErpData,
@@ -30,9 +31,9 @@ export type {
   Product,
 } from './mcp/erp/erp-data.js';
 export { erpSeedData } from './mcp/erp/erp-data.js';
+export { ERP_PROVIDER, ERP_TOOL_NAMES } from './mcp/erp/erp-names.js';
 export { ERP_OUTPUT_SCHEMAS } from './mcp/erp/erp-output-schemas.js';
 export type { ErpServerOptions } from './mcp/erp/erp-server.js';
-export { createErpServer, ERP_PROVIDER, ERP_TOOL_NAMES } from './mcp/erp/erp-server.js';
 export { erpProvider } from './mcp/erp-provider.js';
 export type { GatewayOptions, ProviderTool } from './mcp/gateway.js';
 export { Gateway } from './mcp/gateway.js';

@@ -5,6 +5,7 @@ import { errorReply, jsonReply } from './json-reply.js';
 import { type MountedHandler, registerMountedHandler } from './mounted-handler.js';
 import type { RequestHooks } from './request-hooks.js';
 import { requestIdMiddleware } from './request-id.js';
+import { routeNotFound } from './route-not-found.js';
 import { registerHealthRoute } from './routes/health-route.js';
 import { registerMessageRoutes } from './routes/message-routes.js';
 import { registerRewindRoute } from './routes/rewind-route.js';
@@ -19,6 +20,8 @@ export interface ProtocolAppOptions {
   users: readonly User[];
   /** Handlers served under their own path prefix, behind the same auth as `/v1` (e.g. `/mcp`). */
   mounts?: readonly MountedHandler[];
+  /** What to add to the `route_not_found` of a path (how to reach it), if anything. */
+  routeHint?: (pathname: string) => string | undefined;
 }
 
 /** The protocol's core: every `/v1` endpoint as one web-standard fetch. */
@@ -56,10 +59,8 @@ export function createProtocolApp(ctx: ServerContext, options: ProtocolAppOption
   registerMessageRoutes(app, ctx);
   registerToolRoutes(app, ctx);
   app.notFound((c) => {
-    return errorReply(
-      c.env,
-      new HttpError('route_not_found', `No endpoint at ${c.req.method} ${new URL(c.req.url).pathname}`),
-    );
+    const pathname = new URL(c.req.url).pathname;
+    return errorReply(c.env, routeNotFound(c.req.method, pathname, options.routeHint?.(pathname)));
   });
   app.onError((error, c) => {
     // Hono's middleware (bearerAuth) throws an HTTPException carrying our JSON error response.

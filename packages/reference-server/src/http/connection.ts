@@ -12,6 +12,11 @@ export interface Connection {
    * cannot be read that way, so the core reads it through the Request.
    */
   readBody(): Promise<Uint8Array> | undefined;
+  /**
+   * Whether the request's framing says it has no body at all (HTTP/1.1: neither `Content-Length`
+   * nor `Transfer-Encoding`), so the core answers without making the Request's body stream.
+   */
+  bodyless(): boolean;
   /** Calls `listener` once if the client leaves before the response is finished. */
   watchClient(listener: () => void): ClientWatch;
   /** The client's address (IP), where the connection knows it: tells one client from another. */

@@ -21,7 +21,7 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
  *
  * A body whose `Content-Length` is declared (as over HTTP) is read in one go: off the connection
  * when the adapter lent one (node:http), else through the runtime's own reader rather than a web
- * stream; `Content-Length: 0` reads nothing at all.
+ * stream; `Content-Length: 0`, or a request the connection says has no body, reads nothing at all.
  */
 export async function readJsonBody(
   request: Request,
@@ -37,7 +37,9 @@ export async function readJsonBody(
   const declared = header === null ? Number.NaN : Number(header);
   if (declared > maxBytes) throw tooLarge();
   let bytes: Uint8Array;
-  if (declared === 0) bytes = EMPTY;
+  // No body at all (what curl and many clients send for a POST without data): over node:http the
+  // connection says so, and no body stream is made (making one cost two thirds of such a request).
+  if (declared === 0 || (header === null && connectionOf(request)?.bodyless() === true)) bytes = EMPTY;
   else if (Number.isSafeInteger(declared) && declared > 0) {
     bytes = await readDeclared(request);
     if (bytes.byteLength > maxBytes) {

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { HttpError } from '../http-error.js';
 import { findLostProtoKey, PROTO_KEY } from '../utils/lost-proto-key.js';
+import { unrecognizedKeysMessage } from './unrecognized-keys.js';
 
 /** Options of {@link parseWith}. */
 export interface ParseOptions<T> {
@@ -12,7 +13,8 @@ export interface ParseOptions<T> {
 }
 
 /**
- * Validates `value` with `schema`; a failure is `400 invalid_request` naming each field path. No
+ * Validates `value` with `schema`; a failure is `400 invalid_request` naming each field path (an
+ * unknown field with the known one it is nearest to, see `unrecognizedKeysMessage`). No
  * key is dropped silently: where validating would lose a key named `__proto__` (zod skips it when
  * it copies records and loose objects), the body is `400 invalid_request` naming that key, unless
  * the field is taken {@link ParseOptions.asSent as sent}.
@@ -40,7 +42,7 @@ export function parseWith<T>(
     }
     return data;
   }
-  const issues = flattenIssues(result.error.issues, []).map((issue) => ({
+  const issues = flattenIssues(schema, result.error.issues, []).map((issue) => ({
     path: issue.path.length === 0 ? `(${what})` : issue.path.map(String).join('.'),
     message: issue.message,
   }));
@@ -59,15 +61,21 @@ interface FlatIssue {
  * that got furthest into the value (its deepest issue), which is the one the caller meant: for
  * `content: [{ type: 'tool_result' }]` the array branch, not "expected string".
  */
-function flattenIssues(issues: readonly z.core.$ZodIssue[], base: PropertyKey[]): FlatIssue[] {
+function flattenIssues(
+  schema: z.core.$ZodType,
+  issues: readonly z.core.$ZodIssue[],
+  base: PropertyKey[],
+): FlatIssue[] {
   return issues.flatMap((issue) => {
     const path = [...base, ...issue.path];
     if (issue.code === 'invalid_union' && issue.errors.length > 0) {
-      const branches = issue.errors.map((branch) => flattenIssues(branch, path));
+      const branches = issue.errors.map((branch) => flattenIssues(schema, branch, path));
       const depth = (branch: FlatIssue[]) => Math.max(...branch.map((i) => i.path.length));
       const best = branches.reduce((a, b) => (depth(b) > depth(a) ? b : a));
       if (depth(best) > path.length) return best;
     }
+    if (issue.code === 'unrecognized_keys')
+      return [{ path, message: unrecognizedKeysMessage(schema, { ...issue, path }) }];
     return [{ path, message: issue.message }];
   });
 }

@@ -38,6 +38,17 @@ export function isControlPath(pathname: string): boolean {
   return pathname === CONTROL_PREFIX || pathname.startsWith(`${CONTROL_PREFIX}/`);
 }
 
+/**
+ * What a server without control routes adds to the `route_not_found` of a path under
+ * {@link CONTROL_PREFIX}: how to turn them on.
+ */
+export function controlOffHint(pathname: string): string | undefined {
+  return isControlPath(pathname)
+    ? `the journal and control routes (${CONTROL_PREFIX}/) are on only when the server is started with --control ` +
+        '(in code: createReferenceServer({ control: true }))'
+    : undefined;
+}
+
 /** The journal page's shell: static HTML that holds no data, served without the control token. */
 const PAGE_PATHS = new Set([`${CONTROL_PREFIX}/ui`, `${CONTROL_PREFIX}/ui/`]);
 

@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { bundlePage, contains } from '../helpers/browser-bundle.js';
-import { HAS_CHROMIUM, launchChromium } from '../helpers/chromium.js';
+import { itWithChromium, launchChromium } from '../helpers/chromium.js';
 import { servePage } from '../helpers/serve-page.js';
 
 // The page an application would write: the SDK as client, the reference server answering in msw's
@@ -81,7 +81,7 @@ export function stdioProvider() {
 const require = createRequire(import.meta.url);
 
 describe('the reference server in a browser, under msw’s service worker', () => {
-  it.runIf(HAS_CHROMIUM)(
+  itWithChromium(
     'runs a streamed conversation with a client tool call; extensions load on first use',
     async () => {
       const bundle = await bundlePage(PAGE);

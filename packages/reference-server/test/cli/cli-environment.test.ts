@@ -182,7 +182,7 @@ describe('parley-server file paths relative to where the user stands', () => {
     expect(result.running?.server.extensions?.retriever.names).toEqual(
       expect.arrayContaining(['faq', 'more']),
     );
-    expect(out.join('')).toContain('script script.json');
+    expect(out.join('')).toContain('  script:         script.json\n');
   });
 
   it('without INIT_CWD, resolves them against the current directory', async () => {

@@ -107,6 +107,7 @@ describe('the parley-server process', () => {
     expect(['ended', 'cut']).toContain(await streamEnded);
     expect(lines(cli.stdout())).toEqual([
       expect.stringContaining(`listening on ${url}`),
+      '  journal and control routes: off (start with --control to inspect requests)',
       'Parley reference server stopped (SIGTERM)',
     ]);
     expect(cli.stderr()).toBe('');
@@ -117,7 +118,7 @@ describe('the parley-server process', () => {
     await listening(cli);
     cli.child.kill('SIGINT');
     expect(await cli.exited).toEqual({ code: 0, signal: null });
-    expect(lines(cli.stdout()).slice(1)).toEqual(['Parley reference server stopped (SIGINT)']);
+    expect(lines(cli.stdout()).slice(2)).toEqual(['Parley reference server stopped (SIGINT)']);
     expect(cli.stderr()).toBe('');
   }, 60_000);
 });

@@ -8,7 +8,7 @@ function io() {
 }
 
 describe('parley-server CLI', () => {
-  it('with --port 0 it listens and prints one line with http://HOST:PORT and the demo token', async () => {
+  it('with --port 0 it listens and prints http://HOST:PORT and the demo token', async () => {
     const { out, io: streams } = io();
     const result = await runCli(['--port', '0'], streams);
     try {

@@ -7,7 +7,7 @@ describe('the ERP server over MCP', () => {
   let client: Client;
   beforeEach(async () => {
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await createErpServer({ now: () => Date.UTC(2025, 3, 1, 12) }).connect(serverSide);
+    await (await createErpServer({ now: () => Date.UTC(2025, 3, 1, 12) })).connect(serverSide);
     client = new Client({ name: 'test', version: '1.0.0' });
     await client.connect(clientSide);
   });

@@ -361,7 +361,7 @@ describe('parley-server --control', () => {
     });
     const running = result.running!;
     cleanups.push(() => running.close());
-    expect(out.join('')).toContain(`MCP providers on ${running.url}/mcp/<name>`);
+    expect(out.join('')).toContain(`  MCP providers:  ${running.url}/mcp/<name>\n`);
     const client = await connect(new URL(`${running.url}/mcp/erp`), 'parley-demo-token');
     const listed = await client.callTool({ name: 'list_products', arguments: {} });
     expect((listed.structuredContent as Structured).products).toHaveLength(5);

@@ -23,7 +23,7 @@ describe('parley-server security flags', () => {
       const token = running.server.controlToken ?? '';
       expect(token).toMatch(/^pct_[0-9a-f]{32}$/);
       expect(out).toContain(`${CONTROL_TOKEN_HEADER}: ${token}`);
-      expect(out).toContain(`journal page ${running.url}/_parley/ui/#token=${token}`);
+      expect(out).toContain(`journal page:   ${running.url}/_parley/ui/#token=${token}`);
       const page = await fetch(`${running.url}/_parley/ui/`);
       expect(page.status).toBe(200);
       expect((await fetch(`${running.url}/_parley/health`)).status).toBe(401);

@@ -1,8 +1,8 @@
 import { ManualClock, startServer } from '@parley/reference-server';
 import type { Page } from 'playwright-core';
-import { describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { caller } from '../helpers/api.js';
-import { HAS_CHROMIUM, launchChromium } from '../helpers/chromium.js';
+import { itWithChromium, launchChromium } from '../helpers/chromium.js';
 import { screenshot } from '../helpers/screenshots.js';
 
 const TOKEN = 'secret-token-123';
@@ -31,7 +31,7 @@ function rows(page: Page) {
 
 // A real browser renders /_parley/ui. CI machines without Debian's chromium skip these tests.
 describe('the journal page /_parley/ui', () => {
-  it.runIf(HAS_CHROMIUM)('shows sessions, messages, tool-call states and the journal', async () => {
+  itWithChromium('shows sessions, messages, tool-call states and the journal', async () => {
     const running = await startServer({ port: 0, control: true });
     const browser = await launchChromium();
     try {
@@ -67,7 +67,7 @@ describe('the journal page /_parley/ui', () => {
     }
   });
 
-  it.runIf(HAS_CHROMIUM)(
+  itWithChromium(
     'for debugging: request time and duration, status colours, filters by session and status, a detail view',
     async () => {
       const clock = new ManualClock(Date.UTC(2026, 0, 2, 3, 4, 5, 678));
@@ -197,7 +197,7 @@ describe('the journal page /_parley/ui', () => {
     60_000,
   );
 
-  it.runIf(HAS_CHROMIUM)('says what to do when the control routes refuse its token', async () => {
+  itWithChromium('says what to do when the control routes refuse its token', async () => {
     const running = await startServer({ port: 0, control: true, controlToken: TOKEN });
     const browser = await launchChromium();
     try {

@@ -100,7 +100,7 @@ describe('parley-server --script', () => {
     });
     if (result.running === undefined) throw new Error(`exit ${result.exitCode}: ${out.join('')}`);
     try {
-      expect(out.join('')).toContain(`script ${file}`);
+      expect(out.join('')).toContain(`  script:         ${file}\n`);
       const call = caller(fetch, result.running.url);
       const { body } = await call('POST', '/v1/sessions');
       const reply = await call('POST', `/v1/messages/${body.sessionId}`, { content: 'hi' });
@@ -143,7 +143,7 @@ describe('parley-server --control', () => {
     });
     if (result.running === undefined) throw new Error(`exit ${result.exitCode}: ${out.join('')}`);
     try {
-      expect(out.join('')).toContain(`control routes on ${result.running.url}/_parley/`);
+      expect(out.join('')).toContain(`control routes: ${result.running.url}/_parley/`);
       const token = result.running.server.controlToken ?? '';
       expect(out.join('')).toContain(`${result.running.url}/_parley/ui/#token=${token}`);
       const health = await fetch(`${result.running.url}/_parley/health`, {

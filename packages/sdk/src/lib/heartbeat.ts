@@ -178,8 +178,9 @@ export class Heartbeat {
     this.#beatController = controller;
     // The beat's own deadline: enforced here too, so a transport that ignores `timeoutMs` cannot
     // hold the timer up.
+    const sentAt = Date.now();
     const deadline = setTimeout(
-      () => controller.abort(new APITimeoutError(`Heartbeat timed out after ${this.intervalMs} ms`)),
+      () => controller.abort(new APITimeoutError(beatTimeoutMessage(this.intervalMs, Date.now() - sentAt))),
       this.intervalMs,
     );
     try {
@@ -258,6 +259,21 @@ function lostMessage(
     case 'TIMED_OUT':
       return `${call} was given up locally: no heartbeat succeeded for ${timeoutMs} ms`;
   }
+}
+
+/**
+ * Why a beat timed out. When its deadline timer fired late by more than a whole interval, the beat
+ * did not get slow: the event loop was blocked (a handler computing without awaiting), and the
+ * message says so and points to the way out.
+ */
+function beatTimeoutMessage(intervalMs: number, elapsedMs: number): string {
+  const late = Math.round(elapsedMs - intervalMs);
+  if (late <= intervalMs) return `Heartbeat timed out after ${intervalMs} ms`;
+  return (
+    `Heartbeat timed out after ${intervalMs} ms, but its timer fired ${late} ms late: the event loop was ` +
+    'blocked (synchronous work on the main thread), so no beat could go out. Run CPU-bound tool handlers ' +
+    'in a worker (workerHandler, see docs/tool-workers.md) or let them await between chunks of work'
+  );
 }
 
 /** Calls a user callback; a callback that throws must not stop the timer (or the tool it guards). */

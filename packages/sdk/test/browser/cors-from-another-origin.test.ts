@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { startServer } from '@parley/reference-server';
-import { describe, expect, it } from 'vitest';
-import { bundleForBrowser, HAS_CHROMIUM, launchChromium, servePage } from '../helpers/browser.js';
+import { describe, expect } from 'vitest';
+import { bundleForBrowser, itWithChromium, launchChromium, servePage } from '../helpers/browser.js';
 
 const SDK_ENTRY = fileURLToPath(new URL('../../src/index.ts', import.meta.url));
 
@@ -14,7 +14,7 @@ interface PageResult {
 
 // Runs where Debian's chromium is installed; skips elsewhere.
 describe('CORS for a page on another origin (Chromium)', () => {
-  it.runIf(HAS_CHROMIUM)(
+  itWithChromium(
     'sees a typed 503 from an injected fault, sends a custom header, and calls a control route with the token',
     async () => {
       const bundle = await bundleForBrowser({ file: SDK_ENTRY });

@@ -1,13 +1,13 @@
 import { fileURLToPath } from 'node:url';
 import { startServer } from '@parley/reference-server';
-import { describe, expect, it } from 'vitest';
-import { bundleForBrowser, HAS_CHROMIUM, launchChromium, servePage } from '../helpers/browser.js';
+import { describe, expect } from 'vitest';
+import { bundleForBrowser, itWithChromium, launchChromium, servePage } from '../helpers/browser.js';
 
 const SDK_ENTRY = fileURLToPath(new URL('../../src/index.ts', import.meta.url));
 
 // Runs where Debian's chromium is installed (CI installs it when it can); skips elsewhere.
 describe('the SDK in a browser', () => {
-  it.runIf(HAS_CHROMIUM)(
+  itWithChromium(
     'bundles without Node built-ins and streams a reply from another origin over fetch',
     async () => {
       const bundle = await bundleForBrowser({ file: SDK_ENTRY });

@@ -1,6 +1,6 @@
 import { startServer } from '@parley/reference-server';
-import { describe, expect, it } from 'vitest';
-import { bundleForBrowser, HAS_CHROMIUM, launchChromium, servePage } from '../helpers/browser.js';
+import { describe, expect } from 'vitest';
+import { bundleForBrowser, itWithChromium, launchChromium, servePage } from '../helpers/browser.js';
 
 // The SDK's minimum beat interval is 250 ms, three beats per lease: 750 ms is the shortest lease.
 const LEASE_MS = 750;
@@ -43,7 +43,7 @@ const ISOLATION = {
 };
 
 describe('tool workers in a browser', () => {
-  it.runIf(HAS_CHROMIUM)(
+  itWithChromium(
     'a CPU-bound handler in a Web Worker keeps its lease, a thrown error is a tool error, an abort reaches it, a malformed message is a tool error',
     async () => {
       const [page, worker] = await Promise.all([

@@ -28,8 +28,8 @@ function flakyProvider(): { config: InProcessProviderConfig; hangEntered: Promis
   });
   const config: InProcessProviderConfig = {
     name: 'flaky',
-    server: () => {
-      const server = createErpServer();
+    server: async () => {
+      const server = await createErpServer();
       server.registerTool('boom', { description: 'Always fails.', inputSchema: {} }, async () => {
         throw new Error('database on fire');
       });

@@ -5,7 +5,11 @@ import { build } from 'esbuild';
 // Chromium and the page server: the reference server's browser tests use the same ones.
 import { servePage as serveStaticPage } from '../../../reference-server/test/helpers/serve-page.js';
 
-export { HAS_CHROMIUM, launchChromium } from '../../../reference-server/test/helpers/chromium.js';
+export {
+  HAS_CHROMIUM,
+  itWithChromium,
+  launchChromium,
+} from '../../../reference-server/test/helpers/chromium.js';
 
 const SDK_DIR = fileURLToPath(new URL('../..', import.meta.url));
 

@@ -166,6 +166,46 @@ describe('Heartbeat', () => {
     expect(heartbeat.endReason).toBe('STOPPED');
   });
 
+  test('a beat whose deadline fired on time says only that it timed out', async () => {
+    const transport = new FakeTransport(hangUntilAborted);
+    const onBeatError = vi.fn();
+    const heartbeat = startHeartbeat(transport, {
+      ...ids,
+      heartbeatTimeoutMs: 1_500,
+      random: noJitter,
+      onBeatError,
+    });
+    await vi.advanceTimersByTimeAsync(500);
+    expect(onBeatError).toHaveBeenCalledTimes(1);
+    expect(onBeatError.mock.calls[0]?.[0]).toMatchObject({ message: 'Heartbeat timed out after 500 ms' });
+    heartbeat.stop();
+    await vi.runAllTimersAsync();
+  });
+
+  test('a beat whose deadline fired more than an interval late says the event loop was blocked', async () => {
+    const transport = new FakeTransport(hangUntilAborted);
+    const onBeatError = vi.fn();
+    const heartbeat = startHeartbeat(transport, {
+      ...ids,
+      heartbeatTimeoutMs: 1_500,
+      random: noJitter,
+      onBeatError,
+    });
+    // A blocked event loop: the clock moves on 4 s while no timer can fire.
+    vi.setSystemTime(Date.now() + 4_000);
+    await vi.advanceTimersByTimeAsync(500);
+    expect(onBeatError).toHaveBeenCalledTimes(1);
+    const error = onBeatError.mock.calls[0]?.[0] as Error | undefined;
+    expect(error?.name).toBe('APITimeoutError');
+    expect(error?.message).toBe(
+      'Heartbeat timed out after 500 ms, but its timer fired 4000 ms late: the event loop was blocked ' +
+        '(synchronous work on the main thread), so no beat could go out. Run CPU-bound tool handlers in a ' +
+        'worker (workerHandler, see docs/tool-workers.md) or let them await between chunks of work',
+    );
+    heartbeat.stop();
+    await vi.runAllTimersAsync();
+  });
+
   test('callbacks that throw do not stop the timer or count a good beat as failed', async () => {
     let failing = false;
     const transport = new FakeTransport(() => (failing ? Promise.reject(apiError(503)) : undefined));

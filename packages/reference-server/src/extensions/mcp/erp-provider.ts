@@ -31,10 +31,8 @@ export function erpProvider(
         loaded = { data: shared, start: structuredClone(shared) };
         return shared;
       });
-      const [{ createErpServer }, shared] = await Promise.all([import('./erp/erp-server.js'), data]);
-      return createErpServer(
-        clock === undefined ? { data: shared } : { data: shared, now: () => clock.now() },
-      );
+      const [{ erpServer }, shared] = await Promise.all([import('./erp/erp-server.js'), data]);
+      return erpServer(clock === undefined ? { data: shared } : { data: shared, now: () => clock.now() });
     },
     reset: () => {
       // The servers hold the shared object and read its lists on every call.

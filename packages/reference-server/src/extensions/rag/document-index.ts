@@ -61,14 +61,15 @@ async function createDb(language: IndexLanguage, options: IndexOptions, document
 /**
  * An in-memory full-text index (Orama, BM25 over `title` and `text`) whose documents carry tags.
  * Tags are stored as `enum[]` values so tag filters run inside the search, before ranking and limits.
- * Orama and the language's stemmer and stop words load on first use (dynamic imports, so a browser
- * bundle fetches only the languages its indexes use, and Orama not with the page); {@link ready} resolves once the index is built, and
- * {@link search} waits for it.
+ * Orama and the language's stemmer and stop words load, and the documents are indexed, on the first
+ * {@link search} or {@link ready} (dynamic imports: a server whose sessions never search loads none of
+ * it, and a browser bundle fetches only the languages its indexes use).
  */
 export class DocumentIndex {
   readonly name: string;
   readonly language: IndexLanguage;
-  readonly #db: ReturnType<typeof createDb>;
+  readonly #options: IndexOptions;
+  #db: ReturnType<typeof createDb> | undefined;
   readonly #documents = new Map<string, Document>();
 
   /** Throws for a duplicate document id or an unknown language (the message lists the supported ones). */
@@ -86,14 +87,18 @@ export class DocumentIndex {
       }
       this.#documents.set(document.id, document);
     }
-    this.#db = createDb(language, options, [...this.#documents.values()]);
-    // A failure surfaces in ready() and search(), not as an unhandled rejection.
-    this.#db.catch(() => {});
+    this.#options = options;
   }
 
-  /** Resolves once the language resources are loaded and the documents indexed. */
+  /** Builds the index once; a failure surfaces in every ready() and search(). */
+  #built(): ReturnType<typeof createDb> {
+    this.#db ??= createDb(this.language, this.#options, [...this.#documents.values()]);
+    return this.#db;
+  }
+
+  /** Builds the index if no search did yet: resolves once the language resources are loaded and the documents indexed. */
   async ready(): Promise<void> {
-    await this.#db;
+    await this.#built();
   }
 
   get size(): number {
@@ -111,7 +116,7 @@ export class DocumentIndex {
   async search(query: string, options: IndexSearchOptions): Promise<DocumentHit[]> {
     const where = tagFilterWhere(options.tagFilter);
     if (where === 'nothing' || query.trim() === '') return [];
-    const [{ search }, db] = await Promise.all([loadOrama(), this.#db]);
+    const [{ search }, db] = await Promise.all([loadOrama(), this.#built()]);
     const results = await search(db, {
       term: query,
       properties: ['title', 'text'],

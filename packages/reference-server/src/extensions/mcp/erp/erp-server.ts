@@ -10,8 +10,6 @@ import {
 } from './erp-data.js';
 import { ERP_OUTPUT_SCHEMAS } from './erp-output-schemas.js';
 
-export { ERP_PROVIDER, ERP_TOOL_NAMES } from './erp-names.js';
-
 export interface ErpServerOptions {
   /** Time source for new orders, Unix ms (defaults to `Date.now`). */
   now?: () => number;
@@ -43,9 +41,9 @@ const orderId = z.string().describe('Order id, e.g. "O-5001"');
  * The built-in ERP provider: a real MCP server over a small, coherent data set (customers, products
  * and stock, orders, invoices). Read tools look data up; `create_order` and `cancel_order` change
  * stock, orders and invoices of this server instance. Inputs are validated by the tools' zod schemas,
- * so bad input is an error result that names the field.
+ * so bad input is an error result that names the field. Loaded on first use: see `createErpServer`.
  */
-export function createErpServer(options: ErpServerOptions = {}): McpServer {
+export function erpServer(options: ErpServerOptions = {}): McpServer {
   const data = options.data ?? erpSeedData();
   const now = options.now ?? Date.now;
   const server = new McpServer({ name: 'parley-erp', version: '0.1.0' });
