@@ -1,31 +1,48 @@
 export type {
   ContentBlock,
+  ContentBlockDelta,
+  ContentBlockStart,
   Customizations,
   ErrorCode,
+  ErrorDetails,
+  ErrorDetailsByCode,
+  ErrorDetailsOf,
+  ExceptionEventKind,
+  ExceptionPayload,
   Extensions,
   FullCustomizations,
   JsonObject,
+  KnownStreamEventKind,
   Message,
   MessageReply,
   MinimalCustomizations,
+  OpenToolCall,
   PendingTool,
   RagConfig,
+  RequestIssue,
   RewindResponse,
   Role,
   SessionSummary,
   SimpleCustomizations,
   StopReason,
+  StreamEventPayloads,
   TextBlock,
+  TextDelta,
   ToolCall,
   ToolCallState,
   ToolDefinition,
   ToolResultBlock,
+  ToolResultBlockStart,
   ToolResultContent,
+  ToolResultDelta,
+  ToolResultDeltaPart,
   ToolUseBlock,
+  ToolUseBlockStart,
+  ToolUseDelta,
   Usage,
   UserContentBlock,
-} from '@parley/protocol';
-export { ERROR_CODES } from '@parley/protocol';
+} from './wire/index.js';
+export { ERROR_CODES } from './wire/index.js';
 export type { ParleyOptions } from './client.js';
 export {
   BASE_URL_ENV,
@@ -103,8 +120,11 @@ export type { MessageStreamEvents, StreamTimeouts } from './streaming/message-st
 export { MessageStream } from './streaming/message-stream.js';
 export type { MessageSnapshot } from './streaming/reply-accumulator.js';
 export type {
+  KnownStreamEvent,
   KnownStreamEventItem,
+  MessageStreamEvent,
   StreamEventItem,
   StreamEventOf,
+  UnknownStreamEvent,
   UnknownStreamEventItem,
 } from './streaming/stream-events.js';

@@ -4,7 +4,7 @@ import type {
   PendingTool,
   SendMessageRequest,
   UserContentBlock,
-} from '@parley/protocol';
+} from '../wire/index.js';
 import { mapConcurrent } from '../internal/map-concurrent.js';
 import type { AnyTool } from './define-tool.js';
 import { reportUnknownTool, runTool, type ToolRunResult } from './run-tool.js';

@@ -1,4 +1,4 @@
-import type { Message, MessageReply, StopReason, Usage } from '@parley/protocol';
+import type { Message, MessageReply, StopReason, Usage } from '../wire/index.js';
 import { APIUserAbortError } from '../errors/index.js';
 import type { ToolRunResult } from './run-tool.js';
 

@@ -4,7 +4,7 @@ import type {
   MessageReply,
   RewindResponse,
   UserContentBlock,
-} from '@parley/protocol';
+} from '../wire/index.js';
 import type { APIPromise } from '../core/api-promise.js';
 import type { HttpClient, RequestOptions } from '../core/http-client.js';
 import { ExportMessagesShape, MessageReplyShape, RewindShape } from '../core/response-shapes.js';

@@ -1,4 +1,4 @@
-import type { Customizations, ListSessionsResponse, SessionSummary } from '@parley/protocol';
+import type { Customizations, ListSessionsResponse, SessionSummary } from '../wire/index.js';
 import type { APIPromise } from '../core/api-promise.js';
 import type { HttpClient, RequestOptions } from '../core/http-client.js';
 import { CreateSessionShape, ListSessionsShape } from '../core/response-shapes.js';

@@ -1,4 +1,4 @@
-import type { ExceptionEventKind, KnownStreamEventKind } from '@parley/protocol';
+import type { ExceptionEventKind, KnownStreamEventKind } from '../wire/index.js';
 import { ReplyStopShape, RoleShape, UsageShape } from '../core/response-shapes.js';
 import { number, object, optional, record, type Shape, string } from '../internal/shape.js';
 

@@ -1,4 +1,4 @@
-import type { Message, MessageReply, PendingTool, StopReason } from '@parley/protocol';
+import type { Message, MessageReply, PendingTool, StopReason } from '../wire/index.js';
 import type { WithResponse } from '../core/api-promise.js';
 import type { OpenResponse } from '../core/http-client.js';
 import { APIUserAbortError, isParleyError, REQUEST_ID_HEADER } from '../errors/index.js';

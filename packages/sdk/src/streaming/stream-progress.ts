@@ -1,4 +1,4 @@
-import type { KnownStreamEventKind } from '@parley/protocol';
+import type { KnownStreamEventKind } from '../wire/index.js';
 import {
   APIUserAbortError,
   describeReceived,
