@@ -1,3 +1,4 @@
+import { mapConcurrent } from '../internal/map-concurrent.js';
 import type {
   Message,
   MessageReply,
@@ -5,7 +6,6 @@ import type {
   SendMessageRequest,
   UserContentBlock,
 } from '../wire/index.js';
-import { mapConcurrent } from '../internal/map-concurrent.js';
 import type { AnyTool } from './define-tool.js';
 import { reportUnknownTool, runTool, type ToolRunResult } from './run-tool.js';
 import { type ToolLoopResult, ToolLoopRun, type ToolLoopStep } from './tool-loop-run.js';

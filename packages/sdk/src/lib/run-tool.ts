@@ -1,4 +1,3 @@
-import type { PendingTool } from '../wire/index.js';
 import {
   APIUserAbortError,
   isConflictError,
@@ -7,6 +6,7 @@ import {
   ToolReportError,
 } from '../errors/index.js';
 import { raceSignal } from '../internal/race-signal.js';
+import type { PendingTool } from '../wire/index.js';
 import { type AnyTool, RESERVED_OUTPUT_FIELD, type Tool, type ToolContext } from './define-tool.js';
 import { Heartbeat } from './heartbeat.js';
 import { reportWithRetry } from './report-with-retry.js';

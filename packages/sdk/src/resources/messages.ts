@@ -1,3 +1,8 @@
+import type { APIPromise } from '../core/api-promise.js';
+import type { HttpClient, RequestOptions } from '../core/http-client.js';
+import { ExportMessagesShape, MessageReplyShape, RewindShape } from '../core/response-shapes.js';
+import { pathSegment } from '../internal/path.js';
+import { MessageStream, type StreamTimeouts } from '../streaming/message-stream.js';
 import type {
   ExportMessagesResponse,
   Message,
@@ -5,11 +10,6 @@ import type {
   RewindResponse,
   UserContentBlock,
 } from '../wire/index.js';
-import type { APIPromise } from '../core/api-promise.js';
-import type { HttpClient, RequestOptions } from '../core/http-client.js';
-import { ExportMessagesShape, MessageReplyShape, RewindShape } from '../core/response-shapes.js';
-import { pathSegment } from '../internal/path.js';
-import { MessageStream, type StreamTimeouts } from '../streaming/message-stream.js';
 
 /** Body of `send` / `stream`: the user's turn, or nothing to resume after tool calls. */
 export interface SendMessageParams {

@@ -1,8 +1,8 @@
-import type { Customizations, ListSessionsResponse, SessionSummary } from '../wire/index.js';
 import type { APIPromise } from '../core/api-promise.js';
 import type { HttpClient, RequestOptions } from '../core/http-client.js';
 import { CreateSessionShape, ListSessionsShape } from '../core/response-shapes.js';
 import { pathSegment } from '../internal/path.js';
+import type { Customizations, ListSessionsResponse, SessionSummary } from '../wire/index.js';
 
 /** Body of `client.sessions.create`: one of the three variants (Simple, Full, Minimal). */
 export interface CreateSessionParams {

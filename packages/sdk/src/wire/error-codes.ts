@@ -69,4 +69,3 @@ export const ERROR_CODES = {
 } as const satisfies Record<string, { status: number; description: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
-
