@@ -43,6 +43,7 @@ export {
   isResponseValidationError,
   isStreamError,
   isToolCallLostError,
+  isToolNotDeclaredError,
   isToolReportError,
   MAX_RETRY_AFTER_MS,
   NotFoundError,
@@ -54,6 +55,7 @@ export {
   ResponseValidationError,
   StreamError,
   ToolCallLostError,
+  ToolNotDeclaredError,
   ToolReportError,
 } from './errors/index.js';
 export * from './lib/index.js';

@@ -31,6 +31,8 @@ export type {
 export { reportUnknownTool, runTool } from './run-tool.js';
 export type { RunToolLoopOptions, ToolLoopClient, ToolLoopStream } from './run-tool-loop.js';
 export { DEFAULT_MAX_STEPS, DEFAULT_TOOL_CONCURRENCY, runToolLoop } from './run-tool-loop.js';
+export type { DeclaredTools } from './session-tools.js';
+export { MAX_REMEMBERED_SESSIONS } from './session-tools.js';
 export type { ToolLoopExecutor, ToolLoopResult, ToolLoopStep } from './tool-loop-run.js';
 export { ToolLoopRun } from './tool-loop-run.js';
 export type {
