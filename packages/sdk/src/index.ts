@@ -11,6 +11,8 @@ export {
 export type { WithResponse } from './core/api-promise.js';
 export { APIPromise } from './core/api-promise.js';
 export type { FetchLike, Logger, RequestOptions } from './core/http-client.js';
+export type { LogLevel } from './core/log-level.js';
+export { LOG_LEVEL_ENV } from './core/log-level.js';
 export { INITIAL_RETRY_DELAY_MS, MAX_RETRY_DELAY_MS } from './core/retry-policy.js';
 export type {
   APIErrorInit,

@@ -13,11 +13,12 @@ import { raceSignal } from '../internal/race-signal.js';
 import { check, describeIssue, type Shape } from '../internal/shape.js';
 import { sleep } from '../internal/sleep.js';
 import { APIPromise, type WithResponse } from './api-promise.js';
+import { baseUrlHint, connectionFailureMessage } from './connection-failure.js';
+import { type LevelLogger, type Logger, type LogLevel, levelLogger, redactedHeaders } from './log-level.js';
 import { ErrorBodyShape } from './response-shapes.js';
 import { isRetryableStatus, provablyNotSent, rejectedUnprocessed, retryDelayMs } from './retry-policy.js';
 
-/** Where the SDK logs: any object with console's four methods. */
-export type Logger = Pick<Console, 'debug' | 'info' | 'warn' | 'error'>;
+export type { Logger } from './log-level.js';
 
 /**
  * A standard `fetch`, or any function that answers a `Request` (a server's in-process `fetch`
@@ -46,7 +47,10 @@ export interface HttpClientConfig {
   timeoutMs: number;
   maxRetries: number;
   headers: Record<string, string>;
+  /** Where lines go; `console` when not given. */
   logger?: Logger | undefined;
+  /** Lines below this level are not built. */
+  logLevel: LogLevel;
 }
 
 /** One call of the protocol. */
@@ -87,9 +91,15 @@ class TimeoutReason extends Error {}
 export class HttpClient {
   readonly #config: HttpClientConfig;
   readonly #ky: KyInstance;
+  readonly #log: LevelLogger;
+  /** Appended to connection errors and 404s when the base URL looks wrong. */
+  readonly #hint: string;
 
   constructor(config: HttpClientConfig) {
     this.#config = config;
+    this.#log = levelLogger(config.logger ?? console, config.logLevel);
+    this.#hint = baseUrlHint(config.baseUrl);
+    if (this.#hint) this.#log.warn?.(`[parley]${this.#hint}`);
     this.#ky = ky.create({
       prefixUrl: config.baseUrl,
       // ky always calls `fetch` with a Request, so a Request-only handler is enough.
@@ -103,6 +113,9 @@ export class HttpClient {
           async (request) => {
             const token = await this.#resolveToken();
             if (token) request.headers.set('authorization', `Bearer ${token}`);
+            this.#log.debug?.(
+              `[parley] → ${request.method} ${request.url} (${redactedHeaders(request.headers)})`,
+            );
           },
         ],
       },
@@ -148,7 +161,7 @@ export class HttpClient {
     const maxRetries = options.maxRetries ?? this.#config.maxRetries;
     const timeoutMs = options.timeoutMs ?? this.#config.timeoutMs;
     const userSignal = options.signal;
-    const log = this.#config.logger;
+    const log = this.#log;
 
     for (let retry = 0; ; retry++) {
       if (userSignal?.aborted) {
@@ -161,7 +174,7 @@ export class HttpClient {
       let retryError: ParleyError;
       let retryHeaders: Headers | undefined;
       try {
-        log?.debug(`[parley] ${method} ${url}${retry > 0 ? ` (retry ${retry})` : ''}`);
+        if (retry > 0) log.debug?.(`[parley] ${method} ${url} (retry ${retry})`);
         const sent = this.#ky(spec.path, {
           method,
           signal,
@@ -172,8 +185,14 @@ export class HttpClient {
         // A fetch that ignores its signal (an in-process handler holding its answer) must not
         // hold the call past its deadline or turn an abort into a server error.
         const response = await raceSignal(sent, signal);
+        log.debug?.(
+          `[parley] ← ${response.status} ${method} ${url} (request ${response.headers.get(REQUEST_ID_HEADER) ?? 'without id'})`,
+        );
         if (response.ok) return await raceSignal(onSuccess(response, ctx), signal);
-        const error = await raceSignal(apiErrorFrom(response, method, url), signal);
+        const error = await raceSignal(
+          apiErrorFrom(response, method, url, response.status === 404 ? this.#hint : ''),
+          signal,
+        );
         const retryable = spec.idempotent
           ? isRetryableStatus(response.status)
           : rejectedUnprocessed(response.status);
@@ -192,7 +211,7 @@ export class HttpClient {
         clearTimeout(timer);
       }
       const delay = retryDelayMs(retry, retryHeaders);
-      log?.debug(`[parley] ${retryError.message}; retrying in ${delay} ms`);
+      log.debug?.(`[parley] ${retryError.message}; retrying in ${delay} ms`);
       await sleep(delay, userSignal);
     }
   }
@@ -215,8 +234,9 @@ export class HttpClient {
     if (ctx.controller.signal.reason instanceof TimeoutReason) {
       return new APITimeoutError(`Request timed out after ${ctx.timeoutMs} ms (${where})`, { cause: raw });
     }
-    const detail = raw instanceof Error ? raw.message : String(raw);
-    return new APIConnectionError(`Connection error (${where}): ${detail}`, { cause: raw });
+    return new APIConnectionError(connectionFailureMessage(raw, where, this.#config.baseUrl, this.#hint), {
+      cause: raw,
+    });
   }
 
   async #resolveToken(): Promise<string | undefined> {
@@ -235,7 +255,12 @@ export class HttpClient {
 }
 
 /** Builds the {@link APIError} subclass for a non-2xx response from its `{ error }` body. */
-export async function apiErrorFrom(response: Response, method: string, url: string): Promise<APIError> {
+export async function apiErrorFrom(
+  response: Response,
+  method: string,
+  url: string,
+  hint = '',
+): Promise<APIError> {
   let text = '';
   try {
     text = await response.text();
@@ -261,6 +286,7 @@ export async function apiErrorFrom(response: Response, method: string, url: stri
     headers: response.headers,
     method,
     url,
+    hint,
   });
 }
 

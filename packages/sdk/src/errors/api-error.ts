@@ -16,6 +16,8 @@ export interface APIErrorInit {
   headers: Headers;
   method: string;
   url: string;
+  /** A sentence appended to the message (e.g. about a base URL that ends in `/v1`). */
+  hint?: string | undefined;
   cause?: unknown;
 }
 
@@ -47,7 +49,9 @@ export class APIError extends ParleyError {
     const text = init.serverMessage ?? 'no error message';
     const requestId = init.headers.get(REQUEST_ID_HEADER) ?? undefined;
     const request = requestId === undefined ? '' : `, request ${requestId}`;
-    super(`${what}: ${text} (${init.method.toUpperCase()} ${init.url}${request})`, { cause: init.cause });
+    super(`${what}: ${text} (${init.method.toUpperCase()} ${init.url}${request})${init.hint ?? ''}`, {
+      cause: init.cause,
+    });
     this.status = init.status;
     this.code = init.code;
     this.details = init.details as ErrorDetails | undefined;
