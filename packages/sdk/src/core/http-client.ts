@@ -103,7 +103,6 @@ export class HttpClient {
     this.#ky = ky.create({
       prefixUrl: config.baseUrl,
       // ky always calls `fetch` with a Request, so a Request-only handler is enough.
-      ...(config.fetch ? { fetch: config.fetch as typeof fetch } : {}),
       retry: 0,
       timeout: false,
       throwHttpErrors: false,
@@ -116,6 +115,12 @@ export class HttpClient {
             this.#log.debug?.(
               `[parley] → ${request.method} ${request.url} (${redactedHeaders(request.headers)})`,
             );
+            // ky's own fetch step clones the request first (a tee of its body, so that it can
+            // retry) and wraps the call in its timeout: a third of a request's cost on loopback.
+            // Retries and timeouts are the SDK's, so the hook sends the request itself; a hook
+            // that returns a Response skips that step. The global fetch is looked up per call, so
+            // one patched later (msw) is used.
+            return (config.fetch ?? globalThis.fetch)(request);
           },
         ],
       },
@@ -125,7 +130,7 @@ export class HttpClient {
   /** Sends a request and returns its checked body (and, through `withResponse()`, the response). */
   request<T>(spec: RequestSpec, options: RequestOptions = {}): APIPromise<T> {
     return new APIPromise(
-      this.#execute(spec, options, async (response, ctx): Promise<WithResponse<T>> => {
+      this.#execute(spec, options, false, async (response, ctx): Promise<WithResponse<T>> => {
         const text = await response.text();
         const requestId = response.headers.get(REQUEST_ID_HEADER) ?? undefined;
         const result = { response, requestId, data: undefined as T };
@@ -148,12 +153,13 @@ export class HttpClient {
 
   /** Sends a request and hands back the 2xx response unread, with a handle to abort it. */
   open(spec: RequestSpec, options: RequestOptions = {}): Promise<OpenResponse> {
-    return this.#execute(spec, options, async (response, ctx) => ({ response, ...ctx }));
+    return this.#execute(spec, options, true, async (response, ctx) => ({ response, ...ctx }));
   }
 
   async #execute<R>(
     spec: RequestSpec,
     options: RequestOptions,
+    open: boolean,
     onSuccess: (response: Response, ctx: Omit<OpenResponse, 'response'>) => Promise<R>,
   ): Promise<R> {
     const method = spec.method;
@@ -168,7 +174,13 @@ export class HttpClient {
         throw new APIUserAbortError(`Request was aborted (${method} ${url})`, { cause: userSignal.reason });
       }
       const controller = new AbortController();
-      const signal = userSignal ? AbortSignal.any([userSignal, controller.signal]) : controller.signal;
+      // The caller's abort is forwarded by a listener rather than AbortSignal.any, which costs more
+      // than the rest of the attempt's bookkeeping together; it is removed once the attempt is
+      // over (an open response keeps it: its body is still to be read).
+      const forward = userSignal ? () => controller.abort(userSignal.reason) : undefined;
+      if (forward) userSignal?.addEventListener('abort', forward, { once: true });
+      let keepForwarding = false;
+      const signal = controller.signal;
       const timer = setTimeout(() => controller.abort(new TimeoutReason()), timeoutMs);
       const ctx = { abort: (reason?: unknown) => controller.abort(reason), signal, method, url };
       let retryError: ParleyError;
@@ -188,7 +200,11 @@ export class HttpClient {
         log.debug?.(
           `[parley] ← ${response.status} ${method} ${url} (request ${response.headers.get(REQUEST_ID_HEADER) ?? 'without id'})`,
         );
-        if (response.ok) return await raceSignal(onSuccess(response, ctx), signal);
+        if (response.ok) {
+          const result = await raceSignal(onSuccess(response, ctx), signal);
+          keepForwarding = open;
+          return result;
+        }
         const error = await raceSignal(
           apiErrorFrom(response, method, url, response.status === 404 ? this.#hint : ''),
           signal,
@@ -209,6 +225,7 @@ export class HttpClient {
         retryError = error;
       } finally {
         clearTimeout(timer);
+        if (forward && !keepForwarding) userSignal?.removeEventListener('abort', forward);
       }
       const delay = retryDelayMs(retry, retryHeaders);
       log.debug?.(`[parley] ${retryError.message}; retrying in ${delay} ms`);
