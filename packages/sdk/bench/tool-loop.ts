@@ -67,11 +67,15 @@ async function fetchLoop(): Promise<void> {
   if (!JSON.stringify(answer.messages.at(-1)?.content).includes('pong')) throw new Error('unexpected answer');
 }
 
-async function timeLoops(loop: () => Promise<void>): Promise<number> {
+/** Wall time and CPU time (this process: client and server) per loop, in µs. */
+async function timeLoops(loop: () => Promise<void>): Promise<{ wall: number; cpu: number }> {
   const start = performance.now();
+  const cpu = process.cpuUsage();
   for (let i = 0; i < LOOPS; i++) await loop();
+  const used = process.cpuUsage(cpu);
+  const wall = ((performance.now() - start) * 1000) / LOOPS;
   running.server.reset();
-  return ((performance.now() - start) * 1000) / LOOPS;
+  return { wall, cpu: (used.user + used.system) / LOOPS };
 }
 
 const median = (values: number[]) => {
@@ -79,12 +83,21 @@ const median = (values: number[]) => {
   return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
 };
 
+interface Result {
+  sdkUs: number;
+  fetchUs: number;
+  ratio: number;
+  sdkCpuUs: number;
+  fetchCpuUs: number;
+  cpuRatio: number;
+}
+
 /** The medians (µs per loop) of `ROUNDS` interleaved rounds; warms both up first. */
-export async function measureToolLoop(): Promise<{ sdkUs: number; fetchUs: number; ratio: number }> {
+export async function measureToolLoop(): Promise<Result> {
   await timeLoops(sdkLoop);
   await timeLoops(fetchLoop);
-  const sdk: number[] = [];
-  const raw: number[] = [];
+  const sdk: Array<{ wall: number; cpu: number }> = [];
+  const raw: Array<{ wall: number; cpu: number }> = [];
   for (let round = 0; round < ROUNDS; round++) {
     if (round % 2 === 0) {
       sdk.push(await timeLoops(sdkLoop));
@@ -94,16 +107,20 @@ export async function measureToolLoop(): Promise<{ sdkUs: number; fetchUs: numbe
       sdk.push(await timeLoops(sdkLoop));
     }
   }
-  const sdkUs = median(sdk);
-  const fetchUs = median(raw);
-  return { sdkUs, fetchUs, ratio: sdkUs / fetchUs };
+  const sdkUs = median(sdk.map((r) => r.wall));
+  const fetchUs = median(raw.map((r) => r.wall));
+  const sdkCpuUs = median(sdk.map((r) => r.cpu));
+  const fetchCpuUs = median(raw.map((r) => r.cpu));
+  return { sdkUs, fetchUs, ratio: sdkUs / fetchUs, sdkCpuUs, fetchCpuUs, cpuRatio: sdkCpuUs / fetchCpuUs };
 }
 
-const { sdkUs, fetchUs, ratio } = await measureToolLoop();
+const r = await measureToolLoop();
+const line = (name: string, us: number, cpu: number) =>
+  `  ${name}  ${us.toFixed(0)} µs per loop, ${(us / 5).toFixed(0)} per request (CPU ${cpu.toFixed(0)} µs per loop)`;
 console.log(
-  `tool loop over loopback (create, send, heartbeat, respond, resume; ${ROUNDS} rounds of ${LOOPS}, medians):\n` +
-    `  runToolLoop  ${sdkUs.toFixed(0)} µs per loop (${(sdkUs / 5).toFixed(0)} µs per request)\n` +
-    `  raw fetch    ${fetchUs.toFixed(0)} µs per loop (${(fetchUs / 5).toFixed(0)} µs per request)\n` +
-    `  ratio        ${ratio.toFixed(2)}x raw fetch (goal <= 1.15x)`,
+  `tool loop over loopback (create, send, heartbeat, respond, resume; ${ROUNDS} interleaved rounds of ${LOOPS}, medians):\n` +
+    `${line('runToolLoop', r.sdkUs, r.sdkCpuUs)}\n` +
+    `${line('raw fetch  ', r.fetchUs, r.fetchCpuUs)}\n` +
+    `  ratio        ${r.ratio.toFixed(2)}x raw fetch in time, ${r.cpuRatio.toFixed(2)}x in CPU (goal <= 1.15x)`,
 );
 await running.close();
