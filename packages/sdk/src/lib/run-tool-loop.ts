@@ -1,4 +1,5 @@
 import { ToolNotDeclaredError } from '../errors/index.js';
+import { linkedSignal } from '../internal/linked-signal.js';
 import { mapConcurrent } from '../internal/map-concurrent.js';
 import type {
   Message,
@@ -186,35 +187,40 @@ async function runPending(
   if (reply.pendingTools.length === 0) return [];
   // One failing tool (its report failed for good) cancels its siblings before the loop rejects.
   const step = new AbortController();
-  const stepSignal = AbortSignal.any([signal, step.signal]);
+  const linked = linkedSignal(signal, step.signal);
+  const stepSignal = linked.signal;
   const available = [...config.tools.keys()];
-  return mapConcurrent(
-    reply.pendingTools,
-    config.concurrency,
-    (pending) => {
-      const tool = config.tools.get(pending.name);
-      if (!tool)
-        return reportUnknownTool(client, {
+  try {
+    return await mapConcurrent(
+      reply.pendingTools,
+      config.concurrency,
+      (pending) => {
+        const tool = config.tools.get(pending.name);
+        if (!tool)
+          return reportUnknownTool(client, {
+            sessionId: options.sessionId,
+            pending,
+            available,
+            signal: stepSignal,
+          });
+        const { onHeartbeatError, onHeartbeat } = options;
+        options.onToolStart?.(pending);
+        return runTool(client, {
           sessionId: options.sessionId,
           pending,
-          available,
+          tool,
+          heartbeatTimeoutMs: reply.heartbeatTimeoutMs,
           signal: stepSignal,
+          random: options.random,
+          onHeartbeatError: onHeartbeatError && ((error) => onHeartbeatError(error, pending)),
+          onHeartbeat: onHeartbeat && ((beats) => onHeartbeat(beats, pending)),
         });
-      const { onHeartbeatError, onHeartbeat } = options;
-      options.onToolStart?.(pending);
-      return runTool(client, {
-        sessionId: options.sessionId,
-        pending,
-        tool,
-        heartbeatTimeoutMs: reply.heartbeatTimeoutMs,
-        signal: stepSignal,
-        random: options.random,
-        onHeartbeatError: onHeartbeatError && ((error) => onHeartbeatError(error, pending)),
-        onHeartbeat: onHeartbeat && ((beats) => onHeartbeat(beats, pending)),
-      });
-    },
-    (error) => step.abort(error),
-  );
+      },
+      (error) => step.abort(error),
+    );
+  } finally {
+    linked.unlink();
+  }
 }
 
 function lastAssistantText(messages: readonly Message[]): string {

@@ -5,6 +5,7 @@ import {
   ToolCallLostError,
   ToolReportError,
 } from '../errors/index.js';
+import { linkedSignal } from '../internal/linked-signal.js';
 import { raceSignal } from '../internal/race-signal.js';
 import type { PendingTool } from '../wire/index.js';
 import { type AnyTool, RESERVED_OUTPUT_FIELD, type Tool, type ToolContext } from './define-tool.js';
@@ -147,7 +148,8 @@ export async function runTool<TTool extends AnyTool>(
     onBeatError: options.onHeartbeatError,
     onBeat: options.onHeartbeat,
   }).start();
-  const handlerSignal = signal ? AbortSignal.any([heartbeat.lost, signal]) : heartbeat.lost;
+  const handler = signal ? linkedSignal(heartbeat.lost, signal) : undefined;
+  const handlerSignal = handler ? handler.signal : heartbeat.lost;
   const ctx: ToolContext = {
     signal: handlerSignal,
     sessionId,
@@ -164,6 +166,7 @@ export async function runTool<TTool extends AnyTool>(
     // Only the race's signal rejects here: execute() never throws.
   }
   await heartbeat.stop();
+  handler?.unlink();
   if (heartbeat.lostError) return lost(base, heartbeat.lostError);
   if (signal?.aborted || outcome === undefined) throw abortError(signal);
 
