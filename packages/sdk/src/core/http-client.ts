@@ -120,7 +120,7 @@ export class HttpClient {
             // Retries and timeouts are the SDK's, so the hook sends the request itself; a hook
             // that returns a Response skips that step. The global fetch is looked up per call, so
             // one patched later (msw) is used.
-            return (config.fetch ?? globalThis.fetch)(request);
+            return config.fetch ? config.fetch(request) : globalThis.fetch(request);
           },
         ],
       },
