@@ -4,7 +4,7 @@
 // keeps it within about two minutes, and `@ts-expect-error` lines fail it should the SDK's types
 // degrade to `any`), compiled, and run in a tool loop against the reference server.
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +16,33 @@ const TSC = join(ROOT, 'node_modules/typescript/bin/tsc');
 const started = Date.now();
 const dir = mkdtempSync(join(tmpdir(), 'parley-consumer-'));
 const step = (what) => console.log(`[consumer] ${what} (${((Date.now() - started) / 1000).toFixed(0)} s)`);
+
+/**
+ * The SDK must not install zod (docs/sdk.md, "Dependencies"): nothing under @parley/sdk in the
+ * installed tree is zod, and its type declarations import neither zod nor @parley/protocol.
+ */
+function sdkBringsNoZod(app) {
+  const tree = JSON.parse(
+    execFileSync('npm', ['ls', '--all', '--json', '@parley/sdk'], { cwd: app, encoding: 'utf8' }),
+  );
+  const sdk = tree.dependencies?.['@parley/sdk'];
+  if (!sdk) throw new Error('npm ls found no @parley/sdk');
+  const found = [];
+  const walk = (node, path) => {
+    for (const [name, child] of Object.entries(node.dependencies ?? {})) {
+      if (name === 'zod' || name === '@parley/protocol') found.push([...path, name].join(' > '));
+      walk(child, [...path, name]);
+    }
+  };
+  walk(sdk, ['@parley/sdk']);
+  if (found.length > 0) throw new Error(`installing @parley/sdk brings ${found.join(', ')}`);
+  const dist = join(app, 'node_modules/@parley/sdk/dist');
+  for (const file of readdirSync(dist).filter((f) => /\.d\.c?ts$/.test(f))) {
+    const text = readFileSync(join(dist, file), 'utf8');
+    if (/from ['"](zod|@parley\/protocol)['"]/.test(text))
+      throw new Error(`${file} imports zod or @parley/protocol`);
+  }
+}
 
 try {
   step(`packing into ${dir}`);
@@ -43,6 +70,8 @@ try {
   } catch {
     // Only informative: `npm ls` exits non-zero on peer-dependency notes that do not matter here.
   }
+  step('checking that the SDK brings no zod');
+  sdkBringsNoZod(join(dir, 'app'));
   step('type-checking and compiling with tsc');
   execFileSync(process.execPath, [TSC, '-p', 'tsconfig.json'], { cwd: join(dir, 'app'), stdio: 'inherit' });
   step('running a tool loop per schema library against the reference server');

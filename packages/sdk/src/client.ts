@@ -1,4 +1,5 @@
 import { type FetchLike, HttpClient, type Logger } from './core/http-client.js';
+import { isLogLevel, LOG_LEVEL_ENV, type LogLevel } from './core/log-level.js';
 import { readEnv } from './internal/read-env.js';
 import { type RunToolLoopOptions, runToolLoop } from './lib/run-tool-loop.js';
 import type { ToolLoopRun } from './lib/tool-loop-run.js';
@@ -39,8 +40,15 @@ export interface ParleyOptions {
   maxRetries?: number;
   /** Headers sent with every request. */
   headers?: Record<string, string>;
-  /** Receives debug lines (requests, retries). Silent by default. */
+  /** Where the SDK logs: any object with console's four methods. Default: `console`. */
   logger?: Logger;
+  /**
+   * How much the SDK logs: `'debug'` (each request with its headers, the bearer token hidden, each
+   * response and retry), `'info'`, `'warn'` (a base URL that looks wrong), `'error'` or `'off'`.
+   * Default: the `PARLEY_LOG` environment variable, else `'debug'` when a `logger` is given, else
+   * `'warn'`.
+   */
+  logLevel?: LogLevel;
   /** Longest gap between two chunks of a streamed reply in ms. Default 60 000. */
   streamIdleTimeoutMs?: number;
   /** Longest wait for the first event of a streamed reply in ms. Default 60 000. */
@@ -83,6 +91,7 @@ export class Parley {
       maxRetries: options.maxRetries ?? DEFAULT_MAX_RETRIES,
       headers: options.headers ?? {},
       logger: options.logger,
+      logLevel: resolveLogLevel(options),
     });
     this.sessions = new Sessions(http);
     this.messages = new Messages(http, {
@@ -106,4 +115,24 @@ export class Parley {
   runToolLoop(options: RunToolLoopOptions): ToolLoopRun {
     return runToolLoop(this, options);
   }
+}
+
+function resolveLogLevel(options: ParleyOptions): LogLevel {
+  if (options.logLevel !== undefined) {
+    if (!isLogLevel(options.logLevel)) {
+      throw new TypeError(
+        `new Parley(): logLevel must be 'debug', 'info', 'warn', 'error' or 'off', got ${JSON.stringify(options.logLevel)}`,
+      );
+    }
+    return options.logLevel;
+  }
+  const fromEnv = readEnv(LOG_LEVEL_ENV);
+  // A mistyped variable must not silence or flood: it is ignored, with a word on the console.
+  if (fromEnv !== undefined && isLogLevel(fromEnv)) return fromEnv;
+  if (fromEnv !== undefined) {
+    (options.logger ?? console).warn(
+      `[parley] ${LOG_LEVEL_ENV}=${fromEnv} is not a log level (debug, info, warn, error, off): ignored`,
+    );
+  }
+  return options.logger ? 'debug' : 'warn';
 }

@@ -1,31 +1,3 @@
-export type {
-  ContentBlock,
-  Customizations,
-  ErrorCode,
-  Extensions,
-  FullCustomizations,
-  JsonObject,
-  Message,
-  MessageReply,
-  MinimalCustomizations,
-  PendingTool,
-  RagConfig,
-  RewindResponse,
-  Role,
-  SessionSummary,
-  SimpleCustomizations,
-  StopReason,
-  TextBlock,
-  ToolCall,
-  ToolCallState,
-  ToolDefinition,
-  ToolResultBlock,
-  ToolResultContent,
-  ToolUseBlock,
-  Usage,
-  UserContentBlock,
-} from '@parley/protocol';
-export { ERROR_CODES } from '@parley/protocol';
 export type { ParleyOptions } from './client.js';
 export {
   BASE_URL_ENV,
@@ -39,6 +11,8 @@ export {
 export type { WithResponse } from './core/api-promise.js';
 export { APIPromise } from './core/api-promise.js';
 export type { FetchLike, Logger, RequestOptions } from './core/http-client.js';
+export type { LogLevel } from './core/log-level.js';
+export { LOG_LEVEL_ENV } from './core/log-level.js';
 export { INITIAL_RETRY_DELAY_MS, MAX_RETRY_DELAY_MS } from './core/retry-policy.js';
 export type {
   APIErrorInit,
@@ -72,6 +46,7 @@ export {
   isResponseValidationError,
   isStreamError,
   isToolCallLostError,
+  isToolNotDeclaredError,
   isToolReportError,
   MAX_RETRY_AFTER_MS,
   NotFoundError,
@@ -83,6 +58,7 @@ export {
   ResponseValidationError,
   StreamError,
   ToolCallLostError,
+  ToolNotDeclaredError,
   ToolReportError,
 } from './errors/index.js';
 export * from './lib/index.js';
@@ -104,8 +80,56 @@ export type { MessageStreamEvents, StreamTimeouts } from './streaming/message-st
 export { MessageStream } from './streaming/message-stream.js';
 export type { MessageSnapshot } from './streaming/reply-accumulator.js';
 export type {
+  KnownStreamEvent,
   KnownStreamEventItem,
+  MessageStreamEvent,
   StreamEventItem,
   StreamEventOf,
+  UnknownStreamEvent,
   UnknownStreamEventItem,
 } from './streaming/stream-events.js';
+export type {
+  ContentBlock,
+  ContentBlockDelta,
+  ContentBlockStart,
+  Customizations,
+  ErrorCode,
+  ErrorDetails,
+  ErrorDetailsByCode,
+  ErrorDetailsOf,
+  ExceptionEventKind,
+  ExceptionPayload,
+  Extensions,
+  FullCustomizations,
+  JsonObject,
+  KnownStreamEventKind,
+  Message,
+  MessageReply,
+  MinimalCustomizations,
+  OpenToolCall,
+  PendingTool,
+  RagConfig,
+  RequestIssue,
+  RewindResponse,
+  Role,
+  SessionSummary,
+  SimpleCustomizations,
+  StopReason,
+  StreamEventPayloads,
+  TextBlock,
+  TextDelta,
+  ToolCall,
+  ToolCallState,
+  ToolDefinition,
+  ToolResultBlock,
+  ToolResultBlockStart,
+  ToolResultContent,
+  ToolResultDelta,
+  ToolResultDeltaPart,
+  ToolUseBlock,
+  ToolUseBlockStart,
+  ToolUseDelta,
+  Usage,
+  UserContentBlock,
+} from './wire/index.js';
+export { ERROR_CODES } from './wire/index.js';

@@ -55,6 +55,12 @@ export interface JournalEntry {
   bodyTruncated?: true;
   /** The fault injected into this request, if any. */
   fault?: Fault;
+  /**
+   * What the server answered. Absent only while the request is still being handled and nothing
+   * was answered yet (a buffered reply running, an injected latency not over): read the entry again
+   * once the call returned. A stream has it from its headers on (`complete: false` until it ends);
+   * a dropped connection has `status: 0`.
+   */
   response?: JournalResponse;
   /**
    * As a checking proxy (`upstream`): where the request or its answer broke the protocol, in the

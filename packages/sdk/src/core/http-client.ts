@@ -13,11 +13,12 @@ import { raceSignal } from '../internal/race-signal.js';
 import { check, describeIssue, type Shape } from '../internal/shape.js';
 import { sleep } from '../internal/sleep.js';
 import { APIPromise, type WithResponse } from './api-promise.js';
+import { baseUrlHint, connectionFailureMessage } from './connection-failure.js';
+import { type LevelLogger, type Logger, type LogLevel, levelLogger, redactedHeaders } from './log-level.js';
 import { ErrorBodyShape } from './response-shapes.js';
 import { isRetryableStatus, provablyNotSent, rejectedUnprocessed, retryDelayMs } from './retry-policy.js';
 
-/** Where the SDK logs: any object with console's four methods. */
-export type Logger = Pick<Console, 'debug' | 'info' | 'warn' | 'error'>;
+export type { Logger } from './log-level.js';
 
 /**
  * A standard `fetch`, or any function that answers a `Request` (a server's in-process `fetch`
@@ -46,7 +47,10 @@ export interface HttpClientConfig {
   timeoutMs: number;
   maxRetries: number;
   headers: Record<string, string>;
+  /** Where lines go; `console` when not given. */
   logger?: Logger | undefined;
+  /** Lines below this level are not built. */
+  logLevel: LogLevel;
 }
 
 /** One call of the protocol. */
@@ -87,13 +91,18 @@ class TimeoutReason extends Error {}
 export class HttpClient {
   readonly #config: HttpClientConfig;
   readonly #ky: KyInstance;
+  readonly #log: LevelLogger;
+  /** Appended to connection errors and 404s when the base URL looks wrong. */
+  readonly #hint: string;
 
   constructor(config: HttpClientConfig) {
     this.#config = config;
+    this.#log = levelLogger(config.logger ?? console, config.logLevel);
+    this.#hint = baseUrlHint(config.baseUrl);
+    if (this.#hint) this.#log.warn?.(`[parley]${this.#hint}`);
     this.#ky = ky.create({
       prefixUrl: config.baseUrl,
       // ky always calls `fetch` with a Request, so a Request-only handler is enough.
-      ...(config.fetch ? { fetch: config.fetch as typeof fetch } : {}),
       retry: 0,
       timeout: false,
       throwHttpErrors: false,
@@ -103,6 +112,15 @@ export class HttpClient {
           async (request) => {
             const token = await this.#resolveToken();
             if (token) request.headers.set('authorization', `Bearer ${token}`);
+            this.#log.debug?.(
+              `[parley] → ${request.method} ${request.url} (${redactedHeaders(request.headers)})`,
+            );
+            // ky's own fetch step clones the request first (a tee of its body, so that it can
+            // retry) and wraps the call in its timeout: a third of a request's cost on loopback.
+            // Retries and timeouts are the SDK's, so the hook sends the request itself; a hook
+            // that returns a Response skips that step. The global fetch is looked up per call, so
+            // one patched later (msw) is used.
+            return config.fetch ? config.fetch(request) : globalThis.fetch(request);
           },
         ],
       },
@@ -112,7 +130,7 @@ export class HttpClient {
   /** Sends a request and returns its checked body (and, through `withResponse()`, the response). */
   request<T>(spec: RequestSpec, options: RequestOptions = {}): APIPromise<T> {
     return new APIPromise(
-      this.#execute(spec, options, async (response, ctx): Promise<WithResponse<T>> => {
+      this.#execute(spec, options, false, async (response, ctx): Promise<WithResponse<T>> => {
         const text = await response.text();
         const requestId = response.headers.get(REQUEST_ID_HEADER) ?? undefined;
         const result = { response, requestId, data: undefined as T };
@@ -135,12 +153,13 @@ export class HttpClient {
 
   /** Sends a request and hands back the 2xx response unread, with a handle to abort it. */
   open(spec: RequestSpec, options: RequestOptions = {}): Promise<OpenResponse> {
-    return this.#execute(spec, options, async (response, ctx) => ({ response, ...ctx }));
+    return this.#execute(spec, options, true, async (response, ctx) => ({ response, ...ctx }));
   }
 
   async #execute<R>(
     spec: RequestSpec,
     options: RequestOptions,
+    open: boolean,
     onSuccess: (response: Response, ctx: Omit<OpenResponse, 'response'>) => Promise<R>,
   ): Promise<R> {
     const method = spec.method;
@@ -148,20 +167,26 @@ export class HttpClient {
     const maxRetries = options.maxRetries ?? this.#config.maxRetries;
     const timeoutMs = options.timeoutMs ?? this.#config.timeoutMs;
     const userSignal = options.signal;
-    const log = this.#config.logger;
+    const log = this.#log;
 
     for (let retry = 0; ; retry++) {
       if (userSignal?.aborted) {
         throw new APIUserAbortError(`Request was aborted (${method} ${url})`, { cause: userSignal.reason });
       }
       const controller = new AbortController();
-      const signal = userSignal ? AbortSignal.any([userSignal, controller.signal]) : controller.signal;
+      // The caller's abort is forwarded by a listener rather than AbortSignal.any, which costs more
+      // than the rest of the attempt's bookkeeping together; it is removed once the attempt is
+      // over (an open response keeps it: its body is still to be read).
+      const forward = userSignal ? () => controller.abort(userSignal.reason) : undefined;
+      if (forward) userSignal?.addEventListener('abort', forward, { once: true });
+      let keepForwarding = false;
+      const signal = controller.signal;
       const timer = setTimeout(() => controller.abort(new TimeoutReason()), timeoutMs);
       const ctx = { abort: (reason?: unknown) => controller.abort(reason), signal, method, url };
       let retryError: ParleyError;
       let retryHeaders: Headers | undefined;
       try {
-        log?.debug(`[parley] ${method} ${url}${retry > 0 ? ` (retry ${retry})` : ''}`);
+        if (retry > 0) log.debug?.(`[parley] ${method} ${url} (retry ${retry})`);
         const sent = this.#ky(spec.path, {
           method,
           signal,
@@ -172,8 +197,18 @@ export class HttpClient {
         // A fetch that ignores its signal (an in-process handler holding its answer) must not
         // hold the call past its deadline or turn an abort into a server error.
         const response = await raceSignal(sent, signal);
-        if (response.ok) return await raceSignal(onSuccess(response, ctx), signal);
-        const error = await raceSignal(apiErrorFrom(response, method, url), signal);
+        log.debug?.(
+          `[parley] ← ${response.status} ${method} ${url} (request ${response.headers.get(REQUEST_ID_HEADER) ?? 'without id'})`,
+        );
+        if (response.ok) {
+          const result = await raceSignal(onSuccess(response, ctx), signal);
+          keepForwarding = open;
+          return result;
+        }
+        const error = await raceSignal(
+          apiErrorFrom(response, method, url, response.status === 404 ? this.#hint : ''),
+          signal,
+        );
         const retryable = spec.idempotent
           ? isRetryableStatus(response.status)
           : rejectedUnprocessed(response.status);
@@ -190,9 +225,10 @@ export class HttpClient {
         retryError = error;
       } finally {
         clearTimeout(timer);
+        if (forward && !keepForwarding) userSignal?.removeEventListener('abort', forward);
       }
       const delay = retryDelayMs(retry, retryHeaders);
-      log?.debug(`[parley] ${retryError.message}; retrying in ${delay} ms`);
+      log.debug?.(`[parley] ${retryError.message}; retrying in ${delay} ms`);
       await sleep(delay, userSignal);
     }
   }
@@ -215,8 +251,9 @@ export class HttpClient {
     if (ctx.controller.signal.reason instanceof TimeoutReason) {
       return new APITimeoutError(`Request timed out after ${ctx.timeoutMs} ms (${where})`, { cause: raw });
     }
-    const detail = raw instanceof Error ? raw.message : String(raw);
-    return new APIConnectionError(`Connection error (${where}): ${detail}`, { cause: raw });
+    return new APIConnectionError(connectionFailureMessage(raw, where, this.#config.baseUrl, this.#hint), {
+      cause: raw,
+    });
   }
 
   async #resolveToken(): Promise<string | undefined> {
@@ -235,7 +272,12 @@ export class HttpClient {
 }
 
 /** Builds the {@link APIError} subclass for a non-2xx response from its `{ error }` body. */
-export async function apiErrorFrom(response: Response, method: string, url: string): Promise<APIError> {
+export async function apiErrorFrom(
+  response: Response,
+  method: string,
+  url: string,
+  hint = '',
+): Promise<APIError> {
   let text = '';
   try {
     text = await response.text();
@@ -261,6 +303,7 @@ export async function apiErrorFrom(response: Response, method: string, url: stri
     headers: response.headers,
     method,
     url,
+    hint,
   });
 }
 

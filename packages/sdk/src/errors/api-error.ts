@@ -1,4 +1,4 @@
-import type { ErrorCode } from '@parley/protocol';
+import type { ErrorCode, ErrorDetails } from '../wire/index.js';
 import { ParleyError } from './parley-error.js';
 import { parseRetryAfter } from './retry-after.js';
 
@@ -12,10 +12,12 @@ export interface APIErrorInit {
   code?: ErrorCode | (string & {}) | undefined;
   /** The server's message from the body (falls back to the status text). */
   serverMessage?: string | undefined;
-  details?: Record<string, unknown> | undefined;
+  details?: ErrorDetails | Record<string, unknown> | undefined;
   headers: Headers;
   method: string;
   url: string;
+  /** A sentence appended to the message (e.g. about a base URL that ends in `/v1`). */
+  hint?: string | undefined;
   cause?: unknown;
 }
 
@@ -28,8 +30,12 @@ export class APIError extends ParleyError {
   readonly status: number;
   /** The error code from `{ error: { code } }`, e.g. `session_not_found`. */
   readonly code: ErrorCode | (string & {}) | undefined;
-  /** Machine-readable details from the body (e.g. `openToolCalls`). */
-  readonly details: Record<string, unknown> | undefined;
+  /**
+   * Machine-readable details from the body, typed by the codes that carry them
+   * (`ErrorDetailsByCode`): `openToolCalls` with `tool_calls_open`, `issues` with
+   * `invalid_request`, `retryAfterSeconds` with `quota_exceeded`, ...
+   */
+  readonly details: ErrorDetails | undefined;
   /** The server's `x-request-id`: quote it when reporting a problem. */
   readonly requestId: string | undefined;
   /** The server's own message from `{ error: { message } }`, without the method and URL. */
@@ -43,10 +49,12 @@ export class APIError extends ParleyError {
     const text = init.serverMessage ?? 'no error message';
     const requestId = init.headers.get(REQUEST_ID_HEADER) ?? undefined;
     const request = requestId === undefined ? '' : `, request ${requestId}`;
-    super(`${what}: ${text} (${init.method.toUpperCase()} ${init.url}${request})`, { cause: init.cause });
+    super(`${what}: ${text} (${init.method.toUpperCase()} ${init.url}${request})${init.hint ?? ''}`, {
+      cause: init.cause,
+    });
     this.status = init.status;
     this.code = init.code;
-    this.details = init.details;
+    this.details = init.details as ErrorDetails | undefined;
     this.serverMessage = init.serverMessage;
     this.headers = init.headers;
     this.requestId = requestId;

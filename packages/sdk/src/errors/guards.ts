@@ -12,7 +12,7 @@ import type {
 import type { APIConnectionError, APITimeoutError, APIUserAbortError } from './connection-errors.js';
 import { hasParleyBrand, type ParleyError } from './parley-error.js';
 import type { ResponseValidationError, StreamError } from './stream-errors.js';
-import type { ToolCallLostError, ToolReportError } from './tool-errors.js';
+import type { ToolCallLostError, ToolNotDeclaredError, ToolReportError } from './tool-errors.js';
 
 function named(value: unknown, ...names: string[]): boolean {
   return hasParleyBrand(value) && names.includes(value.name);
@@ -68,3 +68,5 @@ export const isReplayMismatchError = (
   (value as { code?: unknown }).code === 'replay_mismatch';
 export const isToolCallLostError = (value: unknown): value is ToolCallLostError =>
   named(value, 'ToolCallLostError');
+export const isToolNotDeclaredError = (value: unknown): value is ToolNotDeclaredError =>
+  named(value, 'ToolNotDeclaredError');

@@ -18,10 +18,21 @@ export type { JsonSchema } from './json-schema.js';
 export { jsonSchema } from './json-schema.js';
 export type { ReportRetryOptions } from './report-with-retry.js';
 export { MAX_REPORT_ATTEMPTS, reportWithRetry } from './report-with-retry.js';
-export type { RunToolOptions, ToolRunResult, ToolRunStatus } from './run-tool.js';
+export type {
+  RunToolOptions,
+  ToolRunAlreadySettled,
+  ToolRunComplete,
+  ToolRunError,
+  ToolRunLost,
+  ToolRunOutput,
+  ToolRunResult,
+  ToolRunStatus,
+} from './run-tool.js';
 export { reportUnknownTool, runTool } from './run-tool.js';
 export type { RunToolLoopOptions, ToolLoopClient, ToolLoopStream } from './run-tool-loop.js';
 export { DEFAULT_MAX_STEPS, DEFAULT_TOOL_CONCURRENCY, runToolLoop } from './run-tool-loop.js';
+export type { DeclaredTools } from './session-tools.js';
+export { MAX_REMEMBERED_SESSIONS } from './session-tools.js';
 export type { ToolLoopExecutor, ToolLoopResult, ToolLoopStep } from './tool-loop-run.js';
 export { ToolLoopRun } from './tool-loop-run.js';
 export {

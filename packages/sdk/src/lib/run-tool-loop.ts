@@ -1,13 +1,16 @@
+import { ToolNotDeclaredError } from '../errors/index.js';
+import { linkedSignal } from '../internal/linked-signal.js';
+import { mapConcurrent } from '../internal/map-concurrent.js';
 import type {
   Message,
   MessageReply,
   PendingTool,
   SendMessageRequest,
   UserContentBlock,
-} from '@parley/protocol';
-import { mapConcurrent } from '../internal/map-concurrent.js';
+} from '../wire/index.js';
 import type { AnyTool } from './define-tool.js';
 import { reportUnknownTool, runTool, type ToolRunResult } from './run-tool.js';
+import type { DeclaredTools } from './session-tools.js';
 import { type ToolLoopResult, ToolLoopRun, type ToolLoopStep } from './tool-loop-run.js';
 import type { ToolClient, ToolRequestOptions } from './tool-transport.js';
 
@@ -22,8 +25,12 @@ export interface ToolLoopStream {
   finalReply(): Promise<MessageReply>;
 }
 
-/** What the loop needs of a client: `messages.send` / `stream` and the tool endpoints. A `Parley` client fits. */
+/**
+ * What the loop needs of a client: `messages.send` / `stream` and the tool endpoints, and, when it
+ * has them, the tools of the sessions it created. A `Parley` client fits.
+ */
 export interface ToolLoopClient extends ToolClient {
+  sessions?: { declaredTools?(sessionId: string): DeclaredTools | undefined };
   messages: {
     send(sessionId: string, body: SendMessageRequest, options?: ToolRequestOptions): Promise<MessageReply>;
     stream(sessionId: string, body: SendMessageRequest, options?: ToolRequestOptions): ToolLoopStream;
@@ -34,8 +41,12 @@ export interface RunToolLoopOptions {
   sessionId: string;
   /** The user's turn. Leave it out to resume a conversation whose tool calls are settled. */
   content?: string | UserContentBlock[] | undefined;
-  /** The tools this worker runs; a call for any other name is answered with an ERROR naming these. */
-  tools: readonly AnyTool[];
+  /**
+   * The tools this worker runs; a call for any other name is answered with an ERROR naming these.
+   * Default: the `tools` the session was created with (`client.sessions.create({ tools })`). A tool
+   * the session does not declare is a `ToolNotDeclaredError` (when the client created the session).
+   */
+  tools?: readonly AnyTool[] | undefined;
   /** Most model replies in this run (default 10). The tools of the last one are still run and settled. */
   maxSteps?: number | undefined;
   /** Most tool calls running at once (default 4). */
@@ -88,7 +99,7 @@ export function runToolLoop(client: ToolLoopClient, options: RunToolLoopOptions)
     throw new RangeError(`runToolLoop: maxBodyBytes must be a positive number of bytes, got ${maxBodyBytes}`);
   }
   const tools = new Map<string, AnyTool>();
-  for (const tool of options.tools) {
+  for (const tool of loopTools(client, options)) {
     if (tools.has(tool.name)) throw new TypeError(`runToolLoop: duplicate tool name "${tool.name}"`);
     tools.set(tool.name, tool);
   }
@@ -96,6 +107,33 @@ export function runToolLoop(client: ToolLoopClient, options: RunToolLoopOptions)
     (emit, signal) => loop(client, options, { maxSteps, concurrency, tools }, emit, signal),
     options.signal,
   );
+}
+
+/**
+ * The loop's tools: `options.tools`, else the ones the session was created with. Given tools must be
+ * declared on the session when the client knows all its client tools: the model could never call
+ * the others, and a run that silently never uses a tool is worse than an error.
+ */
+function loopTools(client: ToolLoopClient, options: RunToolLoopOptions): readonly AnyTool[] {
+  const declared = client.sessions?.declaredTools?.(options.sessionId);
+  if (options.tools === undefined) {
+    if (declared && declared.tools.length > 0) return declared.tools;
+    throw new TypeError(
+      `runToolLoop: no tools for session ${options.sessionId}: pass tools, or create the session ` +
+        'with client.sessions.create({ tools }) on this client',
+    );
+  }
+  if (declared?.exhaustive) {
+    const missing = options.tools.filter((tool) => !declared.names.includes(tool.name)).map((t) => t.name);
+    if (missing.length > 0) {
+      throw new ToolNotDeclaredError({
+        sessionId: options.sessionId,
+        toolNames: missing,
+        declared: declared.names,
+      });
+    }
+  }
+  return options.tools;
 }
 
 async function loop(
@@ -158,36 +196,41 @@ async function runPending(
   if (reply.pendingTools.length === 0) return [];
   // One failing tool (its report failed for good) cancels its siblings before the loop rejects.
   const step = new AbortController();
-  const stepSignal = AbortSignal.any([signal, step.signal]);
+  const linked = linkedSignal(signal, step.signal);
+  const stepSignal = linked.signal;
   const available = [...config.tools.keys()];
-  return mapConcurrent(
-    reply.pendingTools,
-    config.concurrency,
-    (pending) => {
-      const tool = config.tools.get(pending.name);
-      if (!tool)
-        return reportUnknownTool(client, {
+  try {
+    return await mapConcurrent(
+      reply.pendingTools,
+      config.concurrency,
+      (pending) => {
+        const tool = config.tools.get(pending.name);
+        if (!tool)
+          return reportUnknownTool(client, {
+            sessionId: options.sessionId,
+            pending,
+            available,
+            signal: stepSignal,
+          });
+        const { onHeartbeatError, onHeartbeat } = options;
+        options.onToolStart?.(pending);
+        return runTool(client, {
           sessionId: options.sessionId,
           pending,
-          available,
+          tool,
+          heartbeatTimeoutMs: reply.heartbeatTimeoutMs,
           signal: stepSignal,
+          random: options.random,
+          maxBodyBytes: options.maxBodyBytes,
+          onHeartbeatError: onHeartbeatError && ((error) => onHeartbeatError(error, pending)),
+          onHeartbeat: onHeartbeat && ((beats) => onHeartbeat(beats, pending)),
         });
-      const { onHeartbeatError, onHeartbeat } = options;
-      options.onToolStart?.(pending);
-      return runTool(client, {
-        sessionId: options.sessionId,
-        pending,
-        tool,
-        heartbeatTimeoutMs: reply.heartbeatTimeoutMs,
-        signal: stepSignal,
-        random: options.random,
-        maxBodyBytes: options.maxBodyBytes,
-        onHeartbeatError: onHeartbeatError && ((error) => onHeartbeatError(error, pending)),
-        onHeartbeat: onHeartbeat && ((beats) => onHeartbeat(beats, pending)),
-      });
-    },
-    (error) => step.abort(error),
-  );
+      },
+      (error) => step.abort(error),
+    );
+  } finally {
+    linked.unlink();
+  }
 }
 
 function lastAssistantText(messages: readonly Message[]): string {

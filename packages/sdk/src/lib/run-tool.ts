@@ -1,4 +1,3 @@
-import type { PendingTool } from '@parley/protocol';
 import {
   APIUserAbortError,
   isConflictError,
@@ -7,12 +6,20 @@ import {
   ToolCallLostError,
   ToolReportError,
 } from '../errors/index.js';
+import { linkedSignal } from '../internal/linked-signal.js';
 import { raceSignal } from '../internal/race-signal.js';
-import { type AnyTool, RESERVED_OUTPUT_FIELD, type ToolContext } from './define-tool.js';
+import type { PendingTool } from '../wire/index.js';
+import { type AnyTool, RESERVED_OUTPUT_FIELD, type Tool, type ToolContext } from './define-tool.js';
 import { Heartbeat } from './heartbeat.js';
 import { reportWithRetry } from './report-with-retry.js';
 import { DEFAULT_MAX_BODY_BYTES, responseBodyBytes, toolOutputTooLarge } from './tool-output-too-large.js';
-import { formatIssues, type ToolObject, validateWith } from './tool-schema.js';
+import {
+  formatIssues,
+  type ObjectSchema,
+  type SchemaOutput,
+  type ToolObject,
+  validateWith,
+} from './tool-schema.js';
 import type { ToolClient, ToolTransport } from './tool-transport.js';
 
 /**
@@ -25,26 +32,70 @@ import type { ToolClient, ToolTransport } from './tool-transport.js';
  */
 export type ToolRunStatus = 'COMPLETE' | 'ERROR' | 'LOST' | 'ALREADY_SETTLED';
 
-export interface ToolRunResult {
+/** The output a tool submits: its output schema's parsed value, or any object without one. */
+export type ToolRunOutput<TTool extends AnyTool = AnyTool> =
+  TTool extends Tool<infer _I, infer O>
+    ? [O] extends [ObjectSchema]
+      ? unknown extends SchemaOutput<O>
+        ? ToolObject
+        : SchemaOutput<O>
+      : ToolObject
+    : ToolObject;
+
+interface ToolRunBase {
   requestId: string;
   name: string;
-  status: ToolRunStatus;
-  /** The submitted output (`COMPLETE`). */
-  output?: ToolObject;
-  /** The message the model got (`ERROR`), or why nothing was reported (`LOST`, `ALREADY_SETTLED`). */
-  error?: string;
-  /**
-   * What caused a non-`COMPLETE` status: the thrown value, the schema library's issues (an array),
-   * a `ToolCallLostError`, a `ConflictError`.
-   */
+}
+
+/** The output was checked and submitted. */
+export interface ToolRunComplete<TTool extends AnyTool = AnyTool> extends ToolRunBase {
+  status: 'COMPLETE';
+  /** The submitted output, typed from the tool's output schema when it has one. */
+  output: ToolRunOutput<TTool>;
+  error?: undefined;
+  cause?: undefined;
+}
+
+/** A failure was reported to the model: bad input, a thrown error, bad output, an unknown tool. */
+export interface ToolRunError extends ToolRunBase {
+  status: 'ERROR';
+  output?: undefined;
+  /** The message the model got. */
+  error: string;
+  /** The thrown value, or the schema library's issues (an array); none for an unknown tool. */
   cause?: unknown;
 }
 
-export interface RunToolOptions {
+/** The call was abandoned (409), is gone (404) or its heartbeats failed for too long; nothing was reported. */
+export interface ToolRunLost extends ToolRunBase {
+  status: 'LOST';
+  output?: undefined;
+  /** Why nothing was reported. */
+  error: string;
+  cause: ToolCallLostError;
+}
+
+/** The report got 409: another worker (or an earlier attempt) settled the call first. */
+export interface ToolRunAlreadySettled extends ToolRunBase {
+  status: 'ALREADY_SETTLED';
+  output?: undefined;
+  error: string;
+  /** The `ConflictError` of the report. */
+  cause: unknown;
+}
+
+/** How one tool call ended: a union on `status`, so `result.output` is there after `status === 'COMPLETE'`. */
+export type ToolRunResult<TTool extends AnyTool = AnyTool> =
+  | ToolRunComplete<TTool>
+  | ToolRunError
+  | ToolRunLost
+  | ToolRunAlreadySettled;
+
+export interface RunToolOptions<TTool extends AnyTool = AnyTool> {
   sessionId: string;
   /** The call to run: an entry of `reply.pendingTools` (only `requestId`, `name` and `input` are read). */
   pending: Pick<PendingTool, 'requestId' | 'name' | 'input'>;
-  tool: AnyTool;
+  tool: TTool;
   /** The server's timeout from the reply (`reply.heartbeatTimeoutMs`); sets the heartbeat interval. */
   heartbeatTimeoutMs?: number | undefined;
   /** Aborts the handler (through its `ctx.signal`), the heartbeat and the report; the call rejects. */
@@ -89,10 +140,10 @@ type Outcome = { kind: 'complete'; output: ToolObject } | { kind: 'error'; messa
  * }
  * await client.messages.send(sessionId, {}); // resume
  */
-export async function runTool(
+export async function runTool<TTool extends AnyTool>(
   client: ToolClient | ToolTransport,
-  options: RunToolOptions,
-): Promise<ToolRunResult> {
+  options: RunToolOptions<TTool>,
+): Promise<ToolRunResult<TTool>> {
   const transport = 'tools' in client ? client.tools : client;
   const { sessionId, pending, tool, signal } = options;
   const base = { requestId: pending.requestId, name: pending.name };
@@ -111,7 +162,8 @@ export async function runTool(
     onBeatError: options.onHeartbeatError,
     onBeat: options.onHeartbeat,
   }).start();
-  const handlerSignal = signal ? AbortSignal.any([heartbeat.lost, signal]) : heartbeat.lost;
+  const handler = signal ? linkedSignal(heartbeat.lost, signal) : undefined;
+  const handlerSignal = handler ? handler.signal : heartbeat.lost;
   const ctx: ToolContext = {
     signal: handlerSignal,
     sessionId,
@@ -128,6 +180,7 @@ export async function runTool(
     // Only the race's signal rejects here: execute() never throws.
   }
   await heartbeat.stop();
+  handler?.unlink();
   if (heartbeat.lostError) return lost(base, heartbeat.lostError);
   if (signal?.aborted || outcome === undefined) throw abortError(signal);
 
@@ -197,7 +250,7 @@ export async function runTool(
     );
   }
   return settled.kind === 'complete'
-    ? { ...base, status: 'COMPLETE', output: settled.output }
+    ? { ...base, status: 'COMPLETE', output: settled.output as ToolRunOutput<TTool> }
     : { ...base, status: 'ERROR', error: settled.message, cause: settled.cause };
 }
 
@@ -317,7 +370,7 @@ function errorMessage(error: unknown, name: string): string {
   return message.trim() !== '' ? message : `Tool "${name}" failed without a message`;
 }
 
-function lost(base: { requestId: string; name: string }, error: ToolCallLostError): ToolRunResult {
+function lost(base: ToolRunBase, error: ToolCallLostError): ToolRunLost {
   return { ...base, status: 'LOST', error: error.message, cause: error };
 }
 

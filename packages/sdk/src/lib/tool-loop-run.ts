@@ -1,5 +1,5 @@
-import type { Message, MessageReply, StopReason, Usage } from '@parley/protocol';
 import { APIUserAbortError } from '../errors/index.js';
+import type { Message, MessageReply, StopReason, Usage } from '../wire/index.js';
 import type { ToolRunResult } from './run-tool.js';
 
 /** One model reply of a tool loop and the tool calls it asked for, all settled. */

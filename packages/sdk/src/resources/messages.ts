@@ -1,15 +1,15 @@
+import type { APIPromise } from '../core/api-promise.js';
+import type { HttpClient, RequestOptions } from '../core/http-client.js';
+import { ExportMessagesShape, MessageReplyShape, RewindShape } from '../core/response-shapes.js';
+import { pathSegment } from '../internal/path.js';
+import { MessageStream, type StreamTimeouts } from '../streaming/message-stream.js';
 import type {
   ExportMessagesResponse,
   Message,
   MessageReply,
   RewindResponse,
   UserContentBlock,
-} from '@parley/protocol';
-import type { APIPromise } from '../core/api-promise.js';
-import type { HttpClient, RequestOptions } from '../core/http-client.js';
-import { ExportMessagesShape, MessageReplyShape, RewindShape } from '../core/response-shapes.js';
-import { pathSegment } from '../internal/path.js';
-import { MessageStream, type StreamTimeouts } from '../streaming/message-stream.js';
+} from '../wire/index.js';
 
 /** Body of `send` / `stream`: the user's turn, or nothing to resume after tool calls. */
 export interface SendMessageParams {

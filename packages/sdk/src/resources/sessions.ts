@@ -1,35 +1,62 @@
-import type { Customizations, ListSessionsResponse, SessionSummary } from '@parley/protocol';
 import type { APIPromise } from '../core/api-promise.js';
 import type { HttpClient, RequestOptions } from '../core/http-client.js';
 import { CreateSessionShape, ListSessionsShape } from '../core/response-shapes.js';
 import { pathSegment } from '../internal/path.js';
+import type { AnyTool } from '../lib/define-tool.js';
+import { type DeclaredTools, SessionTools, withTools } from '../lib/session-tools.js';
+import type { Customizations, ListSessionsResponse, SessionSummary } from '../wire/index.js';
 
-/** Body of `client.sessions.create`: one of the three variants (Simple, Full, Minimal). */
+/** Body of `client.sessions.create`: one of the three variants (Simple, Full, Minimal), and tools. */
 export interface CreateSessionParams {
   customizations?: Customizations;
+  /**
+   * Client tools made with `defineTool`: sent as `customizations.extensions.tools` and remembered
+   * for the session, so `client.runToolLoop({ sessionId })` runs them without listing them again.
+   */
+  tools?: readonly AnyTool[];
 }
 
 /** `client.sessions`: create, list and delete conversation sessions. */
 export class Sessions {
   readonly #http: HttpClient;
+  readonly #tools = new SessionTools();
   constructor(http: HttpClient) {
     this.#http = http;
   }
 
   /**
    * Creates a session. Without a body it is a Minimal session that uses the default agent.
-   * Never retried automatically (a repeat would create a second session).
+   * `tools` (from `defineTool`) are declared under `customizations.extensions.tools` and
+   * remembered, with the session's other client tools, for `runToolLoop`. Never retried
+   * automatically (a repeat would create a second session).
    *
    * @example
    * ```ts
-   * const { sessionId } = await client.sessions.create({ customizations: { agentId: 'support' } });
+   * const { sessionId } = await client.sessions.create({ customizations: { agentId: 'support' }, tools: [getWeather] });
    * ```
    */
   create(body: CreateSessionParams = {}, options?: RequestOptions): APIPromise<{ sessionId: string }> {
-    return this.#http.request(
-      { method: 'POST', path: 'v1/sessions', body, idempotent: false, shape: CreateSessionShape },
-      options,
-    );
+    const { tools = [], ...rest } = body;
+    const customizations = tools.length > 0 ? withTools(rest.customizations, tools) : rest.customizations;
+    const wire = customizations === undefined ? rest : { ...rest, customizations };
+    return this.#http
+      .request<{ sessionId: string }>(
+        { method: 'POST', path: 'v1/sessions', body: wire, idempotent: false, shape: CreateSessionShape },
+        options,
+      )
+      .map((data) => {
+        this.#tools.remember(data.sessionId, customizations, tools);
+        return data;
+      });
+  }
+
+  /**
+   * The client tools of a session this client created: every declared name, and the defined tools
+   * passed as `tools`. `undefined` for a session created elsewhere (or forgotten: a client remembers
+   * its last 1000 sessions).
+   */
+  declaredTools(sessionId: string): DeclaredTools | undefined {
+    return this.#tools.get(sessionId);
   }
 
   /**
@@ -58,6 +85,7 @@ export class Sessions {
    * ```
    */
   delete(sessionId: string, options?: RequestOptions): APIPromise<void> {
+    this.#tools.forget(sessionId);
     return this.#http.request<void>(
       { method: 'DELETE', path: `v1/sessions/${pathSegment(sessionId)}`, idempotent: true },
       options,

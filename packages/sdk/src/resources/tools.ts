@@ -1,9 +1,10 @@
-import type { ToolCall } from '@parley/protocol';
 import type { APIPromise } from '../core/api-promise.js';
 import type { HttpClient, RequestOptions } from '../core/http-client.js';
 import { ToolCallShape } from '../core/response-shapes.js';
 import { pathSegment } from '../internal/path.js';
+import type { AnyTool } from '../lib/define-tool.js';
 import { type RunToolOptions, runTool, type ToolRunResult } from '../lib/run-tool.js';
+import type { ToolCall } from '../wire/index.js';
 
 /** `client.tools`: report on the client tool calls a reply stopped for. */
 export class Tools {
@@ -114,12 +115,12 @@ export class Tools {
    * }
    * ```
    */
-  run(
+  run<TTool extends AnyTool>(
     sessionId: string,
     pending: RunToolOptions['pending'],
-    tool: RunToolOptions['tool'],
+    tool: TTool,
     options?: Omit<RunToolOptions, 'sessionId' | 'pending' | 'tool'>,
-  ): Promise<ToolRunResult> {
+  ): Promise<ToolRunResult<TTool>> {
     return runTool(this, { ...options, sessionId, pending, tool });
   }
 

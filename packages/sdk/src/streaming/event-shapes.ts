@@ -1,6 +1,6 @@
-import type { ExceptionEventKind, KnownStreamEventKind } from '@parley/protocol';
 import { ReplyStopShape, RoleShape, UsageShape } from '../core/response-shapes.js';
 import { number, object, optional, record, type Shape, string } from '../internal/shape.js';
+import type { ExceptionEventKind, KnownStreamEventKind } from '../wire/index.js';
 
 const exception = object({ message: string, code: optional(string) });
 

@@ -1,7 +1,7 @@
-import type { Message, MessageReply, PendingTool, StopReason } from '@parley/protocol';
 import type { WithResponse } from '../core/api-promise.js';
 import type { OpenResponse } from '../core/http-client.js';
 import { APIUserAbortError, isParleyError, REQUEST_ID_HEADER } from '../errors/index.js';
+import type { Message, MessageReply, PendingTool, StopReason } from '../wire/index.js';
 import { BodyReader, type StreamTimeouts } from './body-reader.js';
 import { EventQueue } from './event-queue.js';
 import { type MessageSnapshot, ReplyAccumulator, ToolInputParseError } from './reply-accumulator.js';

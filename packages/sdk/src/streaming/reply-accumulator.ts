@@ -6,7 +6,7 @@ import type {
   ToolResultBlock,
   ToolResultContent,
   ToolUseBlock,
-} from '@parley/protocol';
+} from '../wire/index.js';
 import type { StreamEventItem } from './stream-events.js';
 
 /** A message as rebuilt from the events so far. The authoritative copy is in `finalReply()`. */
@@ -64,10 +64,10 @@ export class ReplyAccumulator {
         return;
       }
       case 'contentBlockStart':
-        this.#start(event.contentBlockIndex, event.start);
+        this.#start(event.contentBlockIndex, event.start as Record<string, unknown>);
         return;
       case 'contentBlockDelta':
-        this.#delta(event.contentBlockIndex, event.delta);
+        this.#delta(event.contentBlockIndex, event.delta as Record<string, unknown>);
         return;
       case 'contentBlockStop':
         this.#stop(event.contentBlockIndex);

@@ -1,14 +1,17 @@
-import type { ExceptionEventKind, KnownStreamEventKind, StreamEventPayload } from '@parley/protocol';
 import type { ValidationIssue } from '../errors/index.js';
+import type { ExceptionEventKind, KnownStreamEventKind, StreamEventPayloads } from '../wire/index.js';
 import { EVENT_SHAPES, EXCEPTION_EVENT_KINDS, isKnownStreamEventKind } from './event-shapes.js';
 
 /** A known event: its payload's fields plus `type`, the event kind. */
-export type KnownStreamEventItem = {
-  [K in KnownStreamEventKind]: { type: K } & StreamEventPayload<K>;
+export type KnownStreamEvent = {
+  [K in KnownStreamEventKind]: { type: K } & StreamEventPayloads[K];
 }[KnownStreamEventKind];
 
-/** An event kind this SDK version does not know: passed through untouched, never thrown. */
-export interface UnknownStreamEventItem {
+/**
+ * An event kind this SDK version does not know: passed through untouched, never thrown. Its `type`
+ * is `'unknown'` (never a known kind's name), so checking `type` narrows to a known kind.
+ */
+export interface UnknownStreamEvent {
   type: 'unknown';
   /** The event's key, e.g. `reasoningDelta`. */
   kind: string;
@@ -17,20 +20,27 @@ export interface UnknownStreamEventItem {
 }
 
 /**
- * One event of a streamed reply. Narrow on `type`:
+ * One event of a streamed reply: a union on `type` that narrows, and the deltas narrow with `in`.
  *
  * @example
  * ```ts
  * for await (const event of stream) {
- *   if (event.type === 'contentBlockDelta' && 'text' in event.delta) process.stdout.write(String(event.delta.text));
- *   if (event.type === 'unknown') console.debug('new event kind', event.kind);
+ *   if (event.type === 'contentBlockDelta' && 'text' in event.delta) process.stdout.write(event.delta.text);
+ *   else if (event.type === 'unknown') console.debug('new event kind', event.kind);
  * }
  * ```
  */
-export type StreamEventItem = KnownStreamEventItem | UnknownStreamEventItem;
+export type MessageStreamEvent = KnownStreamEvent | UnknownStreamEvent;
 
-/** A stream event of the given kind. */
-export type StreamEventOf<K extends StreamEventItem['type']> = Extract<StreamEventItem, { type: K }>;
+/** A stream event of the given kind: `StreamEventOf<'contentBlockDelta'>`. */
+export type StreamEventOf<K extends MessageStreamEvent['type']> = Extract<MessageStreamEvent, { type: K }>;
+
+/** Another name of {@link MessageStreamEvent}, kept for existing code. */
+export type StreamEventItem = MessageStreamEvent;
+/** Another name of {@link KnownStreamEvent}, kept for existing code. */
+export type KnownStreamEventItem = KnownStreamEvent;
+/** Another name of {@link UnknownStreamEvent}, kept for existing code. */
+export type UnknownStreamEventItem = UnknownStreamEvent;
 
 /** The result of reading one raw element of `events`. */
 export type DecodedEvent =
@@ -61,7 +71,7 @@ export function decodeStreamEvent(raw: unknown): DecodedEvent {
   // field of that name cannot hide the kind.
   const item = payload as Record<string, unknown>;
   item.type = kind;
-  return { ok: true, item: item as KnownStreamEventItem };
+  return { ok: true, item: item as KnownStreamEvent };
 }
 
 /** True for the exception kinds (`modelStreamErrorException`, ...). */

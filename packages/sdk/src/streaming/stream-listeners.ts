@@ -1,4 +1,4 @@
-import type { MessageReply, ToolUseBlock } from '@parley/protocol';
+import type { MessageReply, ToolUseBlock } from '../wire/index.js';
 import type { MessageSnapshot } from './reply-accumulator.js';
 import type { StreamEventItem } from './stream-events.js';
 

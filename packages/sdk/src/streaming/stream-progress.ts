@@ -1,4 +1,3 @@
-import type { KnownStreamEventKind } from '@parley/protocol';
 import {
   APIUserAbortError,
   describeReceived,
@@ -6,6 +5,7 @@ import {
   StreamError,
   type ValidationIssue,
 } from '../errors/index.js';
+import type { KnownStreamEventKind } from '../wire/index.js';
 import type { StreamEventItem } from './stream-events.js';
 
 /**

@@ -1,0 +1,53 @@
+// The SDK writes the protocol's wire types out as plain TypeScript (no schema library in its
+// declarations). Checked by `tsc -p packages/sdk`: what the server sends, typed by
+// @parley/protocol's schemas, must fit the SDK's types, and what the SDK's types allow must pass the
+// protocol's. A field added to the protocol and not to the SDK fails here.
+import type * as P from '@parley/protocol';
+import type * as S from '@parley/sdk';
+import { expectTypeOf } from 'vitest';
+
+/** Same keys and mutually assignable. */
+type Same<A, B> = [A] extends [B]
+  ? [B] extends [A]
+    ? [keyof A] extends [keyof B]
+      ? true
+      : false
+    : false
+  : false;
+// zod's loose objects add `[key: string]: unknown`: compare without it.
+type Strip<T> = T extends string | number | boolean | null | undefined
+  ? T
+  : T extends readonly (infer E)[]
+    ? Strip<E>[]
+    : T extends object
+      ? { [K in keyof T as string extends K ? never : K]: Strip<T[K]> }
+      : T;
+
+expectTypeOf<Same<Strip<P.Message>, S.Message>>().toEqualTypeOf<true>();
+expectTypeOf<Same<Strip<P.ContentBlock>, S.ContentBlock>>().toEqualTypeOf<true>();
+expectTypeOf<Same<Strip<P.MessageReply>, S.MessageReply>>().toEqualTypeOf<true>();
+expectTypeOf<Same<Strip<P.PendingTool>, S.PendingTool>>().toEqualTypeOf<true>();
+expectTypeOf<Same<Strip<P.ToolCall>, S.ToolCall>>().toEqualTypeOf<true>();
+expectTypeOf<Same<Strip<P.RewindResponse>, S.RewindResponse>>().toEqualTypeOf<true>();
+expectTypeOf<Same<Strip<P.SessionSummary>, S.SessionSummary>>().toEqualTypeOf<true>();
+expectTypeOf<Same<Strip<P.Usage>, S.Usage>>().toEqualTypeOf<true>();
+expectTypeOf<Same<P.Role, S.Role>>().toEqualTypeOf<true>();
+expectTypeOf<Same<P.StopReason, S.StopReason>>().toEqualTypeOf<true>();
+expectTypeOf<Same<P.ToolCallState, S.ToolCallState>>().toEqualTypeOf<true>();
+expectTypeOf<Same<P.UserContentBlock, S.UserContentBlock>>().toEqualTypeOf<true>();
+expectTypeOf<Same<P.Customizations, S.Customizations>>().toEqualTypeOf<true>();
+expectTypeOf<Same<P.ToolDefinition, S.ToolDefinition>>().toEqualTypeOf<true>();
+expectTypeOf<Same<P.ErrorCode, S.ErrorCode>>().toEqualTypeOf<true>();
+expectTypeOf<Same<P.KnownStreamEventKind, S.KnownStreamEventKind>>().toEqualTypeOf<true>();
+expectTypeOf<Same<P.ExceptionEventKind, S.ExceptionEventKind>>().toEqualTypeOf<true>();
+
+// Each event payload the server can send fits the SDK's type of that kind.
+type Fits<K extends P.KnownStreamEventKind> = [Strip<P.StreamEventPayload<K>>] extends [
+  S.StreamEventPayloads[K],
+]
+  ? true
+  : false;
+expectTypeOf<{ [K in P.KnownStreamEventKind]: Fits<K> }[P.KnownStreamEventKind]>().toEqualTypeOf<true>();
+
+// Every code with details in the SDK's table is a code of the protocol.
+expectTypeOf<keyof S.ErrorDetailsByCode>().toExtend<P.ErrorCode>();
