@@ -15,7 +15,11 @@ const getWeather = defineTool({
 });
 
 // With a record of tools, `partial` narrows on `name` to a deep-partial of that tool's input.
-const typed = client.messages.stream(sessionId, { content: 'Hi' }, { partialInput: partialInput({ get_weather: getWeather }) });
+const typed = client.messages.stream(
+  sessionId,
+  { content: 'Hi' },
+  { partialInput: partialInput({ get_weather: getWeather }) },
+);
 typed.on('toolInputDelta', (delta) => {
   expectTypeOf(delta.name).toEqualTypeOf<'get_weather'>();
   expectTypeOf(delta.partial.city).toEqualTypeOf<string | undefined>();
@@ -26,9 +30,13 @@ typed.on('toolInputDelta', (delta) => {
 });
 
 // A map of input types by name, type only.
-const mapped = client.messages.stream(sessionId, { content: 'Hi' }, {
-  partialInput: partialInput<{ search: { query: string }; open: { url: string } }>(),
-});
+const mapped = client.messages.stream(
+  sessionId,
+  { content: 'Hi' },
+  {
+    partialInput: partialInput<{ search: { query: string }; open: { url: string } }>(),
+  },
+);
 mapped.on('toolInputDelta', (delta) => {
   if (delta.name === 'search') expectTypeOf(delta.partial).toEqualTypeOf<{ query?: string }>();
   else expectTypeOf(delta.partial).toEqualTypeOf<{ url?: string }>();
@@ -36,7 +44,8 @@ mapped.on('toolInputDelta', (delta) => {
 
 // The same items in a for await loop.
 async function loop() {
-  for await (const delta of toolInputDeltas(typed)) expectTypeOf(delta.partial.city).toEqualTypeOf<string | undefined>();
+  for await (const delta of toolInputDeltas(typed))
+    expectTypeOf(delta.partial.city).toEqualTypeOf<string | undefined>();
 }
 void loop;
 
@@ -52,4 +61,6 @@ plain.on('toolInputDelta', ({ name, partial, fragment, toolUseId }) => {
 // A relayed stream reads the same way.
 declare const body: ReadableStream<Uint8Array>;
 expectTypeOf(MessageStream.fromReadableStream(body)).toEqualTypeOf<MessageStream>();
-expectTypeOf(client.messages.stream(sessionId, {}).toReadableStream()).toEqualTypeOf<ReadableStream<Uint8Array>>();
+expectTypeOf(client.messages.stream(sessionId, {}).toReadableStream()).toEqualTypeOf<
+  ReadableStream<Uint8Array>
+>();
