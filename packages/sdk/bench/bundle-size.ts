@@ -84,7 +84,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   for (const report of reports) {
     const verdict = report.gzipBytes <= report.budgetBytes ? 'within' : 'OVER';
     console.log(
-      `\nbundle ${report.name}: ${kb(report.gzipBytes)} gzip (${verdict} the ${kb(report.budgetBytes)} budget), ${kb(report.minifiedBytes)} minified`,
+      `\nbundle ${report.name}: ${kb(report.gzipBytes)} gzip, ${report.gzipBytes} of ${report.budgetBytes} bytes (${verdict} the ${kb(report.budgetBytes)} budget), ${kb(report.minifiedBytes)} minified`,
     );
     for (const { what, bytes } of report.contributors.slice(0, 8)) {
       console.log(
