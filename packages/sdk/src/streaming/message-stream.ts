@@ -150,7 +150,8 @@ export class MessageStream<M extends ToolInputMap = AnyToolInputs> implements As
     options: FromReadableStreamOptions<M> = {},
   ): MessageStream<M> {
     return new MessageStream<M>(
-      async (signal) => ({ response: new Response(body), abort: noop, signal, method: 'GET', url: '' }),
+      // Only the response is read from a relayed body's opening.
+      async () => ({ response: new Response(body) }) as OpenResponse,
       {
         firstEventTimeoutMs: options.firstEventTimeoutMs ?? DEFAULT_STREAM_FIRST_EVENT_TIMEOUT_MS,
         idleTimeoutMs: options.idleTimeoutMs ?? DEFAULT_STREAM_IDLE_TIMEOUT_MS,

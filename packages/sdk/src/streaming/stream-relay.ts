@@ -20,30 +20,28 @@ export function relayBody(
   sessionId: () => string | undefined,
 ): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
-  let opened = false;
-  const open = (): string => {
-    if (opened) return ',\n';
-    opened = true;
-    return `{"sessionId":${JSON.stringify(sessionId() ?? '')},"events":[\n`;
-  };
+  let separator = '';
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
-      let text: string;
+      let line: string | undefined;
+      let done = true;
       try {
         const next = await events.next();
-        if (next.done) {
-          const head = open();
-          text = `${head === ',\n' ? '' : head}\n]}\n`;
-        } else {
-          controller.enqueue(encoder.encode(open() + JSON.stringify(wireEvent(next.value))));
-          return;
+        if (!next.done) {
+          line = JSON.stringify(wireEvent(next.value));
+          done = false;
         }
       } catch (error) {
-        const failure = error instanceof Error ? error : new Error(String(error));
-        text = `${open()}${JSON.stringify({ [RELAYED_ERROR_KIND]: relayError(failure) })}\n]}\n`;
+        // The stream's failures are always Errors (an SDK error, or what a listener threw).
+        line = JSON.stringify({ [RELAYED_ERROR_KIND]: relayError(error as Error) });
       }
+      // The head waits for the first event: by then the body's sessionId is known.
+      let text = separator === '' ? `{"sessionId":${JSON.stringify(sessionId() ?? '')},"events":[\n` : '';
+      if (line !== undefined) text += separator + line;
+      separator = ',\n';
+      if (done) text += '\n]}\n';
       controller.enqueue(encoder.encode(text));
-      controller.close();
+      if (done) controller.close();
     },
     async cancel() {
       await events.return?.();
