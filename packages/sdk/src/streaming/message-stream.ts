@@ -14,11 +14,12 @@ import { type MessageSnapshot, ReplyAccumulator, ToolInputParseError } from './r
 import { decodeStreamEvent, isExceptionEvent, type StreamEventItem } from './stream-events.js';
 import { ListenerFailure, type MessageStreamEvents, StreamListeners } from './stream-listeners.js';
 import { StreamProgress } from './stream-progress.js';
-import { relayBody } from './stream-relay.js';
+import { type FromReadableStreamOptions, relayBody } from './stream-relay.js';
 import type { AnyToolInputs, PartialInput, ToolInputDeltaMaker, ToolInputMap } from './tool-input-delta.js';
 
 export type { StreamTimeouts } from './body-reader.js';
 export type { MessageStreamEvents } from './stream-listeners.js';
+export type { FromReadableStreamOptions } from './stream-relay.js';
 export type {
   AnyToolInputs,
   DeepPartial,
@@ -29,18 +30,6 @@ export type {
 } from './tool-input-delta.js';
 
 const noop = () => {};
-
-/** Options of {@link MessageStream.fromReadableStream}. */
-export interface FromReadableStreamOptions<M extends ToolInputMap = AnyToolInputs> {
-  /** Stops reading (and cancels the body); the stream rejects with `APIUserAbortError`. */
-  signal?: AbortSignal;
-  /** Longest wait for the first event (ms); {@link DEFAULT_STREAM_FIRST_EVENT_TIMEOUT_MS} otherwise. */
-  firstEventTimeoutMs?: number;
-  /** Longest gap between two chunks of the body (ms); {@link DEFAULT_STREAM_IDLE_TIMEOUT_MS} otherwise. */
-  idleTimeoutMs?: number;
-  /** Parses tool input as it streams: `partialInput()` from `@parley/sdk/partial-input`. */
-  partialInput?: PartialInput<M>;
-}
 
 /**
  * A streamed reply: an `AsyncIterable` of typed events as they arrive, an event emitter, and

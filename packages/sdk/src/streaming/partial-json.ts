@@ -1,4 +1,4 @@
-import JSONParser from '@streamparser/json/jsonparser.js';
+import { JSONParser } from '@streamparser/json';
 import type { ToolInputParser } from './tool-input-delta.js';
 
 type Container = Record<string | number, unknown>;

@@ -1,5 +1,18 @@
 import { RELAYED_ERROR_KIND, relayError } from './relayed-error.js';
 import type { StreamEventItem } from './stream-events.js';
+import type { AnyToolInputs, PartialInput, ToolInputMap } from './tool-input-delta.js';
+
+/** Options of `MessageStream.fromReadableStream`. */
+export interface FromReadableStreamOptions<M extends ToolInputMap = AnyToolInputs> {
+  /** Stops reading (and cancels the body); the stream rejects with `APIUserAbortError`. */
+  signal?: AbortSignal;
+  /** Longest wait for the first event (ms); `DEFAULT_STREAM_FIRST_EVENT_TIMEOUT_MS` otherwise. */
+  firstEventTimeoutMs?: number;
+  /** Longest gap between two chunks of the body (ms); `DEFAULT_STREAM_IDLE_TIMEOUT_MS` otherwise. */
+  idleTimeoutMs?: number;
+  /** Parses tool input as it streams: `partialInput()` from `@parley/sdk/partial-input`. */
+  partialInput?: PartialInput<M>;
+}
 
 /** An event as the protocol writes it: `{ [kind]: payload }`. */
 function wireEvent(item: StreamEventItem): Record<string, unknown> {
