@@ -1,7 +1,7 @@
 import { defineConfig, type Options } from 'tsup';
 
 const shared: Options = {
-  entry: ['src/index.ts', 'src/worker.ts', 'src/worker-web.ts'],
+  entry: ['src/index.ts', 'src/worker.ts', 'src/worker-web.ts', 'src/partial-input.ts'],
   dts: true,
   sourcemap: true,
   target: 'es2022',

@@ -47,6 +47,7 @@ export { HttpError, isHttpError, SERVER_ERROR_CODES, toHttpError } from './http-
 export { DIRECTIVES, directiveError, parseJsonObjectArgument, splitFirstWord } from './model/directives.js';
 export type { Model, ModelEvent, ModelRequest, ModelTool } from './model/model.js';
 export { ModelError } from './model/model.js';
+export { DEFAULT_TOOL_INPUT_FRAGMENT_LENGTH } from './model/model-events.js';
 export { InvalidScriptError, isInvalidScriptError, loadScript } from './model/script-file.js';
 export type {
   Script,
@@ -60,7 +61,7 @@ export type {
 export { scriptedModel } from './model/scripted-model.js';
 export type { StandInModelOptions } from './model/stand-in-model.js';
 export { createStandInModel, standInModel } from './model/stand-in-model.js';
-export type { ScriptedToolUse, ScriptedTurn, TurnExtras } from './model/turn.js';
+export type { ScriptedToolUse, ScriptedTurn, TurnExtras, TurnStreamOptions } from './model/turn.js';
 export { turn, turnToEvents } from './model/turn.js';
 export type { CheckingProxy } from './proxy/checking-proxy.js';
 export type { ProxyExchange, ProxyObserver } from './proxy/proxy-exchange.js';

@@ -6,15 +6,17 @@ import type { ToolLoopRun } from './lib/tool-loop-run.js';
 import { Messages } from './resources/messages.js';
 import { Sessions } from './resources/sessions.js';
 import { Tools } from './resources/tools.js';
+import {
+  DEFAULT_STREAM_FIRST_EVENT_TIMEOUT_MS,
+  DEFAULT_STREAM_IDLE_TIMEOUT_MS,
+} from './streaming/body-reader.js';
 
 /** Per-attempt request time limit when `timeoutMs` is not set. */
 export const DEFAULT_TIMEOUT_MS = 60_000;
 /** Retries of a repeat-safe request when `maxRetries` is not set. */
 export const DEFAULT_MAX_RETRIES = 2;
-/** Longest wait for a stream's first event when `streamFirstEventTimeoutMs` is not set. */
-export const DEFAULT_STREAM_FIRST_EVENT_TIMEOUT_MS = 60_000;
-/** Longest gap between two chunks of a stream when `streamIdleTimeoutMs` is not set. */
-export const DEFAULT_STREAM_IDLE_TIMEOUT_MS = 60_000;
+// Defined beside the stream reader, which `MessageStream.fromReadableStream` also defaults to.
+export { DEFAULT_STREAM_FIRST_EVENT_TIMEOUT_MS, DEFAULT_STREAM_IDLE_TIMEOUT_MS };
 
 /** The environment variable read when `baseUrl` is not given. */
 export const BASE_URL_ENV = 'PARLEY_BASE_URL';

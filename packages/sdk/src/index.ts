@@ -76,7 +76,18 @@ export type { CreateSessionParams } from './resources/sessions.js';
 export { Sessions } from './resources/sessions.js';
 export { Tools } from './resources/tools.js';
 export { STREAM_HIGH_WATER_MARK, STREAM_LOW_WATER_MARK } from './streaming/event-queue.js';
-export type { MessageStreamEvents, StreamTimeouts } from './streaming/message-stream.js';
+// Partial tool input (the parser itself is in `@parley/sdk/partial-input`) and relayed streams.
+export type {
+  AnyToolInputs,
+  DeepPartial,
+  FromReadableStreamOptions,
+  MessageStreamEvents,
+  PartialInput,
+  StreamTimeouts,
+  ToolInputDelta,
+  ToolInputDeltaOf,
+  ToolInputMap,
+} from './streaming/message-stream.js';
 export { MessageStream } from './streaming/message-stream.js';
 export type { MessageSnapshot } from './streaming/reply-accumulator.js';
 export type {

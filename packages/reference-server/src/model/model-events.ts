@@ -1,7 +1,10 @@
 import type { ContentBlock, Message } from '@parley/protocol';
 
-/** Tool input JSON is cut into fragments of at most this many characters (always at least two). */
-const JSON_FRAGMENT_LENGTH = 16;
+/**
+ * Tool input JSON is cut into fragments of at most this many characters (always at least two
+ * fragments), so a client sees a tool's input arrive piece by piece, as from a real model.
+ */
+export const DEFAULT_TOOL_INPUT_FRAGMENT_LENGTH = 4;
 
 /**
  * Cuts text into word-sized chunks for `contentBlockDelta` events. Each chunk keeps the whitespace
@@ -14,13 +17,14 @@ export function textChunks(text: string): string[] {
 }
 
 /**
- * Cuts the JSON text of a tool input into two or more fragments, as a real model streams them, so a
- * consumer that forgets to join fragments fails visibly. Never splits a surrogate pair.
+ * Cuts the JSON text of a tool input into two or more fragments of at most `length` characters
+ * (code points), as a real model streams them, so a consumer that forgets to join fragments fails
+ * visibly. Never splits a surrogate pair.
  */
-export function jsonFragments(json: string): string[] {
+export function jsonFragments(json: string, length = DEFAULT_TOOL_INPUT_FRAGMENT_LENGTH): string[] {
   const chars = Array.from(json);
   if (chars.length < 2) return [json, ''];
-  const count = Math.max(2, Math.ceil(chars.length / JSON_FRAGMENT_LENGTH));
+  const count = Math.max(2, Math.ceil(chars.length / Math.max(1, Math.floor(length))));
   const size = Math.ceil(chars.length / count);
   const fragments: string[] = [];
   for (let start = 0; start < chars.length; start += size) {

@@ -3,7 +3,7 @@ import { findToolUse, lastUserMessage, lastUserTextMessage, textOf, toolResultsO
 import { DIRECTIVES, type Directive, parseDirectives, type TurnPlan } from './directives.js';
 import { FirstTime } from './first-time.js';
 import type { Model, ModelRequest } from './model.js';
-import { type ScriptedTurn, turnToEvents } from './turn.js';
+import { type ScriptedTurn, type TurnStreamOptions, turnToEvents } from './turn.js';
 
 /** The text that tool_result blocks of abandoned calls start with. */
 const ABANDONED_PREFIX = 'Tool call abandoned';
@@ -11,6 +11,11 @@ const ABANDONED_PREFIX = 'Tool call abandoned';
 export interface StandInModelOptions {
   /** Extra directives, merged over (and able to replace) the built-in ones, keyed by the word after `/`. */
   directives?: Readonly<Record<string, Directive>>;
+  /**
+   * Longest fragment of a tool's input JSON in `delta.toolUse.input`, in characters (default 4);
+   * the input always comes in two fragments or more. `1` streams it character by character.
+   */
+  toolInputFragmentLength?: number;
 }
 
 /**
@@ -90,16 +95,18 @@ export function createStandInModel(options: StandInModelOptions = {}): Model {
   const directives = options.directives === undefined ? DIRECTIVES : { ...DIRECTIVES, ...options.directives };
   // Which user messages this model already answered with a `/fail-once` failure.
   const firstTime = new FirstTime();
-  return (request) => streamStandIn(request, directives, firstTime);
+  const stream = { toolInputFragmentLength: options.toolInputFragmentLength };
+  return (request) => streamStandIn(request, directives, firstTime, stream);
 }
 
 async function* streamStandIn(
   request: ModelRequest,
   directives: Readonly<Record<string, Directive>>,
   firstTime: FirstTime,
+  options: TurnStreamOptions,
 ) {
   // Decide inside the generator so a bad directive rejects the first `next()`, like any model failure.
-  yield* turnToEvents(standInTurn(request, directives, firstTime), request);
+  yield* turnToEvents(standInTurn(request, directives, firstTime), request, options);
 }
 
 /**

@@ -27,6 +27,15 @@ export interface ScriptedTurn {
   delayMs?: number;
 }
 
+/** How {@link turnToEvents} streams a turn. */
+export interface TurnStreamOptions {
+  /**
+   * Longest fragment of a tool's input JSON, in characters (default
+   * `DEFAULT_TOOL_INPUT_FRAGMENT_LENGTH`, 4); the input always comes in two fragments or more.
+   */
+  toolInputFragmentLength?: number | undefined;
+}
+
 /** Extra fields for the {@link turn} builders. */
 export type TurnExtras = Omit<ScriptedTurn, 'toolUses'>;
 
@@ -58,7 +67,8 @@ export const turn = {
 
 /**
  * Streams one {@link ScriptedTurn} as model events: `messageStart`, the text deltas and
- * `contentBlockStop`, then per tool use `contentBlockStart`, two or more input fragments and
+ * `contentBlockStop`, then per tool use `contentBlockStart`, two or more input fragments (of at most
+ * `options.toolInputFragmentLength` characters) and
  * `contentBlockStop`, then `messageStop` and `metadata` (words counted as tokens, latency from the
  * request's clock).
  *
@@ -69,7 +79,11 @@ export const turn = {
  *   signal's reason.
  * - `turn.fail`: throws a {@link ModelError} after the text deltas (before the text block closes).
  */
-export async function* turnToEvents(turn: ScriptedTurn, request: ModelRequest): AsyncGenerator<ModelEvent> {
+export async function* turnToEvents(
+  turn: ScriptedTurn,
+  request: ModelRequest,
+  options: TurnStreamOptions = {},
+): AsyncGenerator<ModelEvent> {
   const { clock } = request;
   // Checked through the abort state: `request.signal` is made only when a delay waits on it.
   const state = abortStateOf(request);
@@ -129,7 +143,7 @@ export async function* turnToEvents(turn: ScriptedTurn, request: ModelRequest): 
         start: { toolUse: { toolUseId: toolUse.id ?? newToolUseId(), name: toolUse.name } },
       },
     };
-    for (const input of jsonFragments(json)) {
+    for (const input of jsonFragments(json, options.toolInputFragmentLength)) {
       await pace();
       yield { contentBlockDelta: { contentBlockIndex: blockIndex, delta: { toolUse: { input } } } };
     }

@@ -86,6 +86,9 @@ describe('stand-in model: user text', () => {
       'contentBlockDelta',
       'contentBlockStop',
       'contentBlockStart',
+      // {"city":"Paris"}: 16 characters in fragments of 4.
+      'contentBlockDelta',
+      'contentBlockDelta',
       'contentBlockDelta',
       'contentBlockDelta',
       'contentBlockStop',

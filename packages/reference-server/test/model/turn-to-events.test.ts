@@ -1,4 +1,5 @@
 import {
+  createStandInModel,
   ManualClock,
   ModelError,
   type ModelEvent,
@@ -133,16 +134,38 @@ describe('turnToEvents', () => {
   it('/delay also paces tool input fragments', async () => {
     const clock = new ManualClock();
     const events: ModelEvent[] = [];
+    let finished = false;
     const done = (async () => {
       for await (const event of standInModel(fakeRequest('/delay 10\n/tool t {"k":"v"}', { clock }))) {
         events.push(event);
       }
+      finished = true;
     })();
-    while (clock.pendingSleeps === 0) await Promise.resolve();
-    await clock.advance(10);
+    while (!finished) {
+      if (clock.pendingSleeps > 0) await clock.advance(10);
+      else await Promise.resolve();
+    }
     await done;
     expect(toolUses(events)[0]?.input).toEqual({ k: 'v' });
-    expect(usage(events)?.metrics?.latencyMs).toBe(10);
+    // {"k":"v"} is 9 characters: three fragments of at most 4, a wait before the second and third.
+    expect(events.filter((e) => 'contentBlockDelta' in e)).toHaveLength(3);
+    expect(usage(events)?.metrics?.latencyMs).toBe(20);
+  });
+
+  it('toolInputFragmentLength sets the size of the tool input fragments, never fewer than two', async () => {
+    const fragmentsOf = async (length: number | undefined, input: string) => {
+      const model = createStandInModel(length === undefined ? {} : { toolInputFragmentLength: length });
+      const events: ModelEvent[] = [];
+      for await (const event of model(fakeRequest(`/tool t ${input}`))) events.push(event);
+      return events.flatMap((e) => {
+        const delta = 'contentBlockDelta' in e ? e.contentBlockDelta.delta : undefined;
+        return delta && 'toolUse' in delta ? [delta.toolUse.input] : [];
+      });
+    };
+    const input = '{"city":"Paris"}';
+    expect(await fragmentsOf(undefined, input)).toEqual(['{"ci', 'ty":', '"Par', 'is"}']);
+    expect(await fragmentsOf(1, input)).toEqual(Array.from(input));
+    expect(await fragmentsOf(100, input)).toEqual(['{"city":', '"Paris"}']);
   });
 
   it('an aborted signal stops the stream: no further events, the iteration rejects with the reason', async () => {

@@ -2,7 +2,13 @@ import type { APIPromise } from '../core/api-promise.js';
 import type { HttpClient, RequestOptions } from '../core/http-client.js';
 import { ExportMessagesShape, MessageReplyShape, RewindShape } from '../core/response-shapes.js';
 import { pathSegment } from '../internal/path.js';
-import { MessageStream, type StreamTimeouts } from '../streaming/message-stream.js';
+import {
+  type AnyToolInputs,
+  MessageStream,
+  type PartialInput,
+  type StreamTimeouts,
+  type ToolInputMap,
+} from '../streaming/message-stream.js';
 import type {
   ExportMessagesResponse,
   Message,
@@ -17,11 +23,16 @@ export interface SendMessageParams {
 }
 
 /** Options of `client.messages.stream`. */
-export interface StreamRequestOptions extends RequestOptions {
+export interface StreamRequestOptions<M extends ToolInputMap = AnyToolInputs> extends RequestOptions {
   /** Longest wait for the first event once the headers are in (ms); client default otherwise. */
   firstEventTimeoutMs?: number;
   /** Longest gap between two chunks of the body (ms); client default otherwise. */
   idleTimeoutMs?: number;
+  /**
+   * Parses tool input as it streams, for `toolInputDelta` (`partialInput()` from
+   * `@parley/sdk/partial-input`, which carries the JSON parser).
+   */
+  partialInput?: PartialInput<M>;
 }
 
 /** `client.messages`: send, stream, export and rewind the messages of a session. */
@@ -70,9 +81,13 @@ export class Messages {
    * const reply = await stream.finalReply();
    * ```
    */
-  stream(sessionId: string, body: SendMessageParams, options: StreamRequestOptions = {}): MessageStream {
-    const { firstEventTimeoutMs, idleTimeoutMs, ...requestOptions } = options;
-    return MessageStream.start(
+  stream<M extends ToolInputMap = AnyToolInputs>(
+    sessionId: string,
+    body: SendMessageParams,
+    options: StreamRequestOptions<M> = {},
+  ): MessageStream<M> {
+    const { firstEventTimeoutMs, idleTimeoutMs, partialInput, ...requestOptions } = options;
+    return MessageStream.start<M>(
       (signal) =>
         this.#http.open(
           { method: 'POST', path: `v1/messages/${pathSegment(sessionId)}/stream`, body, idempotent: false },
@@ -84,6 +99,7 @@ export class Messages {
       },
       requestOptions.signal,
       sessionId,
+      partialInput,
     );
   }
 

@@ -3,6 +3,11 @@ import { STREAM_HIGH_WATER_MARK, STREAM_LOW_WATER_MARK } from './event-queue.js'
 import { StreamBodyParser } from './stream-body-parser.js';
 import { type ReadLimit, timedRead } from './timed-read.js';
 
+/** Longest wait for a stream's first event when `streamFirstEventTimeoutMs` is not set. */
+export const DEFAULT_STREAM_FIRST_EVENT_TIMEOUT_MS = 60_000;
+/** Longest gap between two chunks of a stream when `streamIdleTimeoutMs` is not set. */
+export const DEFAULT_STREAM_IDLE_TIMEOUT_MS = 60_000;
+
 /** Stream time limits, in ms. */
 export interface StreamTimeouts {
   /** Longest wait for the first event once the response headers are in. */

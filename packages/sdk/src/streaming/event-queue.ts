@@ -9,14 +9,12 @@ export const STREAM_LOW_WATER_MARK = 256;
  * The buffer between the reader loop and one `for await` loop. Taking an event is O(1) (a moving
  * head, compacted now and then), so a loop that falls behind costs no more per event.
  */
-export class EventQueue implements AsyncIterator<StreamEventItem> {
-  #items: StreamEventItem[] = [];
+export class EventQueue<T = StreamEventItem> implements AsyncIterator<T> {
+  #items: T[] = [];
   #head = 0;
   readonly #onReturn: () => void;
   readonly #onDrain: () => void;
-  #waiting:
-    | { resolve: (r: IteratorResult<StreamEventItem>) => void; reject: (e: unknown) => void }
-    | undefined;
+  #waiting: { resolve: (r: IteratorResult<T>) => void; reject: (e: unknown) => void } | undefined;
   #finished = false;
   #failure: Error | undefined;
 
@@ -34,7 +32,7 @@ export class EventQueue implements AsyncIterator<StreamEventItem> {
     return this.#items.length - this.#head;
   }
 
-  push(item: StreamEventItem): void {
+  push(item: T): void {
     if (this.#waiting) {
       this.#waiting.resolve({ value: item, done: false });
       this.#waiting = undefined;
@@ -52,10 +50,10 @@ export class EventQueue implements AsyncIterator<StreamEventItem> {
     }
   }
 
-  next(): Promise<IteratorResult<StreamEventItem>> {
+  next(): Promise<IteratorResult<T>> {
     if (this.#head < this.#items.length) {
-      const item = this.#items[this.#head] as StreamEventItem;
-      this.#items[this.#head++] = undefined as unknown as StreamEventItem;
+      const item = this.#items[this.#head] as T;
+      this.#items[this.#head++] = undefined as unknown as T;
       if (this.#head === this.#items.length) {
         this.#items = [];
         this.#head = 0;
@@ -79,7 +77,7 @@ export class EventQueue implements AsyncIterator<StreamEventItem> {
     });
   }
 
-  return(): Promise<IteratorResult<StreamEventItem>> {
+  return(): Promise<IteratorResult<T>> {
     this.#finished = true;
     this.#items = [];
     this.#head = 0;

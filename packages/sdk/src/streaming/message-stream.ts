@@ -1,16 +1,33 @@
 import type { WithResponse } from '../core/api-promise.js';
 import type { OpenResponse } from '../core/http-client.js';
-import { APIUserAbortError, isParleyError, REQUEST_ID_HEADER } from '../errors/index.js';
+import { APIUserAbortError, isParleyError, ParleyError, REQUEST_ID_HEADER } from '../errors/index.js';
 import type { Message, MessageReply, PendingTool, StopReason } from '../wire/index.js';
-import { BodyReader, type StreamTimeouts } from './body-reader.js';
+import {
+  BodyReader,
+  DEFAULT_STREAM_FIRST_EVENT_TIMEOUT_MS,
+  DEFAULT_STREAM_IDLE_TIMEOUT_MS,
+  type StreamTimeouts,
+} from './body-reader.js';
 import { EventQueue } from './event-queue.js';
+import { errorFromRelay, RELAYED_ERROR_KIND } from './relayed-error.js';
 import { type MessageSnapshot, ReplyAccumulator, ToolInputParseError } from './reply-accumulator.js';
 import { decodeStreamEvent, isExceptionEvent, type StreamEventItem } from './stream-events.js';
 import { ListenerFailure, type MessageStreamEvents, StreamListeners } from './stream-listeners.js';
 import { StreamProgress } from './stream-progress.js';
+import { type FromReadableStreamOptions, relayBody } from './stream-relay.js';
+import type { AnyToolInputs, PartialInput, ToolInputDeltaMaker, ToolInputMap } from './tool-input-delta.js';
 
 export type { StreamTimeouts } from './body-reader.js';
 export type { MessageStreamEvents } from './stream-listeners.js';
+export type { FromReadableStreamOptions } from './stream-relay.js';
+export type {
+  AnyToolInputs,
+  DeepPartial,
+  PartialInput,
+  ToolInputDelta,
+  ToolInputDeltaOf,
+  ToolInputMap,
+} from './tool-input-delta.js';
 
 const noop = () => {};
 
@@ -24,7 +41,7 @@ const noop = () => {};
  * `STREAM_HIGH_WATER_MARK` events waiting, and reading resumes once it is down to
  * `STREAM_LOW_WATER_MARK`. Listeners (`.on`) are called as events are parsed.
  */
-export class MessageStream implements AsyncIterable<StreamEventItem> {
+export class MessageStream<M extends ToolInputMap = AnyToolInputs> implements AsyncIterable<StreamEventItem> {
   readonly #controller = new AbortController();
   readonly #opening: Promise<OpenResponse>;
   readonly #reader: BodyReader;
@@ -39,14 +56,19 @@ export class MessageStream implements AsyncIterable<StreamEventItem> {
   readonly #progress = new StreamProgress(() => this.requestId);
   #ended = false;
   #failure: Error | undefined;
+  /** Set with the `partialInput` option: turns a tool input fragment into a `toolInputDelta`. */
+  readonly #deltas: ToolInputDeltaMaker | undefined;
 
   private constructor(
     open: (signal: AbortSignal) => Promise<OpenResponse>,
     timeouts: StreamTimeouts,
     userSignal: AbortSignal | undefined,
     sessionId: string | undefined,
+    partialInput?: PartialInput<ToolInputMap>,
   ) {
     this.#fallbackSessionId = sessionId;
+    const deltas = partialInput?.deltas();
+    this.#deltas = deltas;
     this.#reader = new BodyReader({
       timeouts,
       signal: this.#controller.signal,
@@ -70,6 +92,12 @@ export class MessageStream implements AsyncIterable<StreamEventItem> {
       text: (delta, snapshot) => this.#listeners.emit('text', delta, snapshot),
       toolUse: (block) => this.#listeners.emit('toolUse', block),
       message: (message) => this.#listeners.emit('message', message),
+      ...(deltas && {
+        toolInput: (block, fragment) => {
+          const delta = deltas(block, fragment);
+          if (delta) this.#listeners.emit('toolInputDelta', delta);
+        },
+      }),
     });
   }
 
@@ -77,13 +105,50 @@ export class MessageStream implements AsyncIterable<StreamEventItem> {
    * Starts a streamed request. `open` sends it with the given signal (aborted by `abort()`,
    * `break`, or `userSignal`). Used by `client.messages.stream`.
    */
-  static start(
+  static start<M extends ToolInputMap = AnyToolInputs>(
     open: (signal: AbortSignal) => Promise<OpenResponse>,
     timeouts: StreamTimeouts,
     userSignal?: AbortSignal,
     sessionId?: string,
-  ): MessageStream {
-    return new MessageStream(open, timeouts, userSignal, sessionId);
+    partialInput?: PartialInput<M>,
+  ): MessageStream<M> {
+    return new MessageStream<M>(
+      open,
+      timeouts,
+      userSignal,
+      sessionId,
+      partialInput as PartialInput<ToolInputMap>,
+    );
+  }
+
+  /**
+   * Reads a body that {@link MessageStream.toReadableStream} wrote (in a browser, from the route
+   * of your server that relays a stream): the same events, the same final reply, and the other
+   * side's failure as the same error class (`NotFoundError`, `StreamError`, ...). Aborting this
+   * stream cancels the body.
+   *
+   * @example
+   * ```ts
+   * const response = await fetch('/api/chat', { method: 'POST', body: JSON.stringify({ content: 'Hi' }) });
+   * const stream = MessageStream.fromReadableStream(response.body!);
+   * stream.on('text', (delta) => output.append(delta));
+   * ```
+   */
+  static fromReadableStream<M extends ToolInputMap = AnyToolInputs>(
+    body: ReadableStream<Uint8Array>,
+    options: FromReadableStreamOptions<M> = {},
+  ): MessageStream<M> {
+    return new MessageStream<M>(
+      // Only the response is read from a relayed body's opening.
+      async () => ({ response: new Response(body) }) as OpenResponse,
+      {
+        firstEventTimeoutMs: options.firstEventTimeoutMs ?? DEFAULT_STREAM_FIRST_EVENT_TIMEOUT_MS,
+        idleTimeoutMs: options.idleTimeoutMs ?? DEFAULT_STREAM_IDLE_TIMEOUT_MS,
+      },
+      options.signal,
+      undefined,
+      options.partialInput as PartialInput<ToolInputMap> | undefined,
+    );
   }
 
   /** The session id from the body, once read. */
@@ -120,7 +185,7 @@ export class MessageStream implements AsyncIterable<StreamEventItem> {
    * const { data: stream, requestId } = await client.messages.stream(sessionId, { content: 'Hi' }).withResponse();
    * ```
    */
-  async withResponse(): Promise<WithResponse<MessageStream>> {
+  async withResponse(): Promise<WithResponse<MessageStream<M>>> {
     const { response } = await this.#opening;
     this.#response = response;
     return { data: this, response, requestId: response.headers.get(REQUEST_ID_HEADER) ?? undefined };
@@ -134,22 +199,24 @@ export class MessageStream implements AsyncIterable<StreamEventItem> {
    * stream.on('text', (delta) => process.stdout.write(delta)).on('error', (e) => console.error(e));
    * ```
    */
-  on<E extends keyof MessageStreamEvents>(event: E, listener: MessageStreamEvents[E]): this {
-    this.#listeners.add(event, listener, false);
+  on<E extends keyof MessageStreamEvents<M>>(event: E, listener: MessageStreamEvents<M>[E]): this {
+    if (event === 'toolInputDelta') this.#requireDeltas();
+    this.#listeners.add(event, listener as MessageStreamEvents[E], false);
     this.#ensureStarted();
     return this;
   }
 
   /** Adds a listener called at most once. */
-  once<E extends keyof MessageStreamEvents>(event: E, listener: MessageStreamEvents[E]): this {
-    this.#listeners.add(event, listener, true);
+  once<E extends keyof MessageStreamEvents<M>>(event: E, listener: MessageStreamEvents<M>[E]): this {
+    if (event === 'toolInputDelta') this.#requireDeltas();
+    this.#listeners.add(event, listener as MessageStreamEvents[E], true);
     this.#ensureStarted();
     return this;
   }
 
   /** Removes a listener. */
-  off<E extends keyof MessageStreamEvents>(event: E, listener: MessageStreamEvents[E]): this {
-    this.#listeners.remove(event, listener);
+  off<E extends keyof MessageStreamEvents<M>>(event: E, listener: MessageStreamEvents<M>[E]): this {
+    this.#listeners.remove(event, listener as MessageStreamEvents[E]);
     return this;
   }
 
@@ -213,6 +280,29 @@ export class MessageStream implements AsyncIterable<StreamEventItem> {
     return queue;
   }
 
+  /**
+   * The stream as a body to send on (from a server route to a browser): the protocol's streamed
+   * document, one event per line, and, when the stream fails here, a last `parleyError` event
+   * that {@link MessageStream.fromReadableStream} turns back into the same error. Call it before
+   * reading the stream otherwise; cancelling the body aborts the stream.
+   *
+   * @example
+   * ```ts
+   * const stream = client.messages.stream(sessionId, { content });
+   * return new Response(stream.toReadableStream(), { headers: { 'content-type': 'application/json' } });
+   * ```
+   */
+  toReadableStream(): ReadableStream<Uint8Array> {
+    return relayBody(this[Symbol.asyncIterator](), () => this.#sessionId ?? this.#fallbackSessionId);
+  }
+
+  #requireDeltas(): void {
+    if (!this.#deltas)
+      throw new ParleyError(
+        "toolInputDelta needs the partialInput option (from '@parley/sdk/partial-input')",
+      );
+  }
+
   #ensureStarted(): Promise<MessageReply> {
     if (!this.#done) {
       this.#done = this.#run().then(
@@ -252,6 +342,10 @@ export class MessageStream implements AsyncIterable<StreamEventItem> {
     const decoded = decodeStreamEvent(raw);
     if (!decoded.ok) throw this.#progress.invalid(decoded.kind, decoded.issues, decoded.payload);
     const item = decoded.item;
+    // Only `toReadableStream()` writes this kind: the failure of the stream it relayed.
+    if (item.type === 'unknown' && item.kind === RELAYED_ERROR_KIND) {
+      throw errorFromRelay(item.payload, this.#progress.eventCount);
+    }
     this.#progress.delivered(item);
     for (const queue of this.#iterators) queue.push(item);
     this.#listeners.emit('event', item);

@@ -25,6 +25,8 @@ export interface AccumulatorCallbacks {
   text(delta: string, snapshot: string, message: MessageSnapshot): void;
   toolUse(block: ToolUseBlock, message: MessageSnapshot): void;
   message(message: MessageSnapshot): void;
+  /** A fragment of a tool_use block's input (only asked for partial input). */
+  toolInput?(block: ToolUseBlock, fragment: string): void;
 }
 
 type OpenBlock =
@@ -133,6 +135,7 @@ export class ReplyAccumulator {
     const toolUse = delta.toolUse as { input?: unknown } | undefined;
     if (toolUse && typeof toolUse.input === 'string' && open?.kind === 'toolUse') {
       open.fragments.push(toolUse.input);
+      this.#callbacks.toolInput?.(open.block, toolUse.input);
       return;
     }
     if (Array.isArray(delta.toolResult) && open?.kind === 'toolResult') {

@@ -1,9 +1,10 @@
 import type { MessageReply, ToolUseBlock } from '../wire/index.js';
 import type { MessageSnapshot } from './reply-accumulator.js';
 import type { StreamEventItem } from './stream-events.js';
+import type { AnyToolInputs, ToolInputDeltaOf, ToolInputMap } from './tool-input-delta.js';
 
-/** Listeners of {@link MessageStream.on}. */
-export interface MessageStreamEvents {
+/** Listeners of {@link MessageStream.on}; `M` types the tool inputs of `toolInputDelta`. */
+export interface MessageStreamEvents<M extends ToolInputMap = AnyToolInputs> {
   /** Every event, known or unknown, in order. */
   event: (event: StreamEventItem) => void;
   /** A text delta of an assistant message, and the text of its block so far. */
@@ -12,6 +13,11 @@ export interface MessageStreamEvents {
   message: (message: MessageSnapshot) => void;
   /** A tool_use block finished, its input parsed. */
   toolUse: (block: ToolUseBlock) => void;
+  /**
+   * A fragment of a tool call's input, with the input parsed so far. Needs the stream's
+   * `partialInput` option (from `@parley/sdk/partial-input`).
+   */
+  toolInputDelta: (delta: ToolInputDeltaOf<M>) => void;
   /** The reply completed (`replyStop`). */
   reply: (reply: MessageReply) => void;
   /** The stream failed; `finalReply()` and iteration reject with the same error. */

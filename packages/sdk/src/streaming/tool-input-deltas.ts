@@ -1,0 +1,64 @@
+import { EventQueue } from './event-queue.js';
+import type { MessageStream } from './message-stream.js';
+import type {
+  ToolInputDelta,
+  ToolInputDeltaMaker,
+  ToolInputDeltaOf,
+  ToolInputMap,
+  ToolInputParser,
+} from './tool-input-delta.js';
+
+/**
+ * A stream's delta maker: one parser per tool call (by toolUseId), made on its first fragment for
+ * the tools `include` accepts.
+ */
+export function deltaMaker(
+  parser: () => ToolInputParser,
+  include: (name: string) => boolean,
+): ToolInputDeltaMaker {
+  const parsers = new Map<string, ToolInputParser | null>();
+  return (block, fragment) => {
+    let parse = parsers.get(block.id);
+    if (parse === undefined) {
+      parse = include(block.name) ? parser() : null;
+      parsers.set(block.id, parse);
+    }
+    if (parse === null) return undefined;
+    return {
+      toolUseId: block.id,
+      name: block.name,
+      fragment,
+      partial: parse(fragment) as ToolInputDelta['partial'],
+    };
+  };
+}
+
+/**
+ * The `toolInputDelta` items of a stream as an async iterable, beside the stream's own iterator
+ * (which yields the protocol's events only). Leaving this loop early does not stop the stream;
+ * the loop ends when the stream does, and throws its error. Needs the `partialInput` option.
+ *
+ * @example
+ * ```ts
+ * for await (const { name, partial } of toolInputDeltas(stream)) console.log(name, partial);
+ * ```
+ */
+export function toolInputDeltas<M extends ToolInputMap>(
+  stream: MessageStream<M>,
+): AsyncIterable<ToolInputDeltaOf<M>> {
+  return {
+    [Symbol.asyncIterator]: () => {
+      const listener = (delta: ToolInputDeltaOf<M>) => queue.push(delta);
+      const queue = new EventQueue<ToolInputDeltaOf<M>>(
+        () => stream.off('toolInputDelta', listener),
+        () => {},
+      );
+      stream.on('toolInputDelta', listener);
+      stream.done().then(
+        () => queue.finish(undefined),
+        (error: Error) => queue.finish(error),
+      );
+      return queue;
+    },
+  };
+}
