@@ -1,4 +1,5 @@
 import { REQUEST_ID_HEADER } from '@parley/protocol';
+import { createUpstreamTransport } from '#upstream-transport';
 import { connectionDropOf, watchClient } from '../http/connection.js';
 import type { RequestHooks } from '../http/request-hooks.js';
 import { TextResponse } from '../http/text-response.js';
@@ -27,7 +28,7 @@ export function createUpstreamForwarder(
   const { report, log } = context;
   const base = upstream.url.replace(/\/+$/, '');
   const timeoutMs = upstream.timeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS;
-  const send = upstream.fetch ?? ((input: string, init: RequestInit) => globalThis.fetch(input, init));
+  const send = upstream.fetch ?? createUpstreamTransport();
   const token = upstream.token;
   const userOf = token === undefined ? undefined : tokenMatcher(deps.users);
   let seq = 0;
