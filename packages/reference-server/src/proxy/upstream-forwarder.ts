@@ -15,6 +15,8 @@ import { pathAndQuery, readRequestBytes, returnedHeaders, upstreamHeaders } from
 
 const BEARER = /^Bearer +([A-Za-z0-9._~+/-]+=*) *$/i;
 const utf8 = new TextDecoder();
+/** The reason a timeout timer is stopped with: `abort()` without one makes a `DOMException` each time. */
+const SETTLED = new Error('settled');
 
 /**
  * Forwards one `/v1` request to the upstream and its answer back, checking both on the way (the
@@ -91,7 +93,7 @@ export function createUpstreamForwarder(
       () => {},
     );
     const settle = () => {
-      timer.abort();
+      timer.abort(SETTLED);
       watch.stop();
     };
     const failed = (error: unknown): Response => {
@@ -119,7 +121,7 @@ export function createUpstreamForwarder(
     proxied.status = response.status;
 
     if (operation?.stream === true && response.status === 200 && response.body !== null) {
-      timer.abort();
+      timer.abort(SETTLED);
       return streamed(proxied, response, response.body, controller, watch.stop);
     }
 
