@@ -2,7 +2,8 @@ import { defineConfig } from 'tsup';
 
 // `#stdio-support` (package.json `imports`) stays an import: Node resolves it to dist/stdio-support.*,
 // browser bundlers to dist/stdio-support-browser.*, so a browser build never reaches the stdio client.
-const external = ['#stdio-support'];
+// `#upstream-transport` likewise: the proxy's node:http client on Node, the global fetch in a browser.
+const external = ['#stdio-support', '#upstream-transport'];
 
 export default defineConfig([
   {
@@ -13,6 +14,8 @@ export default defineConfig([
       vitest: 'src/vitest.ts',
       'stdio-support': 'src/extensions/mcp/stdio-support.ts',
       'stdio-support-browser': 'src/extensions/mcp/stdio-support-browser.ts',
+      'upstream-transport': 'src/proxy/upstream-transport.ts',
+      'upstream-transport-browser': 'src/proxy/upstream-transport-browser.ts',
     },
     format: ['esm', 'cjs'],
     // Shared chunks in both formats: one copy of every class whichever entries are loaded.

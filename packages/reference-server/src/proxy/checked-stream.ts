@@ -22,6 +22,9 @@ export interface CheckedStreamOptions {
   dropConnection: (() => void) | undefined;
 }
 
+/** The reason an idle timer is stopped with: `abort()` without one makes a `DOMException` each time. */
+const READ = new Error('read');
+
 /** The upstream sent nothing for the idle timeout. */
 class UpstreamIdleError extends Error {
   override name = 'UpstreamIdleError';
@@ -42,7 +45,7 @@ async function readWithin(
   try {
     return await Promise.race([reader.read(), timeout]);
   } finally {
-    timer.abort();
+    timer.abort(READ);
   }
 }
 

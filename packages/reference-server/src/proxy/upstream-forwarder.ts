@@ -1,4 +1,5 @@
 import { REQUEST_ID_HEADER } from '@parley/protocol';
+import { createUpstreamTransport } from '#upstream-transport';
 import { connectionDropOf, watchClient } from '../http/connection.js';
 import type { RequestHooks } from '../http/request-hooks.js';
 import { TextResponse } from '../http/text-response.js';
@@ -14,6 +15,8 @@ import { pathAndQuery, readRequestBytes, returnedHeaders, upstreamHeaders } from
 
 const BEARER = /^Bearer +([A-Za-z0-9._~+/-]+=*) *$/i;
 const utf8 = new TextDecoder();
+/** The reason a timeout timer is stopped with: `abort()` without one makes a `DOMException` each time. */
+const SETTLED = new Error('settled');
 
 /**
  * Forwards one `/v1` request to the upstream and its answer back, checking both on the way (the
@@ -27,7 +30,7 @@ export function createUpstreamForwarder(
   const { report, log } = context;
   const base = upstream.url.replace(/\/+$/, '');
   const timeoutMs = upstream.timeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS;
-  const send = upstream.fetch ?? ((input: string, init: RequestInit) => globalThis.fetch(input, init));
+  const send = upstream.fetch ?? createUpstreamTransport();
   const token = upstream.token;
   const userOf = token === undefined ? undefined : tokenMatcher(deps.users);
   let seq = 0;
@@ -90,7 +93,7 @@ export function createUpstreamForwarder(
       () => {},
     );
     const settle = () => {
-      timer.abort();
+      timer.abort(SETTLED);
       watch.stop();
     };
     const failed = (error: unknown): Response => {
@@ -118,7 +121,7 @@ export function createUpstreamForwarder(
     proxied.status = response.status;
 
     if (operation?.stream === true && response.status === 200 && response.body !== null) {
-      timer.abort();
+      timer.abort(SETTLED);
       return streamed(proxied, response, response.body, controller, watch.stop);
     }
 

@@ -199,6 +199,10 @@ function showDetail(seq) {
   fact(facts, 'Session', e.sessionId);
   fact(facts, 'Status', e.response ? String(e.response.status) : '...');
   fact(facts, 'Fault', e.fault ? faultText(e.fault) : undefined);
+  // The checking proxy's findings: one line per protocol violation, where and what was wrong.
+  fact(facts, 'Protocol violations', e.violations ? e.violations.map((v) =>
+    v.in + ' ' + (v.path === '' ? '(body)' : v.path) + ': expected ' + v.expected + ', got ' + v.got).join('\n')
+    : undefined);
   $('detail-request').textContent = e.body === undefined ? '(no body read)'
     : pretty(e.body) + (e.bodyTruncated ? '\n\n(truncated: the journal keeps the first 64 KiB)' : '');
   $('detail-response').textContent = responseText(e.response);

@@ -55,7 +55,7 @@ dialog h2 { margin: 0; overflow-wrap: anywhere; }
 dialog h3 { font-size: .95rem; margin: 1rem 0 .35rem; }
 .detail { padding: .25rem 1rem 1rem; }
 dl { display: grid; grid-template-columns: max-content 1fr; gap: .2rem 1rem; margin: .5rem 0; }
-dt { color: var(--muted); } dd { margin: 0; overflow-wrap: anywhere; font-family: var(--mono); font-size: 12.5px; }
+dt { color: var(--muted); } dd { margin: 0; overflow-wrap: anywhere; white-space: pre-line; font-family: var(--mono); font-size: 12.5px; }
 pre { margin: 0; white-space: pre-wrap; overflow-wrap: anywhere; background: var(--alt); padding: .5rem .75rem;
   border-radius: 4px; font: 12.5px/1.45 var(--mono); }
 `;

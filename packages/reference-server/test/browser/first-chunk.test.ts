@@ -81,5 +81,8 @@ describe('the ./msw entry in a browser bundle', () => {
     // No Node-only code reaches the browser build: the stdio client is replaced by its browser variant.
     expect(contains([...bundle.files.values()], /client\/stdio\.js$/)).toBe(false);
     expect(contains([...bundle.files.values()], /stdio-support-browser\.ts$/)).toBe(true);
+    // The checking proxy's upstream client likewise: node:http on Node, the global fetch in a page.
+    expect(contains([...bundle.files.values()], /proxy\/upstream-transport\.ts$/)).toBe(false);
+    expect(contains([...bundle.files.values()], /upstream-transport-browser\.ts$/)).toBe(true);
   });
 });
