@@ -9,9 +9,16 @@ const upstreamUrl = process.env.WEATHER_UPSTREAM_URL;
 const upstream =
   upstreamUrl === undefined
     ? {}
-    : { upstream: { url: upstreamUrl, token: process.env.WEATHER_UPSTREAM_TOKEN } };
+    : {
+        upstream: {
+          url: upstreamUrl,
+          ...(process.env.WEATHER_UPSTREAM_TOKEN === undefined
+            ? {}
+            : { token: process.env.WEATHER_UPSTREAM_TOKEN }),
+        },
+      };
 
-const parley = useReferenceServer({
+const parley = useReferenceServer<Parley>({
   // 'auto': replay when the file exists, else record through `upstream`.
   cassette: { file: new URL('../cassettes/weather-report.json', import.meta.url), mode: 'auto' },
   ...upstream,
