@@ -3,14 +3,16 @@
 // WEATHER_UPSTREAM_TOKEN at a real deployment to record its answers instead.
 //
 //   npx --yes pnpm@10 --filter @parley/example-record-then-replay record
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { DEPLOYMENT_TOKEN, startDeployment } from '../test/deployment.js';
 
 const given = process.env.WEATHER_UPSTREAM_URL;
 const deployment = given === undefined ? await startDeployment() : undefined;
 const root = fileURLToPath(new URL('../../..', import.meta.url));
-const result = spawnSync('npx', ['vitest', 'run', 'examples/record-then-replay'], {
+// spawn, not spawnSync: the deployment runs in this process and must keep answering.
+const child = spawn('npx', ['vitest', 'run', 'examples/record-then-replay'], {
   cwd: root,
   stdio: 'inherit',
   env: {
@@ -20,5 +22,6 @@ const result = spawnSync('npx', ['vitest', 'run', 'examples/record-then-replay']
     WEATHER_UPSTREAM_TOKEN: process.env.WEATHER_UPSTREAM_TOKEN ?? DEPLOYMENT_TOKEN,
   },
 });
+const [code] = (await once(child, 'exit')) as [number | null];
 await deployment?.close();
-process.exitCode = result.status ?? 1;
+process.exitCode = code ?? 1;
