@@ -26,12 +26,12 @@ describe('the start lines say what runs and how to reach it', () => {
   });
 
   it('with --control: the control routes, the journal page and the MCP providers each on a line of their own', async () => {
-    const { text, url, close } = await start(['--control', '--control-token', 'tok-1']);
+    const { text, url, close } = await start(['--control', '--control-token', 'start-lines-token-1']);
     try {
       expect(text).toBe(
         `Parley reference server listening on ${url} (demo user "demo", token: parley-demo-token)\n` +
-          `  control routes: ${url}/_parley/ (header x-parley-control-token: tok-1)\n` +
-          `  journal page:   ${url}/_parley/ui/#token=tok-1\n` +
+          `  control routes: ${url}/_parley/ (header x-parley-control-token: start-lines-token-1)\n` +
+          `  journal page:   ${url}/_parley/ui/#token=start-lines-token-1\n` +
           `  MCP providers:  ${url}/mcp/<name>\n`,
       );
       for (const line of text.trimEnd().split('\n')) expect(line.length).toBeLessThanOrEqual(110);
