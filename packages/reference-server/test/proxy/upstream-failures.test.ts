@@ -179,9 +179,14 @@ describe('an unreachable or slow upstream: a typed error naming it, never a hang
 
   it('an upstream connection that breaks in the middle of a stream breaks the client connection after the same bytes', async () => {
     const sent = `${STREAM_START}${MESSAGE_START},\n${DELTA('half')}`;
+    // The upstream breaks once the client has every byte it sent (a gate, not a timer).
+    let breakUpstream = () => {};
+    const broken = new Promise<void>((resolve) => {
+      breakUpstream = resolve;
+    });
     const upstream = await startScriptedUpstream((_, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.write(sent, () => setImmediate(() => res.socket?.destroy()));
+      res.write(sent, () => void broken.then(() => res.socket?.destroy()));
     });
     const proxy = await startProxy(upstream.url);
     const response = await send(`${proxy.url}/v1/messages/sess_1/stream`, 'POST', {});
@@ -193,6 +198,7 @@ describe('an unreachable or slow upstream: a typed error naming it, never a hang
         const { done, value } = await reader.read();
         if (done) return 'ended';
         text += decoder.decode(value, { stream: true });
+        if (text === sent) breakUpstream();
       }
     })().catch(() => 'failed');
     expect(outcome).toBe('failed');
