@@ -1,3 +1,7 @@
+// Adapted from the SDK's event scanner (packages/sdk/src/streaming/stream-body-parser.ts): the
+// server cannot import the SDK, nor the SDK the protocol package, so the two scanners are kept
+// apart on purpose. This one bounds what it keeps per event and reports oversized ones; a fix to
+// how either frames `{"sessionId": ..., "events": [...]}` belongs in both.
 /** What the {@link StreamBodyScanner} reports. */
 export interface StreamBodyHandlers {
   /** A top-level field other than `events` (e.g. `sessionId`), or `events` when it is not an array. */
