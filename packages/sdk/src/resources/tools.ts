@@ -3,7 +3,7 @@ import type { HttpClient, RequestOptions } from '../core/http-client.js';
 import { ToolCallShape } from '../core/response-shapes.js';
 import { pathSegment } from '../internal/path.js';
 import type { AnyTool } from '../lib/define-tool.js';
-import { type RunToolOptions, runTool, type ToolRunResult } from '../lib/run-tool.js';
+import type { RunToolOptions, ToolRunResult } from '../lib/run-tool.js';
 import type { ToolCall } from '../wire/index.js';
 
 /** `client.tools`: report on the client tool calls a reply stopped for. */
@@ -121,7 +121,11 @@ export class Tools {
     tool: TTool,
     options?: Omit<RunToolOptions, 'sessionId' | 'pending' | 'tool'>,
   ): Promise<ToolRunResult<TTool>> {
-    return runTool(this, { ...options, sessionId, pending, tool });
+    // The tool helpers (run-tool, heartbeat) load on the first run, in the tool loop's chunk, so a
+    // chat app that never runs a tool does not download them (bundlers split at dynamic imports).
+    return import('../lib/tool-loop-steps.js').then(({ runTool }) =>
+      runTool(this, { ...options, sessionId, pending, tool }),
+    );
   }
 
   #path(kind: 'request' | 'response', sessionId: string, requestId: string, suffix = ''): string {

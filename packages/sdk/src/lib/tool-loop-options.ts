@@ -1,0 +1,60 @@
+import type { MessageReply, PendingTool, SendMessageRequest, UserContentBlock } from '../wire/index.js';
+import type { AnyTool } from './define-tool.js';
+import type { DeclaredTools } from './session-tools.js';
+import type { ToolLoopStep } from './tool-loop-run.js';
+import type { ToolClient, ToolRequestOptions } from './tool-transport.js';
+
+/** The part of a streamed reply the loop uses; `client.messages.stream(...)` returns one. */
+export interface ToolLoopStream {
+  on(event: 'text', listener: (delta: string, snapshot: string) => void): unknown;
+  finalReply(): Promise<MessageReply>;
+}
+
+/**
+ * What the loop needs of a client: `messages.send` / `stream` and the tool endpoints, and, when it
+ * has them, the tools of the sessions it created. A `Parley` client fits.
+ */
+export interface ToolLoopClient extends ToolClient {
+  sessions?: { declaredTools?(sessionId: string): DeclaredTools | undefined };
+  messages: {
+    send(sessionId: string, body: SendMessageRequest, options?: ToolRequestOptions): Promise<MessageReply>;
+    stream(sessionId: string, body: SendMessageRequest, options?: ToolRequestOptions): ToolLoopStream;
+  };
+}
+
+export interface RunToolLoopOptions {
+  sessionId: string;
+  /** The user's turn. Leave it out to resume a conversation whose tool calls are settled. */
+  content?: string | UserContentBlock[] | undefined;
+  /**
+   * The tools this worker runs; a call for any other name is answered with an ERROR naming these.
+   * Default: the `tools` the session was created with (`client.sessions.create({ tools })`). A tool
+   * the session does not declare is a `ToolNotDeclaredError` (when the client created the session).
+   */
+  tools?: readonly AnyTool[] | undefined;
+  /** Most model replies in this run (default 10). The tools of the last one are still run and settled. */
+  maxSteps?: number | undefined;
+  /** Most tool calls running at once (default 4). */
+  concurrency?: number | undefined;
+  /** Aborts the request in flight and every running tool; the run rejects with `APIUserAbortError`. */
+  signal?: AbortSignal | undefined;
+  /** Stream each reply (`client.messages.stream`) instead of waiting for the buffered JSON. */
+  stream?: boolean | undefined;
+  /** Text deltas of assistant messages as they stream (only with `stream: true`). */
+  onText?: ((delta: string, snapshot: string) => void) | undefined;
+  /** Called after each step, its tools settled, before the loop resumes; the loop waits for it. */
+  onStep?: ((step: ToolLoopStep) => void | Promise<void>) | undefined;
+  /** Called with each failed heartbeat that did not end a tool's timer (for logging). */
+  onHeartbeatError?: ((error: unknown, pending: PendingTool) => void) | undefined;
+  /** Called after each successful heartbeat of a tool call, with the count so far. */
+  onHeartbeat?: ((beats: number, pending: PendingTool) => void) | undefined;
+  /** Called when a tool call starts running (before its handler), e.g. to show it. */
+  onToolStart?: ((pending: PendingTool) => void) | undefined;
+  /**
+   * The server's request body limit: a tool output too large to send is reported to the model as
+   * an ERROR, and the loop goes on (see `runTool`). Default 1 MiB.
+   */
+  maxBodyBytes?: number | undefined;
+  /** Source of heartbeat and retry jitter, `[0, 1)`. */
+  random?: (() => number) | undefined;
+}
