@@ -82,6 +82,14 @@ export interface OpenResponse {
 
 class TimeoutReason extends Error {}
 
+/** What the send hook needs beyond ky's request: the JSON body and the attempt's signal. */
+interface SendContext {
+  body: string | null;
+  signal: AbortSignal;
+  /** The call's own headers. */
+  headers: Record<string, string> | undefined;
+}
+
 /**
  * The one transport under every resource: ky for the HTTP exchange, with retries, timeouts, auth,
  * error mapping and response validation owned here (ky's own retry and timeout are off). Each
@@ -91,6 +99,8 @@ class TimeoutReason extends Error {}
 export class HttpClient {
   readonly #config: HttpClientConfig;
   readonly #ky: KyInstance;
+  /** Headers every request carries (`accept`, then the client's `headers` option). */
+  readonly #headers: Array<[string, string]>;
   readonly #log: LevelLogger;
   /** Appended to connection errors and 404s when the base URL looks wrong. */
   readonly #hint: string;
@@ -100,27 +110,43 @@ export class HttpClient {
     this.#log = levelLogger(config.logger ?? console, config.logLevel);
     this.#hint = baseUrlHint(config.baseUrl);
     if (this.#hint) this.#log.warn?.(`[parley]${this.#hint}`);
+    this.#headers = Object.entries({ accept: 'application/json', ...config.headers });
     this.#ky = ky.create({
       prefixUrl: config.baseUrl,
       // ky always calls `fetch` with a Request, so a Request-only handler is enough.
+      // ky's own retries and error throwing are off: the SDK's own. (ky's timeout never runs: the
+      // hook below answers every request.)
       retry: 0,
-      timeout: false,
       throwHttpErrors: false,
-      headers: { accept: 'application/json', ...config.headers },
       hooks: {
         beforeRequest: [
-          async (request) => {
+          async (request, { context }) => {
+            const { body, signal, headers } = context as unknown as SendContext;
+            // The client's headers, then the call's (which win); set here rather than given to ky,
+            // which would merge them into new Headers objects twice per call.
+            for (const [name, value] of this.#headers) request.headers.set(name, value);
+            if (headers) for (const name in headers) request.headers.set(name, headers[name] as string);
             const token = await this.#resolveToken();
             if (token) request.headers.set('authorization', `Bearer ${token}`);
+            if (body !== null && !request.headers.has('content-type')) {
+              request.headers.set('content-type', 'application/json');
+            }
             this.#log.debug?.(
               `[parley] → ${request.method} ${request.url} (${redactedHeaders(request.headers)})`,
             );
-            // ky's own fetch step clones the request first (a tee of its body, so that it can
-            // retry) and wraps the call in its timeout: a third of a request's cost on loopback.
-            // Retries and timeouts are the SDK's, so the hook sends the request itself; a hook
-            // that returns a Response skips that step. The global fetch is looked up per call, so
-            // one patched later (msw) is used.
-            return config.fetch ? config.fetch(request) : globalThis.fetch(request);
+            // ky builds the request (URL, headers, query, hooks); the hook sends it, and a hook
+            // that returns a Response skips ky's own fetch step. That step clones the request (a
+            // tee of its body, for ky's retries) and wraps the call in ky's timeout; retries and
+            // timeouts are the SDK's. The body and the attempt's signal are not given to ky (a
+            // body stream and an `AbortSignal.any` per call that the sent request does not need),
+            // and the request goes to `fetch` as URL and init: fetch builds its own Request, and
+            // copying one from ky's costs more than the rest of ky's work together. The global
+            // fetch is looked up per call, so one patched later (msw) is used; a `fetch` given
+            // as an option gets one Request that carries the signal (an in-process server sees
+            // the client go away).
+            const init = { method: request.method, headers: request.headers, body, signal };
+            if (config.fetch) return config.fetch(new Request(request.url, init));
+            return globalThis.fetch(request.url, init);
           },
         ],
       },
@@ -168,6 +194,7 @@ export class HttpClient {
     const timeoutMs = options.timeoutMs ?? this.#config.timeoutMs;
     const userSignal = options.signal;
     const log = this.#log;
+    const body = spec.body === undefined ? null : JSON.stringify(spec.body);
 
     for (let retry = 0; ; retry++) {
       if (userSignal?.aborted) {
@@ -189,10 +216,8 @@ export class HttpClient {
         if (retry > 0) log.debug?.(`[parley] ${method} ${url} (retry ${retry})`);
         const sent = this.#ky(spec.path, {
           method,
-          signal,
-          ...(spec.body !== undefined ? { json: spec.body } : {}),
+          context: { body, signal, headers: options.headers } satisfies SendContext,
           ...(spec.query ? { searchParams: spec.query } : {}),
-          ...(options.headers ? { headers: options.headers } : {}),
         });
         // A fetch that ignores its signal (an in-process handler holding its answer) must not
         // hold the call past its deadline or turn an abort into a server error.

@@ -1,5 +1,6 @@
 import { ToolNotDeclaredError } from '../errors/index.js';
 import type { AnyTool } from './define-tool.js';
+import { loadToolHelpers } from './load-tool-helpers.js';
 import type { RunToolLoopOptions, ToolLoopClient } from './tool-loop-options.js';
 import { ToolLoopRun } from './tool-loop-run.js';
 
@@ -40,10 +41,10 @@ export function runToolLoop(client: ToolLoopClient, options: RunToolLoopOptions)
     tools.set(tool.name, tool);
   }
   const config = { maxSteps, concurrency, tools };
-  // The loop's body (with the tool helpers) loads on the first run: see tool-loop-steps.ts.
+  // The loop's body (with the tool helpers) loads on the first run.
   return new ToolLoopRun(
     (emit, signal) =>
-      import('./tool-loop-steps.js').then(({ runToolLoopSteps }) =>
+      loadToolHelpers().then(({ runToolLoopSteps }) =>
         runToolLoopSteps(client, options, config, emit, signal),
       ),
     options.signal,

@@ -3,6 +3,7 @@ import type { HttpClient, RequestOptions } from '../core/http-client.js';
 import { ToolCallShape } from '../core/response-shapes.js';
 import { pathSegment } from '../internal/path.js';
 import type { AnyTool } from '../lib/define-tool.js';
+import { loadToolHelpers } from '../lib/load-tool-helpers.js';
 import type { RunToolOptions, ToolRunResult } from '../lib/run-tool.js';
 import type { ToolCall } from '../wire/index.js';
 
@@ -121,11 +122,8 @@ export class Tools {
     tool: TTool,
     options?: Omit<RunToolOptions, 'sessionId' | 'pending' | 'tool'>,
   ): Promise<ToolRunResult<TTool>> {
-    // The tool helpers (run-tool, heartbeat) load on the first run, in the tool loop's chunk, so a
-    // chat app that never runs a tool does not download them (bundlers split at dynamic imports).
-    return import('../lib/tool-loop-steps.js').then(({ runTool }) =>
-      runTool(this, { ...options, sessionId, pending, tool }),
-    );
+    // The tool helpers (run-tool, heartbeat) load on the first run.
+    return loadToolHelpers().then(({ runTool }) => runTool(this, { ...options, sessionId, pending, tool }));
   }
 
   #path(kind: 'request' | 'response', sessionId: string, requestId: string, suffix = ''): string {
