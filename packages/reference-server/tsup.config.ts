@@ -37,11 +37,17 @@ export default defineConfig([
   },
   {
     // The CLI: ESM only (top-level await); tsup keeps the shebang and makes the file executable.
+    // It bundles what it loads before listening as well (commander, @hono/node-server,
+    // safe-stable-stringify: the CLI's time to /healthz, `pnpm bench`); CommonJS among them
+    // requires Node's built-ins, so the bundle gets a `require`.
     entry: ['src/cli.ts'],
     format: ['esm'],
     sourcemap: true,
     target: 'es2022',
     external,
-    noExternal,
+    noExternal: [...noExternal, 'commander', '@hono/node-server', 'safe-stable-stringify'],
+    banner: {
+      js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
+    },
   },
 ]);
