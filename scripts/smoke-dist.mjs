@@ -1,5 +1,7 @@
 // After `pnpm build`: load every package's built ESM and CommonJS entries, as a user would, and run
-// one conversation through them (SDK over the reference server's fetch).
+// one conversation through them (SDK over the reference server's fetch). Also: the server's dist/
+// imports none of the packages its build bundles for a cheap start (tsup.config.ts `noExternal`).
+import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
@@ -60,3 +62,17 @@ for (const [label, mod] of [
   if (typeof mod.msw.createHandlers !== 'function') throw new Error(`${label}: msw entry`);
   await conversation(mod.sdk, mod.server, label);
 }
+
+// zod, the protocol and Hono are bundled into the server's dist/ (docs/architecture.md, "Keeping the
+// start cheap"): no built file imports them from node_modules. Lines of comments (JSDoc examples
+// bundled with Hono) are not imports.
+const BUNDLED = /(?:from |import\(|require\(|^import )"(?:zod|@parley\/protocol|hono)(?:\/[^"]*)?"/;
+const serverDist = at('reference-server/dist/');
+for (const file of readdirSync(serverDist).filter((name) => /\.c?js$/.test(name))) {
+  const imports = readFileSync(serverDist + file, 'utf8')
+    .split('\n')
+    .filter((line) => !/^\s*(?:\*|\/\/|\/\*)/.test(line) && BUNDLED.test(line));
+  if (imports.length > 0)
+    throw new Error(`reference-server/dist/${file} imports a bundled package: ${imports[0]}`);
+}
+console.log('reference-server dist: zod, @parley/protocol and hono bundled');

@@ -4,6 +4,14 @@ import { defineConfig } from 'tsup';
 // browser bundlers to dist/stdio-support-browser.*, so a browser build never reaches the stdio client.
 // `#upstream-transport` likewise: the proxy's node:http client on Node, the global fetch in a browser.
 const external = ['#stdio-support', '#upstream-transport'];
+// Bundled into dist/ rather than imported from node_modules: every test file (each vitest worker)
+// imports the server afresh, and Node loading zod's ~95 ESM files (its 40 locales among them), the
+// protocol's and Hono's ~30 cost more than the rest of the start (`pnpm bench`, cold start). Bundled,
+// they are a few tree-shaken chunks. All three stay dependencies: the .d.ts files import zod's and
+// the protocol's types, and @hono/node-server imports hono. One copy of zod in dist/ serves the server
+// and the protocol's schemas; zod shares its registry and `instanceof` across copies (so the MCP SDK,
+// which imports zod itself, takes the server's schemas).
+const noExternal = ['zod', '@parley/protocol', /^hono(\/|$)/];
 
 export default defineConfig([
   {
@@ -25,13 +33,21 @@ export default defineConfig([
     sourcemap: true,
     target: 'es2022',
     external,
+    noExternal,
   },
   {
     // The CLI: ESM only (top-level await); tsup keeps the shebang and makes the file executable.
+    // It bundles what it loads before listening as well (commander, @hono/node-server,
+    // safe-stable-stringify: the CLI's time to /healthz, `pnpm bench`); CommonJS among them
+    // requires Node's built-ins, so the bundle gets a `require`.
     entry: ['src/cli.ts'],
     format: ['esm'],
     sourcemap: true,
     target: 'es2022',
     external,
+    noExternal: [...noExternal, 'commander', '@hono/node-server', 'safe-stable-stringify'],
+    banner: {
+      js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
+    },
   },
 ]);

@@ -52,6 +52,10 @@ if (runs('cold-start')) {
       `${r.mswImport.toFixed(0)} ms ${verdict(r.ratio, '<= 1.3', r.ratio <= 1.3)}`,
   );
   console.log(
+    `  their CPU time (steadier on a shared machine): ${r.serverTurnCpu.toFixed(0)} ms vs ${r.mswImportCpu.toFixed(0)} ms ` +
+      ratio(r.cpuRatio),
+  );
+  console.log(
     `  the CLI, spawn to /healthz answering: ${r.cliHealthz.toFixed(0)} ms vs a bare node:http server ` +
       `${r.bareHealthz.toFixed(0)} ms ${ratio(r.cliHealthz / r.bareHealthz)}`,
   );
