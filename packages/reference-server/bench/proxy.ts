@@ -1,9 +1,10 @@
 // The checking proxy's cost per request: the same requests to an upstream reference server
-// directly and through a proxy (another reference server with `upstream`), one connection at a
-// time, so requests per second is one over the time of a request. Each server is a child process;
-// rounds alternate. Two upstreams: one that answers at once (the proxy's hop is then as long as
-// the upstream's whole work: the worst case), and one whose model takes a few milliseconds per
-// reply, as a fast real deployment does.
+// directly, through a bare node:http forwarding proxy (the floor of any hop on this machine) and
+// through the checking proxy (another reference server with `upstream`), one connection at a time,
+// so a run's time over its requests is the time of one request. Each server is a child process;
+// rounds alternate. Three upstreams: one that answers at once (the proxy's hop is then as long as
+// the upstream's whole work: the worst case), one a network round trip away, and one whose model
+// takes a few milliseconds per reply, as a fast real deployment does.
 import autocannon from 'autocannon';
 import { median } from './bench-utils.js';
 import { startTarget, type Target } from './target.js';
@@ -36,11 +37,13 @@ const TURN: autocannon.Request[] = [
   },
 ];
 
-async function load(url: string, seconds: number): Promise<{ rps: number; total: number; failed: number }> {
+async function load(url: string, seconds: number): Promise<{ us: number; total: number; failed: number }> {
   const result = await autocannon({ url, connections: 1, duration: seconds, requests: TURN });
+  const total = result.requests.total;
   return {
-    rps: result.requests.average,
-    total: result.requests.total,
+    // One connection: the run's time over its requests is the time of one request.
+    us: (result.duration * 1e6) / Math.max(1, total),
+    total,
     failed: result.errors + result.timeouts + result.non2xx,
   };
 }
@@ -56,16 +59,24 @@ function cpu(target: Target): Promise<number> {
   });
 }
 
+/** One way to the upstream: its time and CPU per request (medians of the rounds). */
+export interface ProxyPath {
+  /** Microseconds per request. */
+  us: number;
+  /** CPU microseconds per request of the process that answers the load generator. */
+  cpuUs: number;
+}
+
 export interface ProxyRequestResult {
   upstream: string;
-  /** Microseconds per request, direct and through the proxy (medians of the rounds). */
-  directUs: number;
-  proxiedUs: number;
-  /** proxied / direct */
+  /** Straight to the upstream. */
+  direct: ProxyPath;
+  /** Through a bare node:http forwarding proxy: the floor of any hop. */
+  bareHop: ProxyPath;
+  /** Through the checking proxy. */
+  proxy: ProxyPath;
+  /** proxy / direct: the goal's figure. */
   ratio: number;
-  /** CPU microseconds per request: the upstream's when asked directly, the proxy's own when it forwards. */
-  upstreamCpuUs: number;
-  proxyCpuUs: number;
   failed: number;
 }
 
@@ -74,68 +85,76 @@ async function compare(
   script: unknown,
   seconds: number,
   rounds: number,
+  latencyMs = 0,
 ): Promise<ProxyRequestResult> {
-  const env = { BENCH_SCRIPT: JSON.stringify(script) };
+  const env = {
+    BENCH_SCRIPT: JSON.stringify(script),
+    ...(latencyMs > 0 ? { BENCH_LATENCY_MS: String(latencyMs) } : {}),
+  };
   const upstream = await startTarget('reference', [], env);
-  let proxy: Target | undefined;
+  const children: Target[] = [upstream];
   try {
-    proxy = await startTarget('reference', [], {
+    const proxy = await startTarget('reference', [], {
       BENCH_SERVER_OPTIONS: JSON.stringify({ upstream: { url: upstream.url } }),
     });
-    await load(upstream.url, 1);
-    await load(proxy.url, 1);
-    const direct: number[] = [];
-    const proxied: number[] = [];
-    const upstreamCpu: number[] = [];
-    const proxyCpu: number[] = [];
+    children.push(proxy);
+    const hop = await startTarget('bare-hop', [], { BENCH_UPSTREAM: upstream.url });
+    children.push(hop);
+    const paths = { direct: upstream, bareHop: hop, proxy } as const;
+    const samples = { direct: [] as ProxyPath[], bareHop: [] as ProxyPath[], proxy: [] as ProxyPath[] };
+    for (const target of Object.values(paths)) await load(target.url, 1);
     let failed = 0;
     for (let round = 0; round < rounds; round++) {
-      await upstream.reset();
-      const upstreamBefore = await cpu(upstream);
-      const d = await load(upstream.url, seconds);
-      upstreamCpu.push(((await cpu(upstream)) - upstreamBefore) / d.total);
-      await upstream.reset();
-      await proxy.reset();
-      const proxyBefore = await cpu(proxy);
-      const p = await load(proxy.url, seconds);
-      proxyCpu.push(((await cpu(proxy)) - proxyBefore) / p.total);
-      direct.push(1e6 / d.rps);
-      proxied.push(1e6 / p.rps);
-      failed += d.failed + p.failed;
+      for (const key of ['direct', 'bareHop', 'proxy'] as const) {
+        const target = paths[key];
+        await upstream.reset();
+        const before = await cpu(target);
+        const run = await load(target.url, seconds);
+        samples[key].push({ us: run.us, cpuUs: ((await cpu(target)) - before) / Math.max(1, run.total) });
+        failed += run.failed;
+      }
     }
-    const directUs = median(direct);
-    const proxiedUs = median(proxied);
+    const med = (list: ProxyPath[]): ProxyPath => ({
+      us: median(list.map((p) => p.us)),
+      cpuUs: median(list.map((p) => p.cpuUs)),
+    });
+    const direct = med(samples.direct);
+    const proxied = med(samples.proxy);
     return {
       upstream: name,
-      directUs,
-      proxiedUs,
-      ratio: proxiedUs / directUs,
-      upstreamCpuUs: median(upstreamCpu),
-      proxyCpuUs: median(proxyCpu),
+      direct,
+      bareHop: med(samples.bareHop),
+      proxy: proxied,
+      ratio: proxied.us / direct.us,
       failed,
     };
   } finally {
-    proxy?.child.disconnect();
-    upstream.child.disconnect();
+    for (const child of children) child.child.disconnect();
   }
 }
 
 /**
- * Both upstreams: one answering at once, and one whose model streams 10 words `delayMs` apart (a
- * buffered turn of about 9 x `delayMs`, still faster than any real model).
+ * Three upstreams: one answering at once (the worst case: the hop is as long as the upstream's
+ * whole work), one answering each request after `networkMs` (a deployment in the same data centre:
+ * a network round trip, stood in for by a timer in the upstream), and one whose model streams 10
+ * words `delayMs` apart (a buffered turn of about 9 x `delayMs`, still faster than any real model).
  */
 export async function benchProxyRequests(
   seconds = 3,
   rounds = 3,
   delayMs = 20,
+  networkMs = 1,
 ): Promise<ProxyRequestResult[]> {
   const words = 'one two three four five six seven eight nine ten';
+  const hi = { rules: [{ match: {}, reply: { text: 'Hi there' } }] };
   return [
+    await compare('an upstream answering at once', hi, seconds, rounds),
     await compare(
-      'an upstream answering at once',
-      { rules: [{ match: {}, reply: { text: 'Hi there' } }] },
+      `an upstream answering after ${networkMs} ms (a network round trip in one data centre, simulated)`,
+      hi,
       seconds,
       rounds,
+      networkMs,
     ),
     await compare(
       `an upstream whose model streams 10 words ${delayMs} ms apart`,

@@ -134,14 +134,16 @@ if (runs('proxy')) {
     Number(process.env.BENCH_SECONDS ?? 3),
     Number(process.env.BENCH_PROXY_ROUNDS ?? 3),
   )) {
+    const us = (value: number) => `${value.toFixed(0)} us`;
+    console.log(`checking proxy, one connection, create + buffered turn, ${r.upstream}:`);
     console.log(
-      `checking proxy, one connection, create + buffered turn, ${r.upstream}: ${r.proxiedUs.toFixed(0)} us per request ` +
-        `through the proxy vs ${r.directUs.toFixed(0)} us direct (+${(r.proxiedUs - r.directUs).toFixed(0)} us): ` +
-        `${verdict(r.ratio, '<= 1.3', r.ratio <= 1.3)}, failed requests: ${r.failed}`,
+      `  per request: direct ${us(r.direct.us)}, bare node:http hop ${us(r.bareHop.us)} (${ratio(r.bareHop.us / r.direct.us)}), ` +
+        `checking proxy ${us(r.proxy.us)}: ${verdict(r.ratio, '<= 1.3 of direct', r.ratio <= 1.3)}, ` +
+        `${ratio(r.proxy.us / r.bareHop.us)} of the bare hop; failed requests: ${r.failed}`,
     );
     console.log(
-      `  CPU per request: the proxy ${r.proxyCpuUs.toFixed(0)} us, the upstream answering directly ${r.upstreamCpuUs.toFixed(0)} us ` +
-        `(${ratio(r.proxyCpuUs / r.upstreamCpuUs)})`,
+      `  CPU per request: the checking proxy ${us(r.proxy.cpuUs)}, the bare hop ${us(r.bareHop.cpuUs)}, ` +
+        `the upstream answering directly ${us(r.direct.cpuUs)}`,
     );
   }
 }

@@ -12,10 +12,11 @@ export interface Target {
 
 /**
  * @param env variables for the child on top of this process's: `BENCH_SERVER_OPTIONS` (JSON options
- * of the reference server, e.g. an `upstream`) and `BENCH_SCRIPT` (a JSON script it answers with).
+ * of the reference server, e.g. an `upstream`), `BENCH_SCRIPT` (a JSON script it answers with),
+ * `BENCH_LATENCY_MS` (a wait before each request) and `BENCH_UPSTREAM` (the bare hop's upstream).
  */
 export async function startTarget(
-  kind: 'bare' | 'hono' | 'reference',
+  kind: 'bare' | 'hono' | 'bare-hop' | 'reference',
   execArgv: string[] = [],
   env: Record<string, string> = {},
 ): Promise<Target> {

@@ -1,6 +1,7 @@
 import type { EventPacer } from '../http/event-pacer.js';
 import { type StreamObserver, StreamWriter } from '../http/stream-writer.js';
 import type { Clock } from '../time/clock.js';
+import { startDeadline } from './start-deadline.js';
 import type { StreamChecker } from './stream-checker.js';
 
 /** How a streamed body ended, as the exchange tells it. */
@@ -22,31 +23,37 @@ export interface CheckedStreamOptions {
   dropConnection: (() => void) | undefined;
 }
 
-/** The reason an idle timer is stopped with: `abort()` without one makes a `DOMException` each time. */
-const READ = new Error('read');
-
 /** The upstream sent nothing for the idle timeout. */
 class UpstreamIdleError extends Error {
   override name = 'UpstreamIdleError';
 }
 
 /** The next chunk of `reader`, or an {@link UpstreamIdleError} after `idle.ms` of the clock. */
-async function readWithin(
+function readWithin(
   reader: ReadableStreamDefaultReader<Uint8Array>,
   idle: CheckedStreamOptions['idle'],
 ): Promise<ReadableStreamReadResult<Uint8Array>> {
-  const timer = new AbortController();
-  const timeout = idle.clock.sleep(idle.ms, timer.signal).then(
-    () => {
-      throw new UpstreamIdleError(`The upstream sent nothing for ${idle.ms} ms`);
-    },
-    () => new Promise<never>(() => {}),
-  );
-  try {
-    return await Promise.race([reader.read(), timeout]);
-  } finally {
-    timer.abort(READ);
-  }
+  return new Promise((resolve, reject) => {
+    const stop = startDeadline(idle.clock, idle.ms, () =>
+      reject(new UpstreamIdleError(`The upstream sent nothing for ${idle.ms} ms`)),
+    );
+    reader.read().then(
+      (result) => {
+        stop();
+        resolve(result);
+      },
+      (error: unknown) => {
+        stop();
+        reject(error);
+      },
+    );
+  });
+}
+
+/** The upstream body's reader, and what its first read gave (the proxy answers once it has it). */
+export interface UpstreamBody {
+  reader: ReadableStreamDefaultReader<Uint8Array>;
+  first: ReadableStreamReadResult<Uint8Array>;
 }
 
 /**
@@ -56,10 +63,11 @@ async function readWithin(
  * An upstream that fails mid-body fails the client's body the same way.
  */
 export function checkedStream(
-  upstream: ReadableStream<Uint8Array>,
+  upstream: UpstreamBody,
   options: CheckedStreamOptions,
 ): ReadableStream<Uint8Array> {
-  const reader = upstream.getReader();
+  const { reader } = upstream;
+  let first: ReadableStreamReadResult<Uint8Array> | undefined = upstream.first;
   const { checker } = options;
   let ended = false;
   /** `checked`: the upstream ended the body itself (not the proxy's timeout), so its end is checked. */
@@ -74,7 +82,8 @@ export function checkedStream(
       async pull(controller) {
         let result: ReadableStreamReadResult<Uint8Array>;
         try {
-          result = await readWithin(reader, options.idle);
+          result = first ?? (await readWithin(reader, options.idle));
+          first = undefined;
         } catch (error) {
           const idle = error instanceof UpstreamIdleError;
           end('cut', !idle);
@@ -121,13 +130,11 @@ export interface PacedStreamOptions extends CheckedStreamOptions {
  * written again through the fault's pacer, as the reference server writes its own replies. Its
  * bytes are the events the upstream sent, framed by the server (the fault changes the body anyway).
  */
-export function pacedStream(
-  upstream: ReadableStream<Uint8Array>,
-  options: PacedStreamOptions,
-): ReadableStream<Uint8Array> {
+export function pacedStream(upstream: UpstreamBody, options: PacedStreamOptions): ReadableStream<Uint8Array> {
   const { checker, events } = options;
   let ended = false;
-  const reader = upstream.getReader();
+  const { reader } = upstream;
+  let first: ReadableStreamReadResult<Uint8Array> | undefined = upstream.first;
   const writer = new StreamWriter(options.sessionId, {
     pacer: options.pacer,
     observer: options.observer,
@@ -145,7 +152,8 @@ export function pacedStream(
     for (;;) {
       let result: ReadableStreamReadResult<Uint8Array>;
       try {
-        result = await readWithin(reader, options.idle);
+        result = first ?? (await readWithin(reader, options.idle));
+        first = undefined;
       } catch (error) {
         if (error instanceof UpstreamIdleError) {
           idle = true;

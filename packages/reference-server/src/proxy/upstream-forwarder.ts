@@ -6,17 +6,18 @@ import { TextResponse } from '../http/text-response.js';
 import { tokenMatcher } from '../http/token-auth.js';
 import { HttpError, isHttpError } from '../http-error.js';
 import { checkRequestBody, checkResponseBody } from './check-body.js';
-import { checkedStream, pacedStream, type StreamEnd } from './checked-stream.js';
+import { checkedStream, pacedStream, type StreamEnd, type UpstreamBody } from './checked-stream.js';
+import { fetchTransport } from './fetch-transport.js';
 import { protocolOperation } from './protocol-operations.js';
 import { ProxiedRequest, type ProxyContext } from './proxied-request.js';
+import { startDeadline } from './start-deadline.js';
 import { StreamChecker } from './stream-checker.js';
+import type { UpstreamAnswer, UpstreamExchange } from './upstream-call.js';
 import { type CheckingProxyDeps, DEFAULT_UPSTREAM_TIMEOUT_MS } from './upstream-options.js';
 import { pathAndQuery, readRequestBytes, returnedHeaders, upstreamHeaders } from './upstream-request.js';
 
 const BEARER = /^Bearer +([A-Za-z0-9._~+/-]+=*) *$/i;
 const utf8 = new TextDecoder();
-/** The reason a timeout timer is stopped with: `abort()` without one makes a `DOMException` each time. */
-const SETTLED = new Error('settled');
 
 /**
  * Forwards one `/v1` request to the upstream and its answer back, checking both on the way (the
@@ -30,7 +31,7 @@ export function createUpstreamForwarder(
   const { report, log } = context;
   const base = upstream.url.replace(/\/+$/, '');
   const timeoutMs = upstream.timeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS;
-  const send = upstream.fetch ?? createUpstreamTransport();
+  const send = upstream.fetch === undefined ? createUpstreamTransport() : fetchTransport(upstream.fetch);
   const token = upstream.token;
   const userOf = token === undefined ? undefined : tokenMatcher(deps.users);
   let seq = 0;
@@ -76,24 +77,27 @@ export function createUpstreamForwarder(
     if (bytes.byteLength > 0) hooks.onBody?.(sent.text ?? utf8.decode(bytes), false, sent.value);
     for (const violation of sent.violations) proxied.violation(violation);
 
-    // The client leaving or the timeout stops the upstream request.
-    const controller = new AbortController();
+    // The client leaving or the timeout ends the upstream request.
     let timedOut = false;
     let clientLeft = false;
+    proxied.forwardedAt = clock.now();
+    const call = send({
+      base,
+      path,
+      method,
+      headers: upstreamHeaders(request, authorization),
+      body: bytes.byteLength > 0 ? bytes : undefined,
+    });
     const watch = watchClient(request, () => {
       clientLeft = true;
-      controller.abort(new Error('The client left'));
+      call.abort(new Error('The client left'));
     });
-    const timer = new AbortController();
-    clock.sleep(timeoutMs, timer.signal).then(
-      () => {
-        timedOut = true;
-        controller.abort(new Error(`No answer within ${timeoutMs} ms`));
-      },
-      () => {},
-    );
+    const stopTimer = startDeadline(clock, timeoutMs, () => {
+      timedOut = true;
+      call.abort(new Error(`No answer within ${timeoutMs} ms`));
+    });
     const settle = () => {
-      timer.abort(SETTLED);
+      stopTimer();
       watch.stop();
     };
     const failed = (error: unknown): Response => {
@@ -105,36 +109,39 @@ export function createUpstreamForwarder(
       return answer(proxied, upstreamError(base, timedOut, timeoutMs, error));
     };
 
-    proxied.forwardedAt = clock.now();
-    let response: Response;
+    let response: UpstreamAnswer;
     try {
-      response = await send(base + path, {
-        method,
-        headers: upstreamHeaders(request, authorization),
-        ...(bytes.byteLength > 0 ? { body: bytes as Uint8Array<ArrayBuffer> } : {}),
-        signal: controller.signal,
-        redirect: 'manual',
-      });
+      response = await call.answer;
     } catch (error) {
       return failed(error);
     }
     proxied.status = response.status;
 
-    if (operation?.stream === true && response.status === 200 && response.body !== null) {
-      timer.abort(SETTLED);
-      return streamed(proxied, response, response.body, controller, watch.stop);
+    const stream = operation?.stream === true && response.status === 200 ? response.stream() : null;
+    if (stream !== null) {
+      // The head goes to the client with the body's first bytes: an upstream that breaks before
+      // them is a 502, never a 200 with nothing after it (or no answer at all).
+      const reader = stream.getReader();
+      let first: ReadableStreamReadResult<Uint8Array>;
+      try {
+        first = await reader.read();
+      } catch (error) {
+        return failed(error);
+      }
+      stopTimer();
+      return streamed(proxied, response, { reader, first }, call, watch.stop);
     }
 
     let received: Uint8Array;
     try {
-      received = new Uint8Array(await response.arrayBuffer());
+      received = await response.bytes();
     } catch (error) {
       return failed(error);
     }
     settle();
     const body = checkResponseBody(received, response.status, operation);
     for (const violation of body.violations) proxied.violation(violation);
-    const fields = returnedHeaders(response);
+    const fields = returnedHeaders(response.headers);
     const text = body.text ?? utf8.decode(received);
     hooks.onResponseBody?.(text, body.value ?? (text === '' ? undefined : text));
     proxied.finish({ status: response.status, responseHeaders: response.headers, responseBody: body.value });
@@ -147,13 +154,19 @@ export function createUpstreamForwarder(
   /** A streamed reply: passed on as it comes, checked on the way (through the fault's pacer if any). */
   const streamed = (
     proxied: ProxiedRequest,
-    response: Response,
-    body: ReadableStream<Uint8Array>,
-    controller: AbortController,
+    response: UpstreamAnswer,
+    body: UpstreamBody,
+    call: UpstreamExchange,
     stopWatch: () => void,
   ): Response => {
     const { hooks } = proxied;
     hooks.onStreamed?.();
+    const dropConnection = connectionDropOf(proxied.request);
+    const fields = returnedHeaders(response.headers);
+    // Over node:http, @hono/node-server writes the head of a chunked body before it reads any of
+    // it (it reads ahead otherwise): an upstream that breaks from here on cuts a body whose head
+    // the client has, rather than dropping a connection that carried no answer.
+    if (dropConnection !== undefined) fields['transfer-encoding'] = 'chunked';
     const events: Array<{ atMs: number; event: Record<string, unknown> }> | undefined = proxied.observed
       ? []
       : undefined;
@@ -182,8 +195,9 @@ export function createUpstreamForwarder(
           streamEnd: end,
         });
       },
-      abortUpstream: (reason: unknown) => controller.abort(reason),
-      dropConnection: connectionDropOf(proxied.request),
+      abortUpstream: (reason: unknown) =>
+        call.abort(reason instanceof Error ? reason : new Error('The client left', { cause: reason })),
+      dropConnection,
       idle: {
         clock,
         ms: timeoutMs,
@@ -205,7 +219,7 @@ export function createUpstreamForwarder(
             sessionId: sessionIdOf(proxied.path),
             observer,
           });
-    return new Response(stream, { status: response.status, headers: returnedHeaders(response) });
+    return new Response(stream, { status: response.status, headers: fields });
   };
 
   /**

@@ -21,7 +21,7 @@ export interface UpstreamOptions {
   token?: string;
   /**
    * Milliseconds to wait for the upstream's answer: its status and headers, and a buffered reply's
-   * whole body; past it the client gets `504 upstream_timeout`. A streamed reply may go this long
+   * whole body (a streamed reply's first bytes); past it the client gets `504 upstream_timeout`. A streamed reply may go this long
    * without a byte; past it the proxy cuts the client's body (it fails) and ends the upstream
    * request. Timed on the server's clock. Default 120 000.
    */

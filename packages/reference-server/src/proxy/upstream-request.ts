@@ -44,9 +44,9 @@ export function upstreamHeaders(request: Request, authorization: string | null):
 }
 
 /** The upstream's response header fields to pass on (lower-case names). */
-export function returnedHeaders(response: Response): Record<string, string> {
+export function returnedHeaders(received: Record<string, string>): Record<string, string> {
   const fields: Record<string, string> = {};
-  for (const [name, value] of response.headers) if (!NOT_RETURNED.has(name)) fields[name] = value;
+  for (const name in received) if (!NOT_RETURNED.has(name)) fields[name] = received[name] as string;
   return fields;
 }
 

@@ -1,84 +1,171 @@
 // Node's side of `#upstream-transport` (package.json `imports`): the checking proxy calls its upstream
 // over node:http(s) with a keep-alive agent. undici's `fetch` (its `Request`, header validation and
 // web streams per call) was most of the proxy's CPU per request; this client writes the request
-// as it is and hands the answer back as a web `Response` whose body streams off the socket.
-import http from 'node:http';
+// as it is and reads the answer off the socket: a buffered body into one buffer, a streamed one
+// as a web stream only when the proxy passes it on.
+import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
-
-type Send = (input: string, init: RequestInit) => Promise<Response>;
+import type { UpstreamAnswer, UpstreamCall, UpstreamExchange, UpstreamTransport } from './upstream-call.js';
 
 const agents = {
-  'http:': new http.Agent({ keepAlive: true }),
-  'https:': new https.Agent({ keepAlive: true }),
+  http: new http.Agent({ keepAlive: true }),
+  https: new https.Agent({ keepAlive: true }),
 };
 
+/** Where a base URL points, parsed once per upstream rather than once per request. */
+interface Target {
+  secure: boolean;
+  hostname: string;
+  port: string;
+  /** The base URL's path prefix, without a trailing slash. */
+  prefix: string;
+  auth: string | undefined;
+}
+
+const targets = new Map<string, Target>();
+
+function targetOf(base: string): Target {
+  let target = targets.get(base);
+  if (target === undefined) {
+    const url = new URL(base);
+    const hostname = url.hostname;
+    target = {
+      secure: url.protocol === 'https:',
+      // `[::1]` in a URL, `::1` for node:http.
+      hostname: hostname.startsWith('[') ? hostname.slice(1, -1) : hostname,
+      port: url.port,
+      prefix: url.pathname.replace(/\/+$/, ''),
+      auth:
+        url.username === '' && url.password === ''
+          ? undefined
+          : `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`,
+    };
+    targets.set(base, target);
+  }
+  return target;
+}
+
 /** Makes the proxy's upstream client: node:http(s), one keep-alive agent per protocol. */
-export function createUpstreamTransport(): Send {
+export function createUpstreamTransport(): UpstreamTransport {
   return send;
 }
 
-function send(input: string, init: RequestInit): Promise<Response> {
-  return new Promise<Response>((resolve, reject) => {
-    const url = new URL(input);
-    const secure = url.protocol === 'https:';
-    const body = init.body as Uint8Array | undefined;
-    const headers = { ...(init.headers as Record<string, string>) };
-    if (body !== undefined) headers['content-length'] = String(body.byteLength);
-    const signal = init.signal ?? undefined;
-    // The error `fetch` gives, so that the proxy names the cause the same way (`ECONNREFUSED`).
-    const failed = (cause: unknown) => new TypeError('fetch failed', { cause });
-    if (signal?.aborted === true) {
-      reject(signal.reason);
-      return;
-    }
-    const request = (secure ? https : http).request(url, {
-      method: init.method ?? 'GET',
-      headers,
-      agent: secure ? agents['https:'] : agents['http:'],
-    });
-    const onAbort = () => request.destroy(signal?.reason as Error);
-    signal?.addEventListener('abort', onAbort, { once: true });
-    request.once('error', (error) => {
-      signal?.removeEventListener('abort', onAbort);
-      reject(signal?.aborted === true ? signal.reason : failed(error));
-    });
-    request.once('response', (incoming) => {
-      const fields = new Headers();
-      const raw = incoming.rawHeaders;
-      for (let i = 0; i < raw.length; i += 2) fields.append(raw[i] as string, raw[i + 1] as string);
-      const status = incoming.statusCode ?? 502;
-      const empty = status === 204 || status === 304 || init.method === 'HEAD';
-      // Pulled chunk by chunk: the socket is paused while the reader has enough, so a slow client
-      // holds the upstream back; cancelling the body ends the upstream request.
-      const stream = new ReadableStream<Uint8Array>(
-        {
-          start(controller) {
-            incoming.on('data', (chunk: Buffer) => {
-              controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-              if ((controller.desiredSize ?? 0) <= 0) incoming.pause();
-            });
-            incoming.once('end', () => {
-              signal?.removeEventListener('abort', onAbort);
-              controller.close();
-            });
-            incoming.once('error', (error) => {
-              signal?.removeEventListener('abort', onAbort);
-              controller.error(signal?.aborted === true ? signal.reason : failed(error));
-            });
-          },
-          pull() {
-            incoming.resume();
-          },
-          cancel(reason) {
-            signal?.removeEventListener('abort', onAbort);
-            request.destroy(reason instanceof Error ? reason : undefined);
-          },
-        },
-        { highWaterMark: 1 },
-      );
-      if (empty) incoming.resume();
-      resolve(new Response(empty ? null : stream, { status, headers: fields }));
-    });
-    request.end(body);
+/** The error `fetch` gives, so that the proxy names the cause the same way (`ECONNRESET`). */
+const failed = (cause: unknown) => new TypeError('fetch failed', { cause });
+
+function send(call: UpstreamCall): UpstreamExchange {
+  const target = targetOf(call.base);
+  const { headers, body } = call;
+  if (body !== undefined) headers['content-length'] = String(body.byteLength);
+  /** Set once the call is aborted: every failure after it is told as this reason. */
+  let abortedWith: Error | undefined;
+  let incoming: IncomingMessage | undefined;
+  const request = (target.secure ? https : http).request({
+    hostname: target.hostname,
+    ...(target.port === '' ? {} : { port: target.port }),
+    path: target.prefix + call.path,
+    method: call.method,
+    headers,
+    agent: target.secure ? agents.https : agents.http,
+    ...(target.auth === undefined ? {} : { auth: target.auth }),
   });
+  const reasonOf = (error: unknown) => abortedWith ?? failed(error);
+  const answer = new Promise<UpstreamAnswer>((resolve, reject) => {
+    request.on('error', (error) => reject(reasonOf(error)));
+    request.once('response', (message) => {
+      incoming = message;
+      resolve(new NodeAnswer(message, call.method, request, reasonOf));
+    });
+  });
+  request.end(body);
+  return {
+    answer,
+    abort: (reason) => {
+      // Once the answer is whole, its socket may serve another request: it is not destroyed.
+      if (abortedWith !== undefined || incoming?.complete === true) return;
+      abortedWith = reason;
+      request.destroy(reason);
+    },
+  };
+}
+
+const EMPTY = new Uint8Array(0);
+
+class NodeAnswer implements UpstreamAnswer {
+  readonly status: number;
+  readonly headers: Record<string, string>;
+  readonly #incoming: IncomingMessage;
+  readonly #request: http.ClientRequest;
+  readonly #reasonOf: (error: unknown) => Error;
+  readonly #empty: boolean;
+
+  constructor(
+    incoming: IncomingMessage,
+    method: string,
+    request: http.ClientRequest,
+    reasonOf: (error: unknown) => Error,
+  ) {
+    this.#incoming = incoming;
+    this.#request = request;
+    this.#reasonOf = reasonOf;
+    this.status = incoming.statusCode ?? 502;
+    this.headers = fieldsOf(incoming.rawHeaders);
+    this.#empty = this.status === 204 || this.status === 304 || method === 'HEAD';
+    if (this.#empty) incoming.resume();
+  }
+
+  bytes(): Promise<Uint8Array> {
+    if (this.#empty) return Promise.resolve(EMPTY);
+    const incoming = this.#incoming;
+    return new Promise((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+      incoming.once('end', () => {
+        if (chunks.length === 0) resolve(EMPTY);
+        else resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks));
+      });
+      incoming.once('error', (error) => reject(this.#reasonOf(error)));
+    });
+  }
+
+  stream(): ReadableStream<Uint8Array> | null {
+    if (this.#empty) return null;
+    const incoming = this.#incoming;
+    const request = this.#request;
+    const reasonOf = this.#reasonOf;
+    // Pulled chunk by chunk: the socket is paused while the reader has enough, so a slow client
+    // holds the upstream back; cancelling the body ends the upstream request.
+    return new ReadableStream<Uint8Array>(
+      {
+        start(controller) {
+          incoming.on('data', (chunk: Buffer) => {
+            controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+            if ((controller.desiredSize ?? 0) <= 0) incoming.pause();
+          });
+          incoming.once('end', () => controller.close());
+          incoming.once('error', (error) => controller.error(reasonOf(error)));
+        },
+        pull() {
+          incoming.resume();
+        },
+        cancel(reason) {
+          if (incoming.complete) incoming.resume();
+          else request.destroy(reason instanceof Error ? reason : undefined);
+        },
+      },
+      { highWaterMark: 1 },
+    );
+  }
+}
+
+/** Header fields from node's raw list: lower-case names, repeats joined as `Headers` joins them. */
+function fieldsOf(raw: readonly string[]): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = (raw[i] as string).toLowerCase();
+    const value = raw[i + 1] as string;
+    const had = fields[name];
+    fields[name] = had === undefined || name === 'set-cookie' ? value : `${had}, ${value}`;
+  }
+  return fields;
 }

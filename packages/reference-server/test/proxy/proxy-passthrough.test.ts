@@ -1,7 +1,7 @@
 import { turn } from '@parley/reference-server';
 import { Parley } from '@parley/sdk';
 import { describe, expect, it } from 'vitest';
-import { DEMO_TOKEN, send, startProxy, startUpstream } from './helpers.js';
+import { answer, DEMO_TOKEN, send, startProxy, startScriptedUpstream, startUpstream } from './helpers.js';
 
 const SCRIPT = [
   turn.text('Hello, I can check the weather.'),
@@ -135,5 +135,18 @@ describe('the checking proxy in front of a reference server over HTTP', () => {
     expect(upstream.server.journal.entries().map((e) => e.path)).toEqual(['/v1/nowhere']);
     // The upstream's request id comes back: the one to quote to the deployment's owners.
     expect(missing.headers.get('x-request-id')).toBe(upstream.server.journal.entries()[0]?.requestId);
+  });
+
+  it('keeps the path prefix of the upstream URL, and repeated response fields joined as fetch joins them', async () => {
+    const upstream = await startScriptedUpstream((_, res) => {
+      res.setHeader('x-trace', ['a', 'b']);
+      answer(res, 201, '{"sessionId":"sess_1"}');
+    });
+    const proxy = await startProxy(`${upstream.url}/api/`);
+    const response = await send(`${proxy.url}/v1/sessions?x=1`, 'POST', {});
+    expect(response.status).toBe(201);
+    expect(await response.json()).toEqual({ sessionId: 'sess_1' });
+    expect(response.headers.get('x-trace')).toBe('a, b');
+    expect(upstream.requests.map((r) => `${r.method} ${r.url}`)).toEqual(['POST /api/v1/sessions?x=1']);
   });
 });

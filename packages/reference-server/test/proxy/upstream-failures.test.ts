@@ -73,6 +73,27 @@ describe('an unreachable or slow upstream: a typed error naming it, never a hang
     expect(report).toMatchObject({ timeouts: 1, unreachable: 0 });
   });
 
+  it('answers 504 upstream_timeout when a streamed reply has its head but no first bytes within the timeout', async () => {
+    const clock = new ManualClock(1_000_000);
+    const never = gate();
+    const upstream = await startScriptedUpstream(async (_, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.flushHeaders();
+      await never.promise;
+    });
+    const proxy = await startProxy(upstream.url, { timeoutMs: 5_000 }, { clock });
+    const pending = send(`${proxy.url}/v1/messages/sess_1/stream`, 'POST', {});
+    while (upstream.requests.length === 0) await new Promise((resolve) => setImmediate(resolve));
+    await clock.advance(5_000);
+    const response = await pending;
+    expect(response.status).toBe(504);
+    expect((await response.json()).error.code).toBe('upstream_timeout');
+    await upstream.requests[0]?.closedEarly;
+    never.open();
+    const report = await (await proxy.control('/_parley/proxy/report')).json();
+    expect(report).toMatchObject({ timeouts: 1, unreachable: 0 });
+  });
+
   it('ends the upstream request when the client leaves before the answer', async () => {
     const { upstream, next } = await silentUpstream();
     const proxy = await startProxy(upstream.url);
@@ -175,6 +196,95 @@ describe('an unreachable or slow upstream: a typed error naming it, never a hang
     );
     const entry = (await (await proxy.control('/_parley/journal')).json()).entries[0];
     expect(entry.response).toMatchObject({ events: 1, complete: false });
+  });
+
+  /** Raw bytes of an answer's head as an upstream sends them: a 200 whose body is chunked. */
+  const STREAM_HEAD =
+    'HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n';
+
+  /** An upstream that writes `bytes` raw and breaks the connection once they are on their way. */
+  const breakingUpstream = (bytes: string) =>
+    startScriptedUpstream((_, res) => {
+      const socket = res.socket;
+      if (bytes === '') socket?.destroy();
+      else socket?.write(bytes, () => socket.destroy());
+    });
+
+  /** The proxy's answer must be its 502 naming the upstream, recorded in the journal and the report. */
+  const expectUnreachable = async (
+    proxy: Awaited<ReturnType<typeof startProxy>>,
+    upstreamUrl: string,
+    response: Response,
+  ) => {
+    expect(response.status).toBe(502);
+    expect(response.headers.get('content-type')).toMatch(/application\/json/);
+    const body = await response.json();
+    expect(body.error.code).toBe('upstream_unreachable');
+    expect(body.error.message).toContain(`The upstream ${upstreamUrl} could not be reached`);
+    expect(body.error.details).toEqual({ upstream: upstreamUrl });
+    const report = await (await proxy.control('/_parley/proxy/report')).json();
+    expect(report).toMatchObject({ requests: 1, unreachable: 1, timeouts: 0 });
+    const journal = (await (await proxy.control('/_parley/journal')).json()).entries;
+    expect(journal).toHaveLength(1);
+    expect(journal[0].response).toMatchObject({ status: 502, error: { code: 'upstream_unreachable' } });
+    await proxy.running.close();
+    expect(proxy.exchanges).toHaveLength(1);
+    expect(proxy.exchanges[0]).toMatchObject({ status: 502, responseBody: body });
+  };
+
+  for (const [when, bytes] of [
+    ['before any byte of its answer', ''],
+    ['in the middle of its status line and headers', 'HTTP/1.1 200 OK\r\ncontent-ty'],
+    ['after the headers of a streamed reply, before its first byte', STREAM_HEAD],
+  ] as const) {
+    it(`answers 502 upstream_unreachable when the upstream connection breaks ${when} (a stream request)`, async () => {
+      const upstream = await breakingUpstream(bytes);
+      const proxy = await startProxy(upstream.url);
+      const response = await send(`${proxy.url}/v1/messages/sess_1/stream`, 'POST', { content: 'Hi' });
+      await expectUnreachable(proxy, upstream.url, response);
+    });
+  }
+
+  for (const [when, bytes] of [
+    ['before any byte of its answer', ''],
+    [
+      'in the middle of a buffered body',
+      'HTTP/1.1 201 Created\r\ncontent-type: application/json\r\ncontent-length: 40\r\n\r\n{"sessionId":',
+    ],
+  ] as const) {
+    it(`answers 502 upstream_unreachable when the upstream connection breaks ${when} (a buffered request)`, async () => {
+      const upstream = await breakingUpstream(bytes);
+      const proxy = await startProxy(upstream.url);
+      const response = await send(`${proxy.url}/v1/sessions`, 'POST', {});
+      await expectUnreachable(proxy, upstream.url, response);
+    });
+  }
+
+  it('answers an upstream that breaks right after the first bytes of a streamed reply: never a connection without an answer', async () => {
+    const sent = `${STREAM_START}${MESSAGE_START}`;
+    const chunk = `${Buffer.byteLength(sent).toString(16)}\r\n${sent}\r\n`;
+    // Head and first bytes in one write, the break as soon as they are on their way: the proxy
+    // may see the break before it has written its own head.
+    const upstream = await breakingUpstream(STREAM_HEAD + chunk);
+    const proxy = await startProxy(upstream.url);
+    const response = await send(`${proxy.url}/v1/messages/sess_1/stream`, 'POST', { content: 'Hi' });
+    if (response.status === 502) {
+      await expectUnreachable(proxy, upstream.url, response);
+      return;
+    }
+    expect(response.status).toBe(200);
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    const decoder = new TextDecoder();
+    let text = '';
+    const outcome = await (async () => {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) return 'ended';
+        text += decoder.decode(value, { stream: true });
+      }
+    })().catch(() => 'failed');
+    expect(outcome).toBe('failed');
+    expect(text).toBe(sent);
   });
 
   it('an upstream connection that breaks in the middle of a stream breaks the client connection after the same bytes', async () => {
