@@ -83,3 +83,34 @@ describe('a connection that fails says what failed and what to check', () => {
     expect((notFound as Error).message).toContain('use http://parley.test instead');
   });
 });
+
+describe('a redirect is refused with a clear error, never followed', () => {
+  it.each([301, 302, 307, 308])(
+    'a %i answer is an APIConnectionError that names the redirect and the base URL, sent once',
+    async (status) => {
+      const { createServer: createHttpServer } = await import('node:http');
+      let requests = 0;
+      const server = createHttpServer((_request, response) => {
+        requests++;
+        response.writeHead(status, { location: 'https://elsewhere.test/v1/sessions' });
+        response.end();
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const baseUrl = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+      try {
+        // GET is repeat-safe and would be retried after a connection error: a redirect is not.
+        const client = new Parley({ baseUrl, token: 't', maxRetries: 2 });
+        const error = await client.sessions.list().catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(APIConnectionError);
+        expect((error as Error).message).toBe(
+          `The server answered with a redirect (GET ${baseUrl}/v1/sessions), which the SDK does not follow: ` +
+            'a redirected POST can be re-sent as a GET without its body. Set the base URL to the address ' +
+            `the service answers at (${baseUrl} redirects; https instead of http?).`,
+        );
+        expect(requests).toBe(1);
+      } finally {
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+      }
+    },
+  );
+});

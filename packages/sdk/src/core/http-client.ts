@@ -13,7 +13,7 @@ import { raceSignal } from '../internal/race-signal.js';
 import { check, describeIssue, type Shape } from '../internal/shape.js';
 import { sleep } from '../internal/sleep.js';
 import { APIPromise, type WithResponse } from './api-promise.js';
-import { baseUrlHint, connectionFailureMessage } from './connection-failure.js';
+import { baseUrlHint, connectionFailureMessage, isRedirectRefused } from './connection-failure.js';
 import { type LevelLogger, type Logger, type LogLevel, levelLogger, redactedHeaders } from './log-level.js';
 import { ErrorBodyShape } from './response-shapes.js';
 import { isRetryableStatus, provablyNotSent, rejectedUnprocessed, retryDelayMs } from './retry-policy.js';
@@ -140,11 +140,20 @@ export class HttpClient {
             // timeouts are the SDK's. The body and the attempt's signal are not given to ky (a
             // body stream and an `AbortSignal.any` per call that the sent request does not need),
             // and the request goes to `fetch` as URL and init: fetch builds its own Request, and
-            // copying one from ky's costs more than the rest of ky's work together. The global
-            // fetch is looked up per call, so one patched later (msw) is used; a `fetch` given
-            // as an option gets one Request that carries the signal (an in-process server sees
-            // the client go away).
-            const init = { method: request.method, headers: request.headers, body, signal };
+            // copying one from ky's costs more than the rest of ky's work together.
+            // Redirects are refused: a redirected POST can come back as a GET without its body
+            // (silently lost data), and the service never redirects. It is also cheaper: a fetch
+            // that may follow a redirect first copies the request and tees its body.
+            // The global fetch is looked up per call, so one patched later (msw) is used; a
+            // `fetch` given as an option gets one Request that carries the signal (an in-process
+            // server sees the client go away).
+            const init: RequestInit = {
+              method: request.method,
+              headers: request.headers,
+              body,
+              signal,
+              redirect: 'error',
+            };
             if (config.fetch) return config.fetch(new Request(request.url, init));
             return globalThis.fetch(request.url, init);
           },
@@ -245,6 +254,7 @@ export class HttpClient {
         const retryable =
           error instanceof APIConnectionError &&
           (spec.idempotent || provablyNotSent(raw)) &&
+          !isRedirectRefused(raw) &&
           retry < maxRetries;
         if (!retryable) throw error;
         retryError = error;
