@@ -18,10 +18,20 @@ const CODES: Record<string, string> = {
 /** Codes after which the server most likely does not run at the base URL. */
 const NOT_THERE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 
-/** The first system error code in `error`'s cause chain (or in an AggregateError's errors). */
+/**
+ * What {@link systemErrorCode} returns for fetch refusing to follow a redirect: every request is
+ * sent with `redirect: 'error'` (undici: TypeError "fetch failed" → Error "unexpected redirect").
+ */
+export const REDIRECT = 'redirect';
+
+/**
+ * The first system error code in `error`'s cause chain (or in an AggregateError's errors), or
+ * {@link REDIRECT}.
+ */
 export function systemErrorCode(error: unknown): string | undefined {
   let current: unknown = error;
   for (let depth = 0; depth < 6 && typeof current === 'object' && current !== null; depth++) {
+    if ((current as { message?: unknown }).message === 'unexpected redirect') return REDIRECT;
     const code = (current as { code?: unknown }).code;
     if (typeof code === 'string' && Object.hasOwn(CODES, code)) return code;
     const errors = (current as { errors?: unknown }).errors;
@@ -37,19 +47,6 @@ export function systemErrorCode(error: unknown): string | undefined {
 }
 
 /**
- * Whether `error` is fetch refusing to follow a redirect: every request is sent with
- * `redirect: 'error'` (undici: TypeError "fetch failed" → Error "unexpected redirect").
- */
-export function isRedirectRefused(error: unknown): boolean {
-  let current: unknown = error;
-  for (let depth = 0; depth < 6 && typeof current === 'object' && current !== null; depth++) {
-    if ((current as { message?: unknown }).message === 'unexpected redirect') return true;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return false;
-}
-
-/**
  * The message of an `APIConnectionError`: what failed, and what to check.
  * `Could not connect to the server: the connection was refused (ECONNREFUSED) (POST http://127.0.0.1:4010/v1/sessions). Check that the server runs at the base URL http://127.0.0.1:4010.`
  */
@@ -59,14 +56,11 @@ export function connectionFailureMessage(
   baseUrl: string,
   hint: string,
 ): string {
-  if (isRedirectRefused(error)) {
-    return (
-      `The server answered with a redirect (${where}), which the SDK does not follow: a redirected ` +
-      `POST can be re-sent as a GET without its body. Set the base URL to the address the service ` +
-      `answers at (${baseUrl} redirects; https instead of http?).${hint}`
-    );
-  }
   const code = systemErrorCode(error);
+  if (code === REDIRECT) {
+    // Why not follow it (a redirected POST can come back as a GET without its body): docs/sdk.md.
+    return `The server answered with a redirect (${where}), which the SDK does not follow: set the base URL to where the service answers.${hint}`;
+  }
   const detail = error instanceof Error ? error.message : String(error);
   const what = code ? `${CODES[code]} (${code})` : detail;
   const check =

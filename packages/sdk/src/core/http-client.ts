@@ -13,7 +13,7 @@ import { raceSignal } from '../internal/race-signal.js';
 import { check, describeIssue, type Shape } from '../internal/shape.js';
 import { sleep } from '../internal/sleep.js';
 import { APIPromise, type WithResponse } from './api-promise.js';
-import { baseUrlHint, connectionFailureMessage, isRedirectRefused } from './connection-failure.js';
+import { baseUrlHint, connectionFailureMessage, REDIRECT, systemErrorCode } from './connection-failure.js';
 import { type LevelLogger, type Logger, type LogLevel, levelLogger, redactedHeaders } from './log-level.js';
 import { ErrorBodyShape } from './response-shapes.js';
 import { isRetryableStatus, provablyNotSent, rejectedUnprocessed, retryDelayMs } from './retry-policy.js';
@@ -254,7 +254,7 @@ export class HttpClient {
         const retryable =
           error instanceof APIConnectionError &&
           (spec.idempotent || provablyNotSent(raw)) &&
-          !isRedirectRefused(raw) &&
+          systemErrorCode(raw) !== REDIRECT &&
           retry < maxRetries;
         if (!retryable) throw error;
         retryError = error;

@@ -12,7 +12,8 @@ import type {
 import type { APIConnectionError, APITimeoutError, APIUserAbortError } from './connection-errors.js';
 import { hasParleyBrand, type ParleyError } from './parley-error.js';
 import type { ResponseValidationError, StreamError } from './stream-errors.js';
-import type { ToolCallLostError, ToolNotDeclaredError, ToolReportError } from './tool-errors.js';
+import type { ToolCallLostError, ToolReportError } from './tool-errors.js';
+import type { ToolNotDeclaredError } from './tool-not-declared-error.js';
 
 function named(value: unknown, ...names: string[]): boolean {
   return hasParleyBrand(value) && names.includes(value.name);

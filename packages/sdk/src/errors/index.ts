@@ -38,4 +38,5 @@ export { MAX_RETRY_AFTER_MS, parseRetryAfter } from './retry-after.js';
 export type { StreamErrorInit, ValidationIssue } from './stream-errors.js';
 export { describeReceived, ResponseValidationError, StreamError } from './stream-errors.js';
 export type { ToolCallLostReason } from './tool-errors.js';
-export { ToolCallLostError, ToolNotDeclaredError, ToolReportError } from './tool-errors.js';
+export { ToolCallLostError, ToolReportError } from './tool-errors.js';
+export { ToolNotDeclaredError } from './tool-not-declared-error.js';

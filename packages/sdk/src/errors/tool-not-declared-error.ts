@@ -1,0 +1,28 @@
+import { ParleyError } from './parley-error.js';
+
+// Its own file, apart from the other tool errors: `runToolLoop` throws it before the tool helpers
+// load, so it is part of every app's first download and they are not.
+/**
+ * `runToolLoop` was given a tool the session was not created with: the model would never call it.
+ * Thrown before anything is sent, when the client created the session (`client.sessions.create`)
+ * and so knows the tools it declared.
+ */
+export class ToolNotDeclaredError extends ParleyError {
+  override readonly name = 'ToolNotDeclaredError' as const;
+  readonly sessionId: string;
+  /** The loop's tools the session does not declare. */
+  readonly toolNames: string[];
+  /** The client tools the session declares. */
+  readonly declared: string[];
+  constructor(init: { sessionId: string; toolNames: string[]; declared: string[] }) {
+    const list = init.declared.length > 0 ? init.declared.join(', ') : '(none)';
+    super(
+      `Session ${init.sessionId} was not created with the tool${init.toolNames.length > 1 ? 's' : ''} ` +
+        `${init.toolNames.map((n) => `"${n}"`).join(', ')}, so the model cannot call ${init.toolNames.length > 1 ? 'them' : 'it'} ` +
+        `(declared: ${list}). Declare tools when creating the session: client.sessions.create({ tools: [...] })`,
+    );
+    this.sessionId = init.sessionId;
+    this.toolNames = init.toolNames;
+    this.declared = init.declared;
+  }
+}
