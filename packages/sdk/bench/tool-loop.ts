@@ -15,7 +15,7 @@ import { startServer } from '@parley/reference-server/node';
 import { defineTool, jsonSchema, Parley } from '@parley/sdk';
 import ky from 'ky';
 
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 15);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 41);
 const LOOPS = Number(process.env.BENCH_LOOPS ?? 100);
 const TOKEN = 'parley-demo-token';
 const CONTENT = '/tool ping {"n":1}\n/then pong';
@@ -54,25 +54,27 @@ async function post(path: string, body: unknown): Promise<unknown> {
   return text === '' ? undefined : JSON.parse(text);
 }
 
-async function fetchLoop(): Promise<void> {
-  const definition = { ping: ping.definition };
-  const { sessionId } = (await post('/v1/sessions', {
-    customizations: { extensions: { tools: definition } },
-  })) as {
-    sessionId: string;
-  };
-  const reply = (await post(`/v1/messages/${sessionId}`, { content: CONTENT })) as {
+type Post = (path: string, body: unknown) => Promise<unknown>;
+
+/** The loop's five requests, each sent with `send`; checks the final answer. */
+async function fiveRequests(send: Post): Promise<void> {
+  const { sessionId } = (await send('/v1/sessions', {
+    customizations: { extensions: { tools: { ping: ping.definition } } },
+  })) as { sessionId: string };
+  const reply = (await send(`/v1/messages/${sessionId}`, { content: CONTENT })) as {
     pendingTools: Array<{ requestId: string }>;
   };
   const requestId = reply.pendingTools[0]?.requestId ?? '';
-  await post(`/v1/tools/request/${sessionId}/${requestId}/heartbeat`, {
+  await send(`/v1/tools/request/${sessionId}/${requestId}/heartbeat`, {
     state: 'PROCESSING',
     heartbeat: Date.now(),
   });
-  await post(`/v1/tools/response/${sessionId}/${requestId}`, { response: { pong: true, state: 'COMPLETE' } });
-  const answer = (await post(`/v1/messages/${sessionId}`, {})) as { messages: Array<{ content: unknown[] }> };
+  await send(`/v1/tools/response/${sessionId}/${requestId}`, { response: { pong: true, state: 'COMPLETE' } });
+  const answer = (await send(`/v1/messages/${sessionId}`, {})) as { messages: Array<{ content: unknown[] }> };
   if (!JSON.stringify(answer.messages.at(-1)?.content).includes('pong')) throw new Error('unexpected answer');
 }
+
+const fetchLoop = () => fiveRequests(post);
 
 /** The five requests through a ky instance as the SDK uses it, and nothing else. */
 const kyClient = ky.create({
@@ -100,23 +102,7 @@ async function kyPost(path: string, body: unknown): Promise<unknown> {
   return text === '' ? undefined : JSON.parse(text);
 }
 
-async function kyLoop(): Promise<void> {
-  const { sessionId } = (await kyPost('/v1/sessions', {
-    customizations: { extensions: { tools: { ping: ping.definition } } },
-  })) as { sessionId: string };
-  const reply = (await kyPost(`/v1/messages/${sessionId}`, { content: CONTENT })) as {
-    pendingTools: Array<{ requestId: string }>;
-  };
-  const requestId = reply.pendingTools[0]?.requestId ?? '';
-  await kyPost(`/v1/tools/request/${sessionId}/${requestId}/heartbeat`, {
-    state: 'PROCESSING',
-    heartbeat: Date.now(),
-  });
-  await kyPost(`/v1/tools/response/${sessionId}/${requestId}`, {
-    response: { pong: true, state: 'COMPLETE' },
-  });
-  await kyPost(`/v1/messages/${sessionId}`, {});
-}
+const kyLoop = () => fiveRequests(kyPost);
 
 /** Wall time and CPU time (this process: client and server) per loop, in µs. */
 async function timeLoops(loop: () => Promise<void>): Promise<{ wall: number; cpu: number }> {
