@@ -1,7 +1,6 @@
 import ky, { type KyInstance } from 'ky';
 import {
   APIConnectionError,
-  APIError,
   APITimeoutError,
   APIUserAbortError,
   isParleyError,
@@ -10,13 +9,14 @@ import {
   ResponseValidationError,
 } from '../errors/index.js';
 import { raceSignal } from '../internal/race-signal.js';
-import { check, describeIssue, type Shape } from '../internal/shape.js';
+import type { Shape } from '../internal/shape.js';
 import { sleep } from '../internal/sleep.js';
+import { apiErrorFrom } from './api-error-from.js';
 import { APIPromise, type WithResponse } from './api-promise.js';
 import { baseUrlHint, connectionFailureMessage, REDIRECT, systemErrorCode } from './connection-failure.js';
 import { type LevelLogger, type Logger, type LogLevel, levelLogger, redactedHeaders } from './log-level.js';
-import { ErrorBodyShape } from './response-shapes.js';
 import { isRetryableStatus, provablyNotSent, rejectedUnprocessed, retryDelayMs } from './retry-policy.js';
+import { validate, where } from './validate-response.js';
 
 export type { Logger } from './log-level.js';
 
@@ -113,53 +113,47 @@ export class HttpClient {
     this.#headers = Object.entries({ accept: 'application/json', ...config.headers });
     this.#ky = ky.create({
       prefixUrl: config.baseUrl,
-      // ky always calls `fetch` with a Request, so a Request-only handler is enough.
-      // ky's own retries and error throwing are off: the SDK's own. (ky's timeout never runs: the
-      // hook below answers every request.)
+      // ky's own retries and error throwing are off: the SDK owns them. (ky's timeout never runs:
+      // the hook answers every request.)
       retry: 0,
       throwHttpErrors: false,
       hooks: {
-        beforeRequest: [
-          async (request, { context }) => {
-            const { body, signal, headers } = context as unknown as SendContext;
-            // The client's headers, then the call's (which win); set here rather than given to ky,
-            // which would merge them into new Headers objects twice per call.
-            for (const [name, value] of this.#headers) request.headers.set(name, value);
-            if (headers) for (const name in headers) request.headers.set(name, headers[name] as string);
-            const token = await this.#resolveToken();
-            if (token) request.headers.set('authorization', `Bearer ${token}`);
-            if (body !== null && !request.headers.has('content-type')) {
-              request.headers.set('content-type', 'application/json');
-            }
-            this.#log.debug?.(
-              `[parley] → ${request.method} ${request.url} (${redactedHeaders(request.headers)})`,
-            );
-            // ky builds the request (URL, headers, query, hooks); the hook sends it, and a hook
-            // that returns a Response skips ky's own fetch step. That step clones the request (a
-            // tee of its body, for ky's retries) and wraps the call in ky's timeout; retries and
-            // timeouts are the SDK's. The body and the attempt's signal are not given to ky (a
-            // body stream and an `AbortSignal.any` per call that the sent request does not need),
-            // and the request goes to `fetch` as URL and init: fetch builds its own Request, and
-            // copying one from ky's costs more than the rest of ky's work together.
-            // Redirects are refused: a redirected POST can come back as a GET without its body
-            // (silently lost data), and the service never redirects. It is also cheaper: a fetch
-            // that may follow a redirect first copies the request and tees its body.
-            // The global fetch is looked up per call, so one patched later (msw) is used; a
-            // `fetch` given as an option gets one Request that carries the signal (an in-process
-            // server sees the client go away).
-            const init: RequestInit = {
-              method: request.method,
-              headers: request.headers,
-              body,
-              signal,
-              redirect: 'error',
-            };
-            if (config.fetch) return config.fetch(new Request(request.url, init));
-            return globalThis.fetch(request.url, init);
-          },
-        ],
+        beforeRequest: [(request, { context }) => this.#send(request, context as unknown as SendContext)],
       },
     });
+  }
+
+  /**
+   * Sends the request ky built (URL, query, hooks) with the client's and the call's headers, the
+   * token, the JSON body and the attempt's signal. A hook that returns a Response skips ky's own
+   * fetch step, which clones the request (a tee of its body, for ky's retries) and wraps the call in
+   * ky's timeout: retries and timeouts are the SDK's. Body, signal and headers are not given to ky
+   * (a body stream, an `AbortSignal.any` and two header copies per call that the sent request does
+   * not need), and `fetch` gets URL and init, since copying a ready Request costs more than the rest
+   * of ky's work. Redirects are refused: a redirected POST can come back as a GET without its body
+   * (silent loss), the service never redirects, and a fetch that may follow one first copies the
+   * request and tees its body. The global fetch is looked up per call (msw may patch it later); a
+   * `fetch` given as an option gets one Request carrying the signal, so an in-process server sees
+   * the client go away.
+   */
+  async #send(request: Request, { body, signal, headers }: SendContext): Promise<Response> {
+    for (const [name, value] of this.#headers) request.headers.set(name, value);
+    if (headers) for (const name in headers) request.headers.set(name, headers[name] as string);
+    const token = await this.#resolveToken();
+    if (token) request.headers.set('authorization', `Bearer ${token}`);
+    if (body !== null && !request.headers.has('content-type')) {
+      request.headers.set('content-type', 'application/json');
+    }
+    this.#log.debug?.(`[parley] → ${request.method} ${request.url} (${redactedHeaders(request.headers)})`);
+    const init: RequestInit = {
+      method: request.method,
+      headers: request.headers,
+      body,
+      signal,
+      redirect: 'error',
+    };
+    const fetch = this.#config.fetch;
+    return fetch ? fetch(new Request(request.url, init)) : globalThis.fetch(request.url, init);
   }
 
   /** Sends a request and returns its checked body (and, through `withResponse()`, the response). */
@@ -304,59 +298,4 @@ export class HttpClient {
     const query = spec.query ? `?${new URLSearchParams(spec.query).toString()}` : '';
     return `${this.#config.baseUrl.replace(/\/+$/, '')}/${spec.path}${query}`;
   }
-}
-
-/** Builds the {@link APIError} subclass for a non-2xx response from its `{ error }` body. */
-export async function apiErrorFrom(
-  response: Response,
-  method: string,
-  url: string,
-  hint = '',
-): Promise<APIError> {
-  let text = '';
-  try {
-    text = await response.text();
-  } catch {
-    // The status alone still makes a useful error.
-  }
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    body = undefined;
-  }
-  const fallback = text.trim().slice(0, 200) || response.statusText || undefined;
-  const error =
-    check(ErrorBodyShape, body).length === 0
-      ? (body as { error: { code: string; message: string; details?: Record<string, unknown> } }).error
-      : undefined;
-  return APIError.generate({
-    status: response.status,
-    code: error?.code,
-    serverMessage: error ? error.message : fallback,
-    details: error?.details,
-    headers: response.headers,
-    method,
-    url,
-    hint,
-  });
-}
-
-function where(ctx: { method: string; url: string }, requestId: string | undefined): string {
-  return `${ctx.method} ${ctx.url}${requestId === undefined ? '' : `, request ${requestId}`}`;
-}
-
-/** Checks `data` against `shape`; a mismatch is a {@link ResponseValidationError}. */
-export function validate<T>(
-  shape: Shape,
-  data: unknown,
-  ctx: { method: string; url: string; requestId?: string | undefined },
-): T {
-  const issues = check(shape, data);
-  if (issues.length === 0) return data as T;
-  const first = issues[0];
-  throw new ResponseValidationError(
-    `Response does not match the protocol${first ? ` at ${describeIssue(first)}` : ''} (${where(ctx, ctx.requestId)})`,
-    { issues, body: data },
-  );
 }
