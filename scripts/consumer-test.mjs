@@ -4,7 +4,7 @@
 // keeps it within about two minutes, and `@ts-expect-error` lines fail it should the SDK's types
 // degrade to `any`), compiled, and run in a tool loop against the reference server.
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -44,6 +44,33 @@ function sdkBringsNoZod(app) {
   }
 }
 
+/**
+ * What a user finds in an installed package holds: no `workspace:` range is left in its manifest,
+ * and every relative link of its README names a file the tarball holds (`../../docs/...` does not).
+ */
+function packedPackagesAreSelfContained(app) {
+  const problems = [];
+  for (const name of ['protocol', 'sdk', 'reference-server']) {
+    const dir = join(app, 'node_modules/@parley', name);
+    const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+    for (const field of ['dependencies', 'peerDependencies', 'optionalDependencies']) {
+      for (const [dep, range] of Object.entries(manifest[field] ?? {})) {
+        if (String(range).startsWith('workspace:'))
+          problems.push(`@parley/${name}: ${field}.${dep} is ${range}`);
+      }
+    }
+    const readme = readFileSync(join(dir, 'README.md'), 'utf8');
+    for (const [, target] of readme.matchAll(/\]\(([^)\s]+)\)/g)) {
+      if (/^(https?:|mailto:|#)/.test(target)) continue;
+      const file = target.split('#')[0];
+      if (!existsSync(join(dir, file)))
+        problems.push(`@parley/${name}: README links to ${target}, not in the package`);
+    }
+  }
+  if (problems.length > 0)
+    throw new Error(`the installed packages are not self-contained:\n${problems.join('\n')}`);
+}
+
 try {
   step(`packing into ${dir}`);
   const tarballs = packWorkspace(undefined, join(dir, 'tarballs'));
@@ -70,6 +97,8 @@ try {
   } catch {
     // Only informative: `npm ls` exits non-zero on peer-dependency notes that do not matter here.
   }
+  step('checking that the installed packages hold every README link and no workspace: range');
+  packedPackagesAreSelfContained(join(dir, 'app'));
   step('checking that the SDK brings no zod');
   sdkBringsNoZod(join(dir, 'app'));
   step('type-checking and compiling with tsc');

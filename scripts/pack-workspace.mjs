@@ -3,10 +3,11 @@
 // Build first (`pnpm build`): a tarball holds `dist/`.
 //
 // As a module: `packWorkspace(names, outDir)` and `createProject({ dir, tarballs, dependencies })`.
-// As a command: `node scripts/pack-workspace.mjs OUT_DIR [@parley/sdk ...]` prints the tarballs.
+// As a command (`pnpm pack:local [OUT_DIR] [@parley/sdk ...]` builds first): packs into OUT_DIR
+// (default `packed/`) and prints the `npm install` line for a project of one's own.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -64,11 +65,28 @@ export function createProject({ dir, tarballs, dependencies = {}, name = 'parley
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const [outDir, ...names] = process.argv.slice(2);
-  if (!outDir) {
-    console.error('usage: node scripts/pack-workspace.mjs OUT_DIR [package ...]');
+  const args = process.argv.slice(2);
+  const outDir = resolve(args[0] && !args[0].startsWith('@') ? args.shift() : join(ROOT, 'packed'));
+  const unknown = args.filter((name) => !PACKAGES[name]);
+  if (unknown.length > 0) {
+    console.error(
+      `pack-workspace: unknown package ${unknown.join(', ')} (known: ${Object.keys(PACKAGES).join(', ')})\n` +
+        'usage: node scripts/pack-workspace.mjs [OUT_DIR] [package ...]',
+    );
     process.exit(2);
   }
-  const tarballs = packWorkspace(names.length > 0 ? names : undefined, outDir);
-  for (const [pkg, path] of Object.entries(tarballs)) console.log(`${pkg} ${path}`);
+  const missing = (args.length > 0 ? args : Object.keys(PACKAGES)).filter(
+    (name) => !existsSync(join(ROOT, PACKAGES[name], 'dist')),
+  );
+  if (missing.length > 0) {
+    console.error(
+      `pack-workspace: ${missing.join(', ')} not built; run \`npx --yes pnpm@10 pack:local\`, which builds first`,
+    );
+    process.exit(1);
+  }
+  const tarballs = packWorkspace(args.length > 0 ? args : undefined, outDir);
+  console.log(`Packed into ${outDir}:`);
+  for (const [pkg, path] of Object.entries(tarballs)) console.log(`  ${pkg.padEnd(26)} ${basename(path)}`);
+  console.log('\nInstall them together in your project (they depend on each other, not on the registry):');
+  console.log(`  npm install ${Object.values(tarballs).join(' ')}`);
 }
