@@ -67,8 +67,17 @@ export const CassetteTurnSchema = z.strictObject({
 });
 export type CassetteTurn = z.infer<typeof CassetteTurnSchema>;
 
+/** An ISO 8601 UTC time, e.g. `2025-06-01T09:30:00.000Z`. */
+const TimestampSchema = z.iso.datetime({
+  error: 'must be an ISO 8601 UTC time, e.g. 2025-06-01T09:30:00.000Z',
+});
+
 /** One session, in order of creation: its customizations as sent and its model calls in order. */
 export const CassetteSessionSchema = z.strictObject({
+  /** The vitest test that created it (its full name), when recorded with `per: 'test'`. */
+  test: z.string().optional(),
+  /** When it was added to a cassette recorded earlier (`record-missing`). */
+  recordedAt: TimestampSchema.optional(),
   /** The `customizations` of `POST /v1/sessions`; null for a session created without them. */
   customizations: z.record(z.string(), z.unknown()).nullable(),
   turns: z.array(CassetteTurnSchema),
@@ -82,6 +91,12 @@ export type CassetteSession = z.infer<typeof CassetteSessionSchema>;
 export const CassetteSchema = z.strictObject({
   format: z.literal(CASSETTE_FORMAT),
   version: z.literal(CASSETTE_VERSION),
+  /** When it was recorded (the server's clock). Absent in cassettes recorded before Parley 0.1.0. */
+  recordedAt: TimestampSchema.optional(),
+  /** The origin of the deployment it was recorded from (scheme, host and port: never credentials). */
+  upstream: z.string().optional(),
+  /** The version of `@parley/reference-server` that recorded it. */
+  parleyVersion: z.string().optional(),
   sessions: z.array(CassetteSessionSchema),
 });
 export type Cassette = z.infer<typeof CassetteSchema>;

@@ -106,7 +106,7 @@ describe('the cassette recorder', () => {
     const dir = await mkdtemp(join(tmpdir(), 'parley-cassette-'));
     const file = join(dir, 'nested', 'run.json');
     const { upstream } = recordedUpstream();
-    const recorder = createCassetteRecorder({ file });
+    const recorder = createCassetteRecorder({ file, clock: upstream.clock });
     const client = new Parley({
       baseUrl: 'http://u.test',
       token: USERS[0]!.token,
