@@ -71,7 +71,7 @@ describe('the cassette mode', () => {
     expect(resolveCassetteMode({ ...base, mode: 'replay', exists: true, envMode: 'record' })).toBe('record');
     expect(resolveCassetteMode({ ...base, mode: 'record', exists: true, envMode: ' ' })).toBe('record');
     expect(() => resolveCassetteMode({ ...base, mode: 'auto', exists: true, envMode: 'rewind' })).toThrow(
-      'PARLEY_CASSETTE_MODE=rewind is not a cassette mode: use replay, record or auto',
+      'PARLEY_CASSETTE_MODE=rewind is not a cassette mode: use replay, record, auto or record-missing',
     );
   });
 });
