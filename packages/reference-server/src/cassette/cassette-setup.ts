@@ -1,12 +1,11 @@
 import type { Model, ModelEvent } from '../model/model.js';
 import type { ProxyObserver } from '../proxy/proxy-exchange.js';
 import type { Clock } from '../time/clock.js';
-import { CassetteAdditions } from './cassette-additions.js';
+import type { CassetteAdditions } from './cassette-additions.js';
 import type { CassetteControl, RecordConfig, ReplayConfig } from './cassette-config.js';
 import { expiryVerdict } from './cassette-expiry.js';
 import { cassetteFileExists, readCassetteFile, writeCassetteFile } from './cassette-file.js';
 import { type Cassette, emptyCassette } from './cassette-format.js';
-import { provenanceOf } from './cassette-provenance.js';
 import { recordingObserver } from './record-source.js';
 import type { ReplaySource } from './replay-model.js';
 import { describeUnused, ReplayUsage } from './replay-usage.js';
@@ -142,7 +141,8 @@ function replaying(
   const hasUpstream = upstreamUrl !== undefined;
   const per = config.per ?? 'file';
   const usage = new ReplayUsage(cassette, per);
-  const additions = config.recordMissing ? new CassetteAdditions() : undefined;
+  // Record-missing's additions are loaded with the replay model: a page that only replays does not carry them.
+  let additions: CassetteAdditions | undefined;
   let test: { name: string; first: number } | undefined;
   const {
     cassette: _given,
@@ -166,7 +166,7 @@ function replaying(
       if (test === undefined || order === undefined || order < test.first) return undefined;
       return { name: test.name, rank: order - test.first };
     },
-    ...(additions === undefined ? {} : { onRecorded: (addition) => additions.add(addition) }),
+    ...(config.recordMissing ? { onRecorded: (addition) => additions?.add(addition) } : {}),
   };
   let model: Promise<Model> | undefined;
   // Loaded with the first model call: a server (or a browser page) that does not replay does not carry it.
@@ -174,14 +174,16 @@ function replaying(
     (model ??= Promise.all([
       import('./replay-model.js'),
       hasUpstream ? import('./upstream-answerer.js') : undefined,
-    ]).then(([replay, upstream]) =>
-      replay.createReplayModel({
+      config.recordMissing ? import('./cassette-additions.js') : undefined,
+    ]).then(([replay, upstream, added]) => {
+      if (added !== undefined) additions = new added.CassetteAdditions();
+      return replay.createReplayModel({
         ...source,
         ...(upstream === undefined
           ? {}
           : { upstream: upstream.createUpstreamAnswerer({ fetch: deps.upstreamFetch, token: deps.token }) }),
-      }),
-    ));
+      });
+    }));
   return {
     model: async function* replay(request): AsyncGenerator<ModelEvent> {
       yield* (await load())(request);
@@ -190,7 +192,7 @@ function replaying(
     replaysWithUpstream: hasUpstream,
     control: {
       name,
-      mode: additions === undefined ? 'replay' : 'record-missing',
+      mode: config.recordMissing ? 'record-missing' : 'replay',
       beginTest: (testName) => {
         test = { name: testName, first: deps.sessionsCreated() };
         usage.beginTest(testName);
@@ -201,6 +203,7 @@ function replaying(
     close: async () => {
       if (additions === undefined || additions.isEmpty || typeof config.cassette !== 'string') return;
       const redact = typeof recordMissing === 'object' ? recordMissing.redact : undefined;
+      const { provenanceOf } = await import('./cassette-provenance.js');
       await writeCassetteFile(
         config.cassette,
         additions.merge(cassette, provenanceOf(deps.clock, upstreamUrl), redact),
