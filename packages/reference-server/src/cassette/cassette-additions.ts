@@ -1,5 +1,10 @@
 import type { Customizations } from '@parley/protocol';
-import type { Cassette, CassetteSession, CassetteTurn } from './cassette-format.js';
+import {
+  CASSETTE_VERSION,
+  type Cassette,
+  type CassetteSession,
+  type CassetteTurn,
+} from './cassette-format.js';
 import type { CassetteProvenance } from './cassette-provenance.js';
 import { type CassetteRedaction, redactCassette } from './cassette-redaction.js';
 import type { RecordedAddition } from './replay-model.js';
@@ -75,6 +80,8 @@ export class CassetteAdditions {
       );
     return {
       ...(fresh ? { ...cassette, ...provenance } : cassette),
+      // Its sessions may now hold version 2's fields.
+      version: CASSETTE_VERSION,
       sessions: [...sessions, ...redacted(created)],
     };
   }

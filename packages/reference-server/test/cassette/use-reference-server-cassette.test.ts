@@ -77,7 +77,7 @@ describe('the cassette mode', () => {
 });
 
 describe('the committed cassette', () => {
-  it('is what recording the conversation again writes, byte for byte (format version 1 is stable)', async () => {
+  it('is what recording the conversation again writes, byte for byte (format version 2 is stable)', async () => {
     const { recorder, client } = recordedUpstream();
     await converse(client);
     expect(formatCassette(recorder.cassette())).toBe(await readFile(WEATHER, 'utf8'));
