@@ -38,20 +38,18 @@ describe('parley-server cassette flags: --record-missing, --cassette-expires-in,
     upstream.server.script(UPSTREAM_SCRIPT);
     const file = join(await mkdtemp(join(tmpdir(), 'parley-cli-missing-')), 'weather.json');
     try {
+      const argv = [
+        '--port',
+        '0',
+        '--record-missing',
+        file,
+        '--upstream',
+        upstream.url,
+        '--user',
+        `app:${USERS[0]!.token}`,
+      ];
       const { out, io: streams } = io();
-      const first = await runCli(
-        [
-          '--port',
-          '0',
-          '--record-missing',
-          file,
-          '--upstream',
-          upstream.url,
-          '--user',
-          `app:${USERS[0]!.token}`,
-        ],
-        streams,
-      );
+      const first = await runCli(argv, streams);
       expect(out.join('')).toContain(`replaying ${file}, recording what it lacks from ${upstream.url}`);
       const client = new Parley({ baseUrl: first.running!.url, token: USERS[0]!.token, maxRetries: 0 });
       expect(await askWeather(client, 'Paris')).toBe('It is 18 degrees in Paris, and sunny.');
@@ -61,19 +59,7 @@ describe('parley-server cassette flags: --record-missing, --cassette-expires-in,
       expect(cassette.sessions[0]?.turns).toHaveLength(2);
 
       const asked = upstream.server.journal.size;
-      const again = await runCli(
-        [
-          '--port',
-          '0',
-          '--record-missing',
-          file,
-          '--upstream',
-          upstream.url,
-          '--user',
-          `app:${USERS[0]!.token}`,
-        ],
-        io().io,
-      );
+      const again = await runCli(argv, io().io);
       const replayed = new Parley({ baseUrl: again.running!.url, token: USERS[0]!.token, maxRetries: 0 });
       expect(await askWeather(replayed, 'Paris')).toBe('It is 18 degrees in Paris, and sunny.');
       await again.running?.close();
