@@ -19,8 +19,9 @@ const upstream =
       };
 
 const parley = useReferenceServer<Parley>({
-  // 'auto': replay when the file exists, else record through `upstream`.
-  cassette: { file: new URL('../cassettes/weather-report.json', import.meta.url), mode: 'auto' },
+  // 'auto': replay when the file exists, else record through `upstream`. `per: 'test'`: each
+  // session is recorded under its test's name, so `-t`, `.only` or a new test never shift them.
+  cassette: { file: new URL('../cassettes/weather-report.json', import.meta.url), mode: 'auto', per: 'test' },
   ...upstream,
   createClient: (init) => new Parley({ ...init, maxRetries: 0 }),
 });
@@ -30,12 +31,13 @@ const unknownCity: LookupWeather = async (city) => {
   throw new Error(`No weather station in ${city}`);
 };
 
-// Sessions replay in the order they were recorded: keep the tests in this order.
 describe('weatherReport against the recorded deployment', () => {
   it('runs the tool call with its own lookup and returns the final answer', async () => {
     expect(await weatherReport(parley.client, 'Paris', sunny)).toBe(
       'Right now it is 18 °C and sunny in Paris. A good day for a walk!',
     );
+    // One tool response, then the resume that gets the answer.
+    expect(parley.server).toHaveReceived({ method: 'POST', path: '/v1/tools/response/*/*' }, { times: 1 });
   });
 
   it('reports a failed lookup to the model, which apologizes', async () => {

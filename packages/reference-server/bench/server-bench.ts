@@ -13,6 +13,7 @@ import { benchLoopback, type Scenario } from './loopback.js';
 import { benchProxyRequests } from './proxy.js';
 import type { benchProxyStream } from './proxy-stream.js';
 import { benchReplay } from './replay.js';
+import type { ReplayScale } from './replay-scale.js';
 import { benchStreamWords } from './stream-words.js';
 
 const only = process.env.BENCH_ONLY?.split(',');
@@ -30,6 +31,16 @@ function runHeapChild(): Promise<Awaited<ReturnType<typeof benchHeap>>> {
   return new Promise((resolve, reject) => {
     child.once('message', (message) => resolve(message as Awaited<ReturnType<typeof benchHeap>>));
     child.once('exit', (code) => reject(new Error(`the heap bench exited (${code})`)));
+  });
+}
+
+function runReplayScaleChild(): Promise<ReplayScale> {
+  const child = fork(fileURLToPath(new URL('./replay-scale.ts', import.meta.url)), [], {
+    execArgv: ['--import', 'tsx', '--expose-gc'],
+  });
+  return new Promise((resolve, reject) => {
+    child.once('message', (message) => resolve(message as ReplayScale));
+    child.once('exit', (code) => reject(new Error(`the replay scale bench exited (${code})`)));
   });
 }
 
@@ -99,6 +110,18 @@ if (runs('replay')) {
     `in process, create + buffered turn: replaying a cassette ${r.replay.toFixed(0)} vs a scripted model ` +
       `${r.scripted.toFixed(0)} turns/s ${verdict(r.ratio, '>= 0.8', r.ratio >= 0.8)}`,
   );
+}
+
+if (runs('replay-scale')) {
+  const r = await runReplayScaleChild();
+  for (const match of ['order', 'sessionData'] as const) {
+    const m = r[match];
+    const linear = (x: number) => x <= 12;
+    console.log(
+      `replaying ${r.large / 1000}k turns vs ${r.small / 1000}k (${match}): time ${verdict(m.timeRatio, '<= 12, linear is 10', linear(m.timeRatio))}, ` +
+        `heap kept ${verdict(m.heapRatio, '<= 12', linear(m.heapRatio))} (${m.smallMs.toFixed(0)} vs ${m.largeMs.toFixed(0)} ms, ${mib(m.largeKept)} at ${r.large / 1000}k)`,
+    );
+  }
 }
 
 if (runs('stream')) {

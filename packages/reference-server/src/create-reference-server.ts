@@ -1,6 +1,5 @@
 import { getPath } from 'hono/utils/url';
-import { recordingObserver } from './cassette/record-source.js';
-import { replayModelFor } from './cassette/replay-source.js';
+import { setUpCassette } from './cassette/cassette-setup.js';
 import { DEFAULT_AGENTS, DEFAULT_MODELS, DEFAULT_PROVIDERS } from './conversation/agents.js';
 import type { ExtensionHost } from './conversation/extension-host.js';
 import { createSessionSetup } from './conversation/session-setup.js';
@@ -41,24 +40,25 @@ export type { ReferenceServer, ReferenceServerOptions } from './reference-server
 /** Creates the in-memory reference server: every endpoint of docs/protocol.md behind one `fetch`. */
 export function createReferenceServer(options: ReferenceServerOptions = {}): ReferenceServer {
   const clock = options.clock ?? systemClock;
-  const users = [...(options.users ?? [DEMO_USER])];
   const heartbeatTimeoutMs = options.heartbeatTimeoutMs ?? 15_000;
   const toolCallTimeoutMs = options.toolCallTimeoutMs ?? 600_000;
   const sessions = new SessionStore({ clock, heartbeatTimeoutMs, toolCallTimeoutMs });
-  if (options.replay !== undefined && options.upstream !== undefined) {
-    throw new Error('createReferenceServer: pass either `upstream` or `replay`: both would answer /v1');
-  }
   if (options.replay !== undefined && options.model !== undefined) {
     throw new Error('createReferenceServer: pass either `model` or `replay` (the cassette is the model)');
   }
-  const initialModel =
-    options.replay === undefined
-      ? (options.model ?? standInModel)
-      : replayModelFor(options.replay, {
-          // Sessions play their recorded ones in order of creation.
-          sessionOrder: (id) => sessions.seqOf(id),
-        });
-  const recorder = recorderFor(options);
+  const users = [...(options.users ?? [DEMO_USER])];
+  let proxy: ReturnType<typeof createCheckingProxy> | undefined;
+  // Replay or record: checked here, so a bad option or file fails the creation.
+  const cassette = setUpCassette(options, {
+    clock,
+    sessionOrder: (id) => sessions.seqOf(id),
+    sessionsCreated: () => sessions.created,
+    upstreamFetch: (request) => (proxy as NonNullable<typeof proxy>).fetch(request, {}),
+    token: users[0]?.token ?? DEMO_USER.token,
+    warn: (line) => (options.upstream?.log ?? console.warn)(line),
+  });
+  const initialModel = cassette.model ?? options.model ?? standInModel;
+  const recorder = cassette.recorder;
   const journal = new Journal({
     entries: options.journalLimit ?? DEFAULT_JOURNAL_LIMIT,
     maxBytes: options.journalMaxBytes ?? DEFAULT_JOURNAL_MAX_BYTES,
@@ -107,8 +107,9 @@ export function createReferenceServer(options: ReferenceServerOptions = {}): Ref
   // A fault with a wrong control token is ignored, and counts as a guess like any other.
   const hasControlToken = (request: Request) => controlTokenGuard?.check(request).kind === 'valid';
   const isUser = bearerMatcher(users);
-  // As a checking proxy, /v1 goes upstream; the toolkit wraps the proxy as it wraps the core.
-  const proxy =
+  // As a checking proxy, /v1 goes upstream; the toolkit wraps the proxy as it wraps the core. A
+  // replay asks it only for what the cassette lacks.
+  proxy =
     options.upstream === undefined
       ? undefined
       : createCheckingProxy({
@@ -120,13 +121,14 @@ export function createReferenceServer(options: ReferenceServerOptions = {}): Ref
           users,
           maxBodyBytes: ctx.maxBodyBytes,
         });
+  const forwarding = cassette.replaysWithUpstream ? undefined : proxy;
   const inner: typeof core.fetch =
-    proxy === undefined
+    forwarding === undefined
       ? core.fetch
       : (request, hooks = {}) =>
-          isProtocolPath(getPath(request)) ? proxy.fetch(request, hooks) : core.fetch(request, hooks);
+          isProtocolPath(getPath(request)) ? forwarding.fetch(request, hooks) : core.fetch(request, hooks);
   // Passing the client's token through, the proxy cannot tell a user's token: any bearer token may ask for a fault.
-  const passThrough = proxy !== undefined && options.upstream?.token === undefined;
+  const passThrough = forwarding !== undefined && options.upstream?.token === undefined;
   // The testing toolkit wraps the core: journal and faults around it, stream faults as its pacer.
   const protocolFetch = withToolkit(inner, {
     clock,
@@ -217,11 +219,14 @@ export function createReferenceServer(options: ReferenceServerOptions = {}): Ref
     abortReplies,
     extensions,
     proxy,
+    cassette: cassette.control,
     close: async () => {
       abortReplies();
       await extensions?.close();
       // The proxy closes its observers: the recorder writes the cassette then.
       await proxy?.close();
+      // Record-missing writes what it added.
+      await cassette.close();
     },
   };
 }
@@ -229,22 +234,6 @@ export function createReferenceServer(options: ReferenceServerOptions = {}): Ref
 /** `/v1` and below: what a checking proxy forwards. */
 function isProtocolPath(pathname: string): boolean {
   return pathname === '/v1' || pathname.startsWith('/v1/');
-}
-
-/** The recorder of the `record` option; it needs the checking proxy (`upstream`) to hear the traffic. */
-function recorderFor(options: ReferenceServerOptions): ReturnType<typeof recordingObserver> | undefined {
-  if (options.record === undefined) return undefined;
-  const config = typeof options.record === 'string' ? { file: options.record } : options.record;
-  if (options.upstream === undefined) {
-    throw new Error(
-      `createReferenceServer: record (${config.file}) needs upstream: recording writes what passes through ` +
-        'the checking proxy, so give `upstream: { url }` of the deployment to record',
-    );
-  }
-  if (options.replay !== undefined) {
-    throw new Error('createReferenceServer: pass either `record` or `replay`, not both');
-  }
-  return recordingObserver(config);
 }
 
 function asParleyHost(host: ExtensionHost | undefined): ParleyExtensionHost | undefined {

@@ -1,6 +1,5 @@
+import type { CassetteControl, RecordConfig, ReplayConfig } from './cassette/cassette-config.js';
 import type { Cassette } from './cassette/cassette-format.js';
-import type { CassetteRecorderOptions } from './cassette/cassette-recorder.js';
-import type { ReplayOptions } from './cassette/replay-model.js';
 import type { AgentDefinition } from './conversation/agents.js';
 import type { ExtensionHost } from './conversation/extension-host.js';
 import type { ExtensionHostOptions, ParleyExtensionHost } from './extensions/create-extension-host.js';
@@ -29,8 +28,10 @@ export interface ReferenceServerOptions {
   /**
    * Replays a cassette: its recorded assistant turns are the model's answers, while sessions, tool
    * calls, heartbeats, rewind, faults and the journal run as always. A file path (Node), a parsed
-   * cassette, or either with options: `{ cassette, onMismatch, pace, match }`. A model call that
-   * differs from the recording fails with `501 replay_mismatch` (docs/testing.md, "Record and replay").
+   * cassette, or either with options: `{ cassette, onMismatch, pace, match, recordMissing, expiresIn,
+   * expiryStrategy }`. A model call that differs from the recording fails with `501 replay_mismatch`
+   * (docs/testing.md, "Record and replay"). With `upstream`, the deployment answers what the cassette
+   * lacks (`onMismatch: 'upstream'`, `recordMissing`) instead of taking every `/v1` request.
    */
   replay?: string | Cassette | ReplayConfig;
   /**
@@ -123,19 +124,7 @@ export interface ReferenceServerOptions {
   upstream?: UpstreamOptions;
 }
 
-/** The `replay` option with its settings. */
-export interface ReplayConfig extends ReplayOptions {
-  /** A cassette file path (Node) or a parsed cassette. */
-  cassette: string | Cassette;
-  /** Names the cassette in mismatch errors. Default: its path, or `given in code`. */
-  name?: string;
-}
-
-/** The `record` option with its settings. */
-export interface RecordConfig extends CassetteRecorderOptions {
-  /** Where the cassette is written when the server closes. */
-  file: string;
-}
+export type { RecordConfig, ReplayConfig } from './cassette/cassette-config.js';
 
 /** A running reference server: a web-standard fetch handler plus inspection and control. */
 export interface ReferenceServer {
@@ -179,6 +168,8 @@ export interface ReferenceServer {
   readonly extensions: ParleyExtensionHost | undefined;
   /** The checking proxy when the server runs with `upstream`: its upstream and its report. */
   readonly proxy: CheckingProxy | undefined;
+  /** With `replay` or `record`: the cassette's test scope and what of it was not replayed. */
+  readonly cassette: CassetteControl | undefined;
   /**
    * Aborts running replies and closes provider connections (as a proxy: prints the report's summary
    * and closes the observers, which writes the cassette of `record`). `startServer`'s `close()` calls it.

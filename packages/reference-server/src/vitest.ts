@@ -1,12 +1,8 @@
-import { fileURLToPath } from 'node:url';
 import { getPath } from 'hono/utils/url';
-import { afterAll, afterEach, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import { startMswMode } from './adapters/msw-mode.js';
 import { type RunningServer, startServer } from './adapters/start-server.js';
-import { cassetteFileExists } from './cassette/cassette-file.js';
-import { CASSETTE_MODE_ENV, type CassetteMode, resolveCassetteMode } from './cassette/cassette-mode.js';
-import type { CassetteRedaction } from './cassette/cassette-redaction.js';
-import type { ReplayOptions } from './cassette/replay-model.js';
+import { type CassetteUse, cassettePlan } from './adapters/vitest-cassette.js';
 import {
   createReferenceServer,
   DEMO_USER,
@@ -15,6 +11,33 @@ import {
 } from './create-reference-server.js';
 import { CONTROL_TOKEN_HEADER } from './testing/control-access.js';
 import { isControlPath } from './testing/control-routes.js';
+import type { JournalFilter } from './testing/journal.js';
+import { type ReceivedOptions, receivedVerdict } from './testing/received-matcher.js';
+
+expect.extend({
+  /**
+   * `expect(parley.server).toHaveReceived({ method: 'POST', path: '/v1/tools/response/*' }, { times: 2 })`:
+   * the journal holds requests matching the filter (exactly `times` of them, when given).
+   */
+  toHaveReceived(received: unknown, filter: JournalFilter, options?: ReceivedOptions) {
+    const { pass, message } = receivedVerdict(received, filter, options);
+    return { pass, message: () => message(this.isNot) };
+  },
+});
+
+declare module 'vitest' {
+  // biome-ignore lint/suspicious/noExplicitAny: vitest declares Matchers<T = any>; a merged declaration must match it
+  interface Matchers<T = any> {
+    /**
+     * The server's journal holds requests matching `filter` (method, path pattern, session, user):
+     * at least one, or exactly `times`. The failure message lists the requests it received.
+     *
+     * @example
+     * expect(parley.server).toHaveReceived({ method: 'POST', path: '/v1/tools/response/*' }, { times: 2 });
+     */
+    toHaveReceived(filter: JournalFilter, options?: ReceivedOptions): void;
+  }
+}
 
 /** What a client factory gets: where the server is and whose token to send. */
 export interface ClientInit {
@@ -24,20 +47,7 @@ export interface ClientInit {
   token: string;
 }
 
-/** A cassette for the tests of a file: replayed as the model, or recorded through the upstream. */
-export interface CassetteUse extends ReplayOptions {
-  /** The cassette file (a path relative to the current directory, or a `file:` URL). */
-  file: string | URL;
-  /**
-   * `'replay'`: the file's recorded turns answer (it must exist). `'record'`: requests go to
-   * `upstream` and the file is written after all tests. `'auto'` (default): replay when the file
-   * exists, else record. The `PARLEY_CASSETTE_MODE` environment variable overrides it (e.g.
-   * `PARLEY_CASSETTE_MODE=record` to record every cassette again).
-   */
-  mode?: CassetteMode;
-  /** Recording: fields and strings kept out of the file (headers are never written). */
-  redact?: CassetteRedaction;
-}
+export type { CassetteUse } from './adapters/vitest-cassette.js';
 
 /** Options of {@link useReferenceServer}: every server option plus how to run it. */
 export interface UseReferenceServerOptions<Client = never> extends ReferenceServerOptions {
@@ -65,13 +75,18 @@ export interface UseReferenceServerOptions<Client = never> extends ReferenceServ
    * `'auto'`: replayed when it exists, else recorded through `upstream`.
    */
   cassette?: string | URL | CassetteUse;
+  /**
+   * After the file's tests, recordings of the cassette never replayed (of the tests that ran) and
+   * faults queued but never taken fail the file, listed. `true` lets them pass. Default false.
+   */
+  allowUnused?: boolean;
 }
 
 /** What {@link useReferenceServer} returns; its members are usable inside tests and hooks. */
 export interface ReferenceServerHandle<Client = never> {
   readonly mode: 'http' | 'msw';
-  /** With a cassette: whether this run replays it or records it; undefined without one. */
-  readonly cassetteMode: 'replay' | 'record' | undefined;
+  /** With a cassette: whether this run replays it, records it or records what it lacks; undefined without one. */
+  readonly cassetteMode: 'replay' | 'record' | 'record-missing' | undefined;
   /** The base URL: give it to your client. */
   readonly url: string;
   /** The bearer token of the first user. */
@@ -117,9 +132,10 @@ export function useReferenceServer<Client = never>(
     createClient,
     control = true,
     cassette,
+    allowUnused = false,
     ...givenServerOptions
   } = options;
-  const { serverOptions, cassetteMode } = withCassette(givenServerOptions, cassette);
+  const { serverOptions, cassetteMode, per } = cassettePlan(givenServerOptions, cassette, process.env);
   const token = (serverOptions.users?.[0] ?? DEMO_USER).token;
   let state: { url: string; server: ReferenceServer; close(): Promise<void> } | undefined;
   let client: { value: Client } | undefined;
@@ -156,12 +172,35 @@ export function useReferenceServer<Client = never>(
     }
   });
 
-  if (resetAfterEach) afterEach(() => state?.server.reset());
+  // Faults queued in a test and never taken, by test: the reset after it drops them.
+  const untaken: string[] = [];
+  let test: string | undefined;
+  beforeEach((context) => {
+    test = context.task.fullTestName ?? context.task.name;
+    if (per === 'test') state?.server.cassette?.beginTest(test);
+  });
+  const noteUntaken = (where: string) => {
+    for (const fault of state?.server.faults.pending ?? []) untaken.push(`${describeFault(fault)} ${where}`);
+  };
+  if (resetAfterEach) {
+    afterEach(() => {
+      noteUntaken(`queued in test ${JSON.stringify(test)}`);
+      state?.server.reset();
+    });
+  }
 
   afterAll(async () => {
+    if (!resetAfterEach) noteUntaken('still queued');
+    const unused = state?.server.cassette?.describeUnused() ?? [];
     await state?.close();
     state = undefined;
     client = undefined;
+    const lines = [...unused.map((line) => `recording ${line}`), ...untaken];
+    if (allowUnused || lines.length === 0) return;
+    throw new Error(
+      `useReferenceServer: ${lines.length} thing${lines.length === 1 ? ' was' : 's were'} never used ` +
+        `(pass allowUnused: true to let this pass):\n  ${lines.join('\n  ')}`,
+    );
   });
 
   return {
@@ -203,30 +242,15 @@ export function useReferenceServer<Client = never>(
   };
 }
 
-/** The server options of a cassette: `replay` or `record` (written when the server closes, after all tests). */
-function withCassette(
-  serverOptions: ReferenceServerOptions,
-  cassette: UseReferenceServerOptions['cassette'],
-): { serverOptions: ReferenceServerOptions; cassetteMode: 'replay' | 'record' | undefined } {
-  if (cassette === undefined) return { serverOptions, cassetteMode: undefined };
-  const use: CassetteUse =
-    typeof cassette === 'string' || cassette instanceof URL ? { file: cassette } : cassette;
-  const { file: given, mode, redact, ...replay } = use;
-  const file = given instanceof URL ? fileURLToPath(given) : given;
-  const cassetteMode = resolveCassetteMode({
-    file,
-    mode,
-    envMode: process.env[CASSETTE_MODE_ENV],
-    exists: cassetteFileExists(file),
-    hasUpstream: serverOptions.upstream !== undefined,
-  });
-  if (cassetteMode === 'replay') {
-    return { serverOptions: { ...serverOptions, replay: { ...replay, cassette: file } }, cassetteMode };
-  }
-  return {
-    serverOptions: { ...serverOptions, record: { file, ...(redact === undefined ? {} : { redact }) } },
-    cassetteMode,
-  };
+/** `fault {"status":503} for POST /v1/messages/* (1 of it left)`. */
+function describeFault(fault: ReferenceServer['faults']['pending'][number]): string {
+  const { match, times, ...rest } = fault;
+  const target =
+    match?.method === undefined && match?.path === undefined
+      ? ''
+      : ` for ${match.method?.toUpperCase() ?? 'any method'} ${match.path === undefined ? 'any path' : String(match.path)}`;
+  return `fault ${JSON.stringify(rest)}${target} (${times} left)`;
 }
 
 export type { CassetteMode } from './cassette/cassette-mode.js';
+export type { ReceivedOptions } from './testing/received-matcher.js';

@@ -1,8 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import process from 'node:process';
-import { readCassetteFile } from '../cassette/cassette-file.js';
-import type { Cassette } from '../cassette/cassette-format.js';
 import { DEMO_USER } from '../create-reference-server.js';
 import type { ExtensionHostOptions } from '../extensions/create-extension-host.js';
 import { loadDocumentsFile, loadExtensionsConfigFile } from '../extensions/load-files.js';
@@ -10,6 +8,7 @@ import type { Document } from '../extensions/rag/document.js';
 import type { Model } from '../model/model.js';
 import { loadScript } from '../model/script-file.js';
 import { scriptedModel } from '../model/scripted-model.js';
+import { cliCassette } from './cli-cassette.js';
 import { type CliEnv, type CliIo, parseCommandLine } from './cli-command.js';
 import type { CliOptions } from './cli-options.js';
 import { type RunningServer, startServer } from './start-server.js';
@@ -51,14 +50,9 @@ export async function runCli(
   const base = env.INIT_CWD?.trim() ? env.INIT_CWD : (context.cwd ?? process.cwd());
   const at = (file: string) => (isAbsolute(file) ? file : resolve(base, file));
 
-  if (opts.replay !== undefined && opts.script !== undefined) {
-    io.stderr('parley-server: give either --script or --replay: both say what the model answers\n');
-    return { exitCode: 2 };
-  }
-  if (opts.replay !== undefined && opts.record !== undefined) {
-    io.stderr('parley-server: give either --replay or --record: a replay has no upstream to record\n');
-    return { exitCode: 2 };
-  }
+  const cassette = cliCassette(opts, at, io, Date.now());
+  if ('exitCode' in cassette) return { exitCode: cassette.exitCode };
+
   let model: Model | undefined;
   if (opts.script !== undefined) {
     try {
@@ -67,29 +61,6 @@ export async function runCli(
       io.stderr(`parley-server: --script ${opts.script}: ${(error as Error).message}\n`);
       return { exitCode: 2 };
     }
-  }
-  if (opts.replay !== undefined && opts.upstream !== undefined) {
-    io.stderr(
-      `parley-server: --replay ${opts.replay} and --upstream ${opts.upstream} both answer /v1: pass one of them\n`,
-    );
-    return { exitCode: 2 };
-  }
-  let cassette: Cassette | undefined;
-  if (opts.replay !== undefined) {
-    try {
-      cassette = readCassetteFile(at(opts.replay));
-    } catch (error) {
-      io.stderr(`parley-server: --replay ${opts.replay}: ${(error as Error).message}\n`);
-      return { exitCode: 2 };
-    }
-  }
-  // The recorder hears what passes through the checking proxy: --record needs --upstream.
-  if (opts.record !== undefined && opts.upstream === undefined) {
-    io.stderr(
-      `parley-server: --record ${opts.record} needs --upstream <url> (PARLEY_UPSTREAM_URL): ` +
-        'recording writes what passes through the checking proxy\n',
-    );
-    return { exitCode: 2 };
   }
   let extensions: ExtensionHostOptions = {};
   try {
@@ -142,26 +113,14 @@ export async function runCli(
               ...(opts.upstreamToken === undefined ? {} : { token: opts.upstreamToken }),
             },
           }),
-      ...(cassette === undefined
-        ? {}
-        : {
-            replay: {
-              cassette,
-              name: opts.replay ?? '',
-              onMismatch: opts.replayOnMismatch ?? 'error',
-              pace: opts.replayPace ?? 'fast',
-              match: { sessions: opts.replayMatch ?? 'order' },
-            },
-          }),
-      ...(opts.record === undefined
-        ? {}
-        : { record: { file: at(opts.record), redact: { paths: opts.recordRedact ?? [] } } }),
+      ...(cassette.replay === undefined ? {} : { replay: cassette.replay }),
+      ...(cassette.record === undefined ? {} : { record: cassette.record }),
     });
   } catch (error) {
     io.stderr(`parley-server: cannot listen on ${opts.host}:${opts.port}: ${(error as Error).message}\n`);
     return { exitCode: 1 };
   }
-  io.stdout(`${listeningLines(running, opts, users)}\n`);
+  io.stdout(`${listeningLines(running, opts, users, cassette.lines)}\n`);
   return { running };
 }
 
@@ -174,6 +133,7 @@ function listeningLines(
   running: RunningServer,
   opts: CliOptions,
   users: readonly { name: string }[],
+  cassetteLines: readonly string[],
 ): string {
   const token = running.server.controlToken;
   const who =
@@ -182,7 +142,8 @@ function listeningLines(
       : `demo user "${DEMO_USER.name}", token: ${DEMO_USER.token}`;
   const proxy = running.server.proxy;
   const extras = [
-    ...(proxy === undefined
+    // With a replay, the upstream answers only what the cassette lacks (its line says so).
+    ...(proxy === undefined || opts.replay !== undefined || opts.recordMissing !== undefined
       ? []
       : [
           `checking proxy to ${proxy.upstream} (${opts.upstreamToken === undefined ? "clients' tokens pass through" : 'local tokens replaced by the upstream token'})`,
@@ -190,8 +151,7 @@ function listeningLines(
     ...(proxy === undefined || token === undefined
       ? []
       : [`proxy report:   ${running.url}/_parley/proxy/report`]),
-    ...(opts.replay === undefined ? [] : [`replaying ${opts.replay}`]),
-    ...(opts.record === undefined ? [] : [`recording to ${opts.record}`]),
+    ...cassetteLines,
     ...(token === undefined
       ? ['journal and control routes: off (start with --control to inspect requests)']
       : [

@@ -2,6 +2,7 @@ import { InvalidArgumentError } from 'commander';
 import type { AllowedHosts } from '../http/allowed-hosts.js';
 import type { CorsOrigins } from '../http/cors-policy.js';
 import type { User } from '../http/token-auth.js';
+import { CASSETTE_CLI_OPTIONS, type CliCassetteOptions } from './cli-cassette-options.js';
 import { parseAllowedHosts, parseControlToken, parseCors } from './cli-security-options.js';
 import { parseUpstreamToken, parseUpstreamUrl } from './cli-upstream-options.js';
 
@@ -28,7 +29,7 @@ export interface CliOptionSpec {
 }
 
 /** The option values of one run, flags over environment over defaults. */
-export interface CliOptions {
+export interface CliOptions extends CliCassetteOptions {
   port: number;
   host: string;
   user: User[];
@@ -36,7 +37,7 @@ export interface CliOptions {
   toolCallTimeoutMs: number;
   script?: string;
   replay?: string;
-  replayOnMismatch?: 'error' | 'stand-in';
+  replayOnMismatch?: 'error' | 'stand-in' | 'upstream';
   replayPace?: 'recorded' | 'fast';
   replayMatch?: 'order' | 'agentId' | 'sessionData';
   record?: string;
@@ -171,9 +172,9 @@ export const CLI_OPTIONS: readonly CliOptionSpec[] = [
   {
     flags: '--replay-on-mismatch <mode>',
     description:
-      'a call unlike the recording: error (501 replay_mismatch) or stand-in (the stand-in model answers)',
+      'a call unlike the recording: error (501 replay_mismatch), stand-in (the stand-in model answers) or upstream (--upstream answers, not recorded)',
     env: 'PARLEY_REPLAY_ON_MISMATCH',
-    parse: oneOf('error', 'stand-in'),
+    parse: oneOf('error', 'stand-in', 'upstream'),
     default: 'error',
   },
   {
@@ -202,6 +203,7 @@ export const CLI_OPTIONS: readonly CliOptionSpec[] = [
     env: 'PARLEY_RECORD_REDACT',
     parse: parseList,
   },
+  ...CASSETTE_CLI_OPTIONS,
   {
     flags: '--control',
     description: 'serve the test-only control routes under /_parley/ (they need the control token)',

@@ -28,9 +28,13 @@ interface SessionState {
 /**
  * Builds a cassette from the exchanges a proxy saw. Exchanges are taken in order of arrival
  * (`seq`), whatever the order they finished in; requests that failed, and those that are not part
- * of a conversation (lists, reads, rewinds, control routes), leave no trace.
+ * of a conversation (lists, reads, rewinds, control routes), leave no trace. `testOf` names the
+ * test a session-creating exchange belongs to (`per: 'test'`).
  */
-export function buildCassette(exchanges: readonly ProxyExchange[]): Cassette {
+export function buildCassette(
+  exchanges: readonly ProxyExchange[],
+  testOf: (seq: number) => string | undefined = () => undefined,
+): Cassette {
   const cassette = emptyCassette();
   const sessions = new Map<string, SessionState>();
   for (const exchange of [...exchanges].sort((a, b) => a.seq - b.seq)) {
@@ -41,7 +45,9 @@ export function buildCassette(exchanges: readonly ProxyExchange[]): Cassette {
       const sessionId = field(exchange.responseBody, 'sessionId');
       if (!ok || typeof sessionId !== 'string') continue;
       const customizations = field(exchange.requestBody, 'customizations');
+      const test = testOf(exchange.seq);
       const recorded: CassetteSession = {
+        ...(test === undefined ? {} : { test }),
         customizations: isRecord(customizations) ? customizations : null,
         turns: [],
       };

@@ -7,7 +7,9 @@ import {
 import * as z from 'zod';
 
 /** The cassette format this server writes and reads. */
-export const CASSETTE_VERSION = 1;
+export const CASSETTE_VERSION = 2;
+/** The versions this server reads: 1 (before the provenance and test fields) and 2. */
+export const CASSETTE_VERSIONS_READ: readonly number[] = [1, 2];
 /** What a cassette's `format` field says, so a stray JSON file is told apart from a cassette. */
 export const CASSETTE_FORMAT = 'parley-cassette';
 
@@ -67,8 +69,17 @@ export const CassetteTurnSchema = z.strictObject({
 });
 export type CassetteTurn = z.infer<typeof CassetteTurnSchema>;
 
+/** An ISO 8601 UTC time, e.g. `2025-06-01T09:30:00.000Z`. */
+const TimestampSchema = z.iso.datetime({
+  error: 'must be an ISO 8601 UTC time, e.g. 2025-06-01T09:30:00.000Z',
+});
+
 /** One session, in order of creation: its customizations as sent and its model calls in order. */
 export const CassetteSessionSchema = z.strictObject({
+  /** The vitest test that created it (its full name), when recorded with `per: 'test'`. */
+  test: z.string().optional(),
+  /** When it was added to a cassette recorded earlier (`record-missing`). */
+  recordedAt: TimestampSchema.optional(),
   /** The `customizations` of `POST /v1/sessions`; null for a session created without them. */
   customizations: z.record(z.string(), z.unknown()).nullable(),
   turns: z.array(CassetteTurnSchema),
@@ -76,12 +87,18 @@ export const CassetteSessionSchema = z.strictObject({
 export type CassetteSession = z.infer<typeof CassetteSessionSchema>;
 
 /**
- * A recorded conversation, version 1 (see docs/testing.md, "Record and replay"). It holds no HTTP
+ * A recorded conversation, version 2 (version 1 lacks the provenance and test fields; see docs/testing.md, "Record and replay"). It holds no HTTP
  * header, so never an `Authorization` token.
  */
 export const CassetteSchema = z.strictObject({
   format: z.literal(CASSETTE_FORMAT),
-  version: z.literal(CASSETTE_VERSION),
+  version: z.union([z.literal(1), z.literal(CASSETTE_VERSION)]),
+  /** When it was recorded (the server's clock). Absent in cassettes recorded before Parley 0.1.0. */
+  recordedAt: TimestampSchema.optional(),
+  /** The origin of the deployment it was recorded from (scheme, host and port: never credentials). */
+  upstream: z.string().optional(),
+  /** The version of `@parley/reference-server` that recorded it. */
+  parleyVersion: z.string().optional(),
   sessions: z.array(CassetteSessionSchema),
 });
 export type Cassette = z.infer<typeof CassetteSchema>;
@@ -104,10 +121,10 @@ export function parseCassette(value: unknown, source = 'the cassette'): Cassette
     typeof value === 'object' &&
     value !== null &&
     'version' in value &&
-    value.version !== CASSETTE_VERSION
+    !CASSETTE_VERSIONS_READ.includes(value.version as number)
   ) {
     throw new InvalidCassetteError(source, [
-      `version ${JSON.stringify(value.version)} is not supported; this server reads version ${CASSETTE_VERSION}`,
+      `version ${JSON.stringify(value.version)} is not supported; this server reads versions ${CASSETTE_VERSIONS_READ.join(' and ')}`,
     ]);
   }
   const result = CassetteSchema.safeParse(value);

@@ -1,7 +1,10 @@
 import type { ProxyExchange, ProxyObserver } from '../proxy/proxy-exchange.js';
+import type { Clock } from '../time/clock.js';
+import { systemClock } from '../time/system-clock.js';
 import { buildCassette } from './cassette-builder.js';
 import { writeCassetteFile } from './cassette-file.js';
 import type { Cassette } from './cassette-format.js';
+import { provenanceOf } from './cassette-provenance.js';
 import { type CassetteRedaction, redactCassette } from './cassette-redaction.js';
 
 /** Options of {@link createCassetteRecorder}. */
@@ -10,6 +13,15 @@ export interface CassetteRecorderOptions {
   file?: string;
   /** Fields and strings to keep out of the cassette; `Authorization` and other headers never go in. */
   redact?: CassetteRedaction;
+  /** The clock of `recordedAt`. Default the system clock (the server passes its own). */
+  clock?: Pick<Clock, 'now'>;
+  /** The deployment recorded: only its origin is written (`upstream`), never credentials or a path. */
+  upstream?: string;
+  /**
+   * Labels each session with the test that created it (`per: 'test'`): called when the proxy tells
+   * the recorder of a `POST /v1/sessions`, which is before the client has its answer.
+   */
+  testName?: () => string | undefined;
 }
 
 /** A proxy observer that records the traffic it is told of as a cassette. */
@@ -23,8 +35,9 @@ export interface CassetteRecorder extends ProxyObserver {
 }
 
 /**
- * Records the exchanges of a checking proxy (`upstream.observers`) as a cassette: per session in
- * order of creation, its customizations and its model calls (see docs/testing.md).
+ * Records the exchanges of a checking proxy (`upstream.observers`) as a cassette: when, from where
+ * and by which version it was recorded, then per session in order of creation, its customizations
+ * and its model calls (see docs/testing.md).
  *
  * @example
  * const recorder = createCassetteRecorder({ file: 'test/cassettes/weather.json' });
@@ -34,7 +47,12 @@ export interface CassetteRecorder extends ProxyObserver {
  */
 export function createCassetteRecorder(options: CassetteRecorderOptions = {}): CassetteRecorder {
   const exchanges: ProxyExchange[] = [];
-  const cassette = () => redactCassette(buildCassette(exchanges), options.redact);
+  const tests = new Map<number, string>();
+  const clock = options.clock ?? systemClock;
+  const cassette = () => {
+    const built = buildCassette(exchanges, (seq) => tests.get(seq));
+    return redactCassette({ ...built, ...provenanceOf(clock, options.upstream) }, options.redact);
+  };
   const save = async () => {
     if (options.file === undefined) throw new Error('The cassette recorder has no file to save to');
     await writeCassetteFile(options.file, cassette());
@@ -42,6 +60,8 @@ export function createCassetteRecorder(options: CassetteRecorderOptions = {}): C
   return {
     onExchange(exchange) {
       exchanges.push(exchange);
+      const test = options.testName?.();
+      if (test !== undefined && isSessionCreate(exchange)) tests.set(exchange.seq, test);
     },
     cassette,
     save,
@@ -49,4 +69,9 @@ export function createCassetteRecorder(options: CassetteRecorderOptions = {}): C
       if (options.file !== undefined) await save();
     },
   };
+}
+
+/** `POST /v1/sessions`: the exchange that starts a recorded session. */
+export function isSessionCreate(exchange: ProxyExchange): boolean {
+  return exchange.method.toUpperCase() === 'POST' && /^\/v1\/sessions\/?(\?|$)/.test(exchange.path);
 }

@@ -18,18 +18,23 @@ export function formatCassette(cassette: Cassette): string {
 
 /** The cassette rebuilt with its keys in the documented order (undefined fields left out). */
 function ordered(cassette: Cassette): unknown {
-  return {
+  return withoutUndefined({
     format: cassette.format,
     version: cassette.version,
+    recordedAt: cassette.recordedAt,
+    upstream: cassette.upstream,
+    parleyVersion: cassette.parleyVersion,
     sessions: cassette.sessions.map(orderedSession),
-  };
+  });
 }
 
 function orderedSession(session: CassetteSession): unknown {
-  return {
+  return withoutUndefined({
+    test: session.test,
+    recordedAt: session.recordedAt,
     customizations: session.customizations === null ? null : sortKeys(session.customizations),
     turns: session.turns.map(orderedTurn),
-  };
+  });
 }
 
 function orderedTurn(turn: CassetteTurn): unknown {

@@ -135,6 +135,11 @@ export class SessionStore {
     return session;
   }
 
+  /** How many sessions were created since the server started (the next one's creation order). */
+  get created(): number {
+    return this.#seq;
+  }
+
   /** The creation order of a session (from 0, across users), or undefined when it does not exist. */
   seqOf(sessionId: string): number | undefined {
     return this.#sessions.get(sessionId)?.seq;

@@ -88,7 +88,7 @@ describe('parley-server record and replay flags', () => {
     await writeFile(bad, '{"format":"parley-cassette","version":3,"sessions":[]}');
     const cases: Array<[string[], RegExp]> = [
       [['--replay', join(dir, 'missing.json')], /--replay .*missing\.json: Invalid cassette .*ENOENT/],
-      [['--replay', bad], /version 3 is not supported; this server reads version 1/],
+      [['--replay', bad], /version 3 is not supported; this server reads versions 1 and 2/],
       [['--replay', bad, '--replay-pace', 'slow'], /--replay-pace.*must be one of fast, recorded/],
       [['--replay', bad, '--script', 'x.json'], /either --script or --replay/],
       [['--replay', bad, '--record', 'out.json'], /either --replay or --record/],

@@ -106,7 +106,7 @@ describe('the cassette recorder', () => {
     const dir = await mkdtemp(join(tmpdir(), 'parley-cassette-'));
     const file = join(dir, 'nested', 'run.json');
     const { upstream } = recordedUpstream();
-    const recorder = createCassetteRecorder({ file });
+    const recorder = createCassetteRecorder({ file, clock: upstream.clock });
     const client = new Parley({
       baseUrl: 'http://u.test',
       token: USERS[0]!.token,
@@ -123,8 +123,8 @@ describe('the cassette recorder', () => {
 
 describe('reading a cassette', () => {
   it('refuses another version, naming the file and the version it reads', () => {
-    expect(() => parseCassette({ format: 'parley-cassette', version: 2, sessions: [] }, 'old.json')).toThrow(
-      'Invalid cassette old.json: version 2 is not supported; this server reads version 1',
+    expect(() => parseCassette({ format: 'parley-cassette', version: 3, sessions: [] }, 'new.json')).toThrow(
+      'Invalid cassette new.json: version 3 is not supported; this server reads versions 1 and 2',
     );
   });
 

@@ -50,7 +50,8 @@ export function recordedUpstream(options: ReferenceServerOptions = {}) {
     ...options,
   });
   upstream.script(UPSTREAM_SCRIPT);
-  const recorder = createCassetteRecorder();
+  // The upstream's clock: a recording made again has the same recordedAt.
+  const recorder = createCassetteRecorder({ clock: upstream.clock, upstream: 'http://upstream.test' });
   const client = new Parley({
     baseUrl: 'http://upstream.test',
     token: UPSTREAM_TOKEN,

@@ -94,7 +94,7 @@ describe('record then replay', () => {
     expect(two).toBe(one);
     expect(formatCassette(parseCassetteText(one))).toBe(one);
     // Diff-friendly: pretty-printed, one stream event per line.
-    expect(one).toMatch(/^\{\n {2}"format": "parley-cassette",\n {2}"version": 1,\n/);
+    expect(one).toMatch(/^\{\n {2}"format": "parley-cassette",\n {2}"version": 2,\n/);
     expect(one).toMatch(/\n\s+\{"atMs":\d+,"event":\{"messageStart":/);
   });
 });

@@ -71,13 +71,13 @@ describe('the cassette mode', () => {
     expect(resolveCassetteMode({ ...base, mode: 'replay', exists: true, envMode: 'record' })).toBe('record');
     expect(resolveCassetteMode({ ...base, mode: 'record', exists: true, envMode: ' ' })).toBe('record');
     expect(() => resolveCassetteMode({ ...base, mode: 'auto', exists: true, envMode: 'rewind' })).toThrow(
-      'PARLEY_CASSETTE_MODE=rewind is not a cassette mode: use replay, record or auto',
+      'PARLEY_CASSETTE_MODE=rewind is not a cassette mode: use replay, record, auto or record-missing',
     );
   });
 });
 
 describe('the committed cassette', () => {
-  it('is what recording the conversation again writes, byte for byte (format version 1 is stable)', async () => {
+  it('is what recording the conversation again writes, byte for byte (format version 2 is stable)', async () => {
     const { recorder, client } = recordedUpstream();
     await converse(client);
     expect(formatCassette(recorder.cassette())).toBe(await readFile(WEATHER, 'utf8'));

@@ -1,0 +1,117 @@
+import type { RecordConfig, ReplayConfig } from '../cassette/cassette-config.js';
+import { expiryVerdict } from '../cassette/cassette-expiry.js';
+import { cassetteFileExists, readCassetteFile } from '../cassette/cassette-file.js';
+import type { CliIo } from './cli-command.js';
+import type { CliOptions } from './cli-options.js';
+
+/** What the cassette flags make of the server: its `replay` or `record`, and the lines printed at start. */
+export type CliCassette =
+  | { exitCode: number }
+  | { replay?: ReplayConfig; record?: RecordConfig; lines: string[] };
+
+/**
+ * Reads the cassette flags (--replay, --record-missing, --record and their settings): a clash, a
+ * missing --upstream, an unreadable cassette or an expired one under `--cassette-expiry error`
+ * prints a message and gives exit code 2. An expired cassette under `record` is recorded again.
+ */
+export function cliCassette(
+  opts: CliOptions,
+  at: (file: string) => string,
+  io: CliIo,
+  now: number,
+): CliCassette {
+  const fail = (message: string): CliCassette => {
+    io.stderr(`parley-server: ${message}\n`);
+    return { exitCode: 2 };
+  };
+  if (opts.replay !== undefined && opts.script !== undefined) {
+    return fail('give either --script or --replay: both say what the model answers');
+  }
+  if (opts.replay !== undefined && opts.record !== undefined) {
+    return fail('give either --replay or --record: a replay has no upstream to record');
+  }
+  if (
+    opts.recordMissing !== undefined &&
+    [opts.replay, opts.record, opts.script].some((o) => o !== undefined)
+  ) {
+    return fail(
+      'give --record-missing alone: it replays the cassette and records what it lacks (no --replay, --record or --script)',
+    );
+  }
+  const upstream = opts.upstream;
+  if (opts.recordMissing !== undefined && upstream === undefined) {
+    return fail(
+      `--record-missing ${opts.recordMissing} needs --upstream <url> (PARLEY_UPSTREAM_URL): the deployment answers what the cassette lacks`,
+    );
+  }
+  if (opts.replayOnMismatch === 'upstream' && upstream === undefined) {
+    return fail('--replay-on-mismatch upstream needs --upstream <url> (PARLEY_UPSTREAM_URL)');
+  }
+  if (
+    opts.replay !== undefined &&
+    upstream !== undefined &&
+    opts.replayOnMismatch !== 'upstream' &&
+    opts.cassetteExpiry !== 'record'
+  ) {
+    return fail(
+      `--replay ${opts.replay} and --upstream ${upstream} both answer /v1: pass one of them ` +
+        '(or --replay-on-mismatch upstream, for the calls the cassette does not hold)',
+    );
+  }
+  const given = opts.replay ?? opts.recordMissing;
+  if (given !== undefined) {
+    const flag = opts.replay === undefined ? '--record-missing' : '--replay';
+    const file = at(given);
+    let cassette: ReturnType<typeof readCassetteFile> | undefined;
+    try {
+      cassette =
+        opts.recordMissing !== undefined && !cassetteFileExists(file) ? undefined : readCassetteFile(file);
+      const expiry = {
+        ...(opts.cassetteExpiresIn === undefined ? {} : { expiresIn: opts.cassetteExpiresIn }),
+        ...(opts.cassetteExpiry === undefined ? {} : { expiryStrategy: opts.cassetteExpiry }),
+      };
+      const warn = (line: string) => io.stderr(`${line}\n`);
+      if (
+        cassette !== undefined &&
+        opts.cassetteExpiresIn !== undefined &&
+        expiryVerdict(cassette, given, expiry, now, warn) === 'record'
+      ) {
+        if (upstream === undefined)
+          return fail(
+            `${given} expired, and --cassette-expiry record needs --upstream <url> to record it again`,
+          );
+        return { record: { file }, lines: [`${given} expired: recording it again to ${given}`] };
+      }
+    } catch (error) {
+      return fail(`${flag} ${given}: ${(error as Error).message}`);
+    }
+    const replay: ReplayConfig = {
+      cassette: opts.recordMissing !== undefined ? file : (cassette ?? file),
+      name: given,
+      onMismatch: opts.replayOnMismatch ?? 'error',
+      pace: opts.replayPace ?? 'fast',
+      match: { sessions: opts.replayMatch ?? 'order' },
+      ...(opts.recordMissing === undefined
+        ? {}
+        : { recordMissing: { redact: { paths: opts.recordRedact ?? [] } } }),
+    };
+    const line =
+      opts.recordMissing === undefined
+        ? `replaying ${given}`
+        : `replaying ${given}, recording what it lacks from ${upstream} (written when the server stops)`;
+    return { replay, lines: [line] };
+  }
+  if (opts.record !== undefined) {
+    // The recorder hears what passes through the checking proxy: --record needs --upstream.
+    if (upstream === undefined) {
+      return fail(
+        `--record ${opts.record} needs --upstream <url> (PARLEY_UPSTREAM_URL): recording writes what passes through the checking proxy`,
+      );
+    }
+    return {
+      record: { file: at(opts.record), redact: { paths: opts.recordRedact ?? [] } },
+      lines: [`recording to ${opts.record}`],
+    };
+  }
+  return { lines: [] };
+}

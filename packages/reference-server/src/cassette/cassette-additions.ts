@@ -1,0 +1,88 @@
+import type { Customizations } from '@parley/protocol';
+import {
+  CASSETTE_VERSION,
+  type Cassette,
+  type CassetteSession,
+  type CassetteTurn,
+} from './cassette-format.js';
+import type { CassetteProvenance } from './cassette-provenance.js';
+import { type CassetteRedaction, redactCassette } from './cassette-redaction.js';
+import type { RecordedAddition } from './replay-model.js';
+
+interface NewSession {
+  order: number | undefined;
+  test: string | undefined;
+  customizations: Customizations;
+  turns: CassetteTurn[];
+}
+
+/**
+ * What record-missing added to a cassette: turns past the end of recorded sessions, and sessions
+ * it did not hold. {@link merge} puts them in: every recorded session keeps its place and its
+ * turns (so the file's text for them is the same, byte for byte), appended turns go after the
+ * recorded ones, and new sessions go at the end in their order of creation.
+ */
+export class CassetteAdditions {
+  readonly #appended = new Map<number, CassetteTurn[]>();
+  readonly #created = new Map<string, NewSession>();
+
+  add(addition: RecordedAddition): void {
+    if (addition.recorded !== undefined) {
+      const turns = this.#appended.get(addition.recorded);
+      if (turns === undefined) this.#appended.set(addition.recorded, [addition.turn]);
+      else turns.push(addition.turn);
+      return;
+    }
+    let session = this.#created.get(addition.sessionId);
+    if (session === undefined) {
+      session = {
+        order: addition.order,
+        test: addition.test,
+        customizations: addition.customizations,
+        turns: [],
+      };
+      this.#created.set(addition.sessionId, session);
+    }
+    session.turns.push(addition.turn);
+  }
+
+  get isEmpty(): boolean {
+    return this.#appended.size === 0 && this.#created.size === 0;
+  }
+
+  /**
+   * The cassette with the additions, which alone are redacted. Added sessions carry their own
+   * `recordedAt`; a cassette that held no session yet takes the provenance at its top instead.
+   */
+  merge(cassette: Cassette, provenance: CassetteProvenance, redact?: CassetteRedaction): Cassette {
+    const fresh = cassette.sessions.length === 0;
+    const redacted = (sessions: CassetteSession[]) =>
+      redactCassette({ ...cassette, sessions }, redact).sessions;
+    const sessions = cassette.sessions.map((session, i) => {
+      const turns = this.#appended.get(i);
+      if (turns === undefined) return session;
+      const [added] = redacted([{ customizations: null, turns }]);
+      return { ...session, turns: [...session.turns, ...(added?.turns ?? [])] };
+    });
+    const created = [...this.#created.values()]
+      .map((session, i) => ({ session, i }))
+      .sort((a, b) => (a.session.order ?? Infinity) - (b.session.order ?? Infinity) || a.i - b.i)
+      .map(
+        ({ session }): CassetteSession => ({
+          ...(session.test === undefined ? {} : { test: session.test }),
+          ...(fresh || provenance.recordedAt === undefined ? {} : { recordedAt: provenance.recordedAt }),
+          customizations:
+            Object.keys(session.customizations).length === 0
+              ? null
+              : (session.customizations as Record<string, unknown>),
+          turns: session.turns,
+        }),
+      );
+    return {
+      ...(fresh ? { ...cassette, ...provenance } : cassette),
+      // Its sessions may now hold version 2's fields.
+      version: CASSETTE_VERSION,
+      sessions: [...sessions, ...redacted(created)],
+    };
+  }
+}

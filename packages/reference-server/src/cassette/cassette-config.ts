@@ -1,0 +1,54 @@
+import type { CassetteExpiry } from './cassette-expiry.js';
+import type { Cassette } from './cassette-format.js';
+import type { CassetteRecorderOptions } from './cassette-recorder.js';
+import type { CassetteRedaction } from './cassette-redaction.js';
+import type { ReplayOptions } from './replay-model.js';
+import type { UnusedRecording } from './replay-usage.js';
+
+/** The `replay` option with its settings. */
+export interface ReplayConfig extends ReplayOptions, CassetteExpiry {
+  /** A cassette file path (Node) or a parsed cassette. */
+  cassette: string | Cassette;
+  /** Names the cassette in mismatch errors. Default: its path, or `given in code`. */
+  name?: string;
+  /**
+   * Record what is missing: a session the cassette does not hold, or a turn past a recorded
+   * session's last, is answered by `upstream` (which it needs) and added to the file when the server
+   * closes; the other recordings keep their text. Needs a file path (a missing file starts empty).
+   * `{ redact }` redacts what is added. Default false.
+   */
+  recordMissing?: boolean | { redact?: CassetteRedaction };
+  /**
+   * `'file'` (default): sessions find their recordings by `match`. `'test'`: by the test that
+   * created them and their order in it (`server.cassette.beginTest`, which the vitest helper calls).
+   */
+  per?: 'file' | 'test';
+}
+
+/** The `record` option with its settings. */
+export interface RecordConfig extends Omit<CassetteRecorderOptions, 'clock' | 'upstream' | 'testName'> {
+  /** Where the cassette is written when the server closes. */
+  file: string;
+  /** `'test'`: each session is written with the test that created it (`server.cassette.beginTest`). */
+  per?: 'file' | 'test';
+}
+
+/** What a server does with its cassette: `server.cassette`. */
+export interface CassetteControl {
+  /** The cassette's file path (or the name it was given). */
+  readonly name: string;
+  /** `'replay'`, `'record'` (everything through the proxy) or `'record-missing'`. */
+  readonly mode: 'replay' | 'record' | 'record-missing';
+  /**
+   * The sessions created from now on belong to this test (its full name): with `per: 'test'` they
+   * replay, and are recorded, as that test's. The vitest helper calls it before each test.
+   */
+  beginTest(name: string): void;
+  /**
+   * Recorded sessions not replayed to their last turn (with `per: 'test'`, of the tests begun);
+   * empty while recording everything.
+   */
+  unused(): UnusedRecording[];
+  /** {@link unused} as lines: `session 2 of 3 (test "weather > Oslo"): never replayed`. */
+  describeUnused(): string[];
+}

@@ -1,0 +1,261 @@
+import type { Model, ModelEvent } from '../model/model.js';
+import type { ProxyObserver } from '../proxy/proxy-exchange.js';
+import type { Clock } from '../time/clock.js';
+import type { CassetteAdditions } from './cassette-additions.js';
+import type { CassetteControl, RecordConfig, ReplayConfig } from './cassette-config.js';
+import { expiryVerdict } from './cassette-expiry.js';
+import { cassetteFileExists, readCassetteFile, writeCassetteFile } from './cassette-file.js';
+import { type Cassette, emptyCassette } from './cassette-format.js';
+import { recordingObserver } from './record-source.js';
+import type { ReplaySource } from './replay-model.js';
+import { describeUnused, ReplayUsage } from './replay-usage.js';
+
+/** The cassette options of the server. */
+export interface CassetteOptions {
+  replay?: string | Cassette | ReplayConfig | undefined;
+  record?: string | RecordConfig | undefined;
+  upstream?: { url: string } | undefined;
+}
+
+/** What the server tells the cassette of itself. */
+export interface CassetteDeps {
+  clock: Clock;
+  /** A session's creation order, from 0 (never reset). */
+  sessionOrder(sessionId: string): number | undefined;
+  /** How many sessions were created so far (the next one's order). */
+  sessionsCreated(): number;
+  /** The checking proxy's fetch, to ask the deployment what the cassette lacks. */
+  upstreamFetch(request: Request): Promise<Response>;
+  /** The token of the server's first user, sent upstream (the proxy swaps it for `upstream.token`). */
+  token: string;
+  warn(line: string): void;
+}
+
+/** A server's cassette: its replay model or its recorder, and the control the server exposes. */
+export interface CassetteSetup {
+  /** The replay model, when replaying. */
+  model: Model | undefined;
+  /** The proxy's recorder, when recording everything. */
+  recorder: (ProxyObserver & { close(): Promise<void> }) | undefined;
+  /** True when replaying with an upstream: it answers what the cassette lacks, not every `/v1` request. */
+  replaysWithUpstream: boolean;
+  control: CassetteControl | undefined;
+  /** Writes what record-missing added. */
+  close(): Promise<void>;
+}
+
+const NONE: CassetteSetup = {
+  model: undefined,
+  recorder: undefined,
+  replaysWithUpstream: false,
+  control: undefined,
+  close: async () => {},
+};
+
+/**
+ * Reads and checks the cassette options at creation (a bad value, a missing file or an expired
+ * cassette under `'error'` throws here, naming it), and builds the replay model or the recorder.
+ * An expired cassette under `expiryStrategy: 'record'` is recorded again, as `record` would.
+ */
+export function setUpCassette(options: CassetteOptions, deps: CassetteDeps): CassetteSetup {
+  if (options.replay !== undefined && options.record !== undefined) {
+    throw new Error('createReferenceServer: pass either `record` or `replay`, not both');
+  }
+  if (options.replay !== undefined) {
+    const config =
+      typeof options.replay === 'object' && 'cassette' in options.replay
+        ? options.replay
+        : { cassette: options.replay };
+    const plan = replayPlan(config, options.upstream !== undefined, deps);
+    if ('cassette' in plan) return replaying(config, plan.cassette, options.upstream?.url, deps);
+    return recording(
+      { file: plan.rerecord, ...(config.per === undefined ? {} : { per: config.per }) },
+      options,
+      deps,
+    );
+  }
+  if (options.record !== undefined) {
+    return recording(
+      typeof options.record === 'string' ? { file: options.record } : options.record,
+      options,
+      deps,
+    );
+  }
+  return NONE;
+}
+
+/** Checks a replay's settings and reads its cassette; the file to record again when it expired under `'record'`. */
+function replayPlan(
+  config: ReplayConfig,
+  hasUpstream: boolean,
+  deps: CassetteDeps,
+): { cassette: Cassette } | { rerecord: string } {
+  const { cassette, onMismatch, recordMissing, per, expiryStrategy } = config;
+  const name = config.name ?? (typeof cassette === 'string' ? cassette : 'given in code');
+  oneOf('onMismatch', onMismatch, ['error', 'stand-in', 'upstream']);
+  oneOf('per', per, ['file', 'test']);
+  if (per === 'test' && (config.match?.sessions ?? 'order') !== 'order') {
+    throw new TypeError(
+      `replay of ${name}: per: 'test' finds sessions by test and order, so match.sessions does not apply`,
+    );
+  }
+  const needsUpstream =
+    onMismatch === 'upstream' ? "onMismatch: 'upstream'" : recordMissing ? 'recordMissing' : undefined;
+  if (hasUpstream && needsUpstream === undefined && expiryStrategy !== 'record') {
+    throw new Error(
+      'createReferenceServer: pass either `upstream` or `replay`: both would answer /v1. With `replay`, ' +
+        "`upstream` answers only what the cassette lacks: onMismatch: 'upstream' or recordMissing",
+    );
+  }
+  if (needsUpstream !== undefined && !hasUpstream) {
+    throw new TypeError(
+      `replay of ${name}: ${needsUpstream} needs upstream: { url } (the deployment that answers what the cassette lacks)`,
+    );
+  }
+  if (recordMissing && typeof cassette !== 'string') {
+    throw new TypeError(
+      'replay: recordMissing writes to the cassette file, so give its path, not a parsed cassette',
+    );
+  }
+  const loaded = loadCassette(config);
+  if (config.expiresIn === undefined && expiryStrategy === undefined) return { cassette: loaded };
+  // A cassette record-missing starts (no file yet) has nothing to expire.
+  if (recordMissing && loaded.sessions.length === 0) return { cassette: loaded };
+  const verdict = expiryVerdict(loaded, name, config, deps.clock.now(), deps.warn);
+  if (verdict === 'replay') return { cassette: loaded };
+  if (typeof cassette !== 'string' || !hasUpstream) {
+    throw new TypeError(
+      `${name} expired and expiryStrategy: 'record' records it again: that needs its file path and upstream: { url }`,
+    );
+  }
+  return { rerecord: cassette };
+}
+
+function replaying(
+  config: ReplayConfig,
+  cassette: Cassette,
+  upstreamUrl: string | undefined,
+  deps: CassetteDeps,
+): CassetteSetup {
+  const name = config.name ?? (typeof config.cassette === 'string' ? config.cassette : 'given in code');
+  const hasUpstream = upstreamUrl !== undefined;
+  const per = config.per ?? 'file';
+  const usage = new ReplayUsage(cassette, per);
+  // Record-missing's additions are loaded with the replay model: a page that only replays does not carry them.
+  let additions: CassetteAdditions | undefined;
+  let test: { name: string; first: number } | undefined;
+  const {
+    cassette: _given,
+    name: _name,
+    recordMissing,
+    per: _per,
+    expiresIn: _e,
+    expiryStrategy: _s,
+    ...options
+  } = config;
+  const source: ReplaySource = {
+    ...options,
+    cassette,
+    name,
+    per,
+    usage,
+    // Sessions play their recorded ones in order of creation (or of creation within their test).
+    sessionOrder: deps.sessionOrder,
+    testOf: (sessionId) => {
+      const order = deps.sessionOrder(sessionId);
+      if (test === undefined || order === undefined || order < test.first) return undefined;
+      return { name: test.name, rank: order - test.first };
+    },
+    ...(config.recordMissing ? { onRecorded: (addition) => additions?.add(addition) } : {}),
+  };
+  let model: Promise<Model> | undefined;
+  // Loaded with the first model call: a server (or a browser page) that does not replay does not carry it.
+  const load = () =>
+    (model ??= Promise.all([
+      import('./replay-model.js'),
+      hasUpstream ? import('./upstream-answerer.js') : undefined,
+      config.recordMissing ? import('./cassette-additions.js') : undefined,
+    ]).then(([replay, upstream, added]) => {
+      if (added !== undefined) additions = new added.CassetteAdditions();
+      return replay.createReplayModel({
+        ...source,
+        ...(upstream === undefined
+          ? {}
+          : { upstream: upstream.createUpstreamAnswerer({ fetch: deps.upstreamFetch, token: deps.token }) }),
+      });
+    }));
+  return {
+    model: async function* replay(request): AsyncGenerator<ModelEvent> {
+      yield* (await load())(request);
+    },
+    recorder: undefined,
+    replaysWithUpstream: hasUpstream,
+    control: {
+      name,
+      mode: config.recordMissing ? 'record-missing' : 'replay',
+      beginTest: (testName) => {
+        test = { name: testName, first: deps.sessionsCreated() };
+        usage.beginTest(testName);
+      },
+      unused: () => usage.unused(),
+      describeUnused: () => describeUnused(usage.unused(), cassette.sessions.length),
+    },
+    close: async () => {
+      if (additions === undefined || additions.isEmpty || typeof config.cassette !== 'string') return;
+      const redact = typeof recordMissing === 'object' ? recordMissing.redact : undefined;
+      const { provenanceOf } = await import('./cassette-provenance.js');
+      await writeCassetteFile(
+        config.cassette,
+        additions.merge(cassette, provenanceOf(deps.clock, upstreamUrl), redact),
+      );
+    },
+  };
+}
+
+function recording(config: RecordConfig, options: CassetteOptions, deps: CassetteDeps): CassetteSetup {
+  if (options.upstream === undefined) {
+    throw new Error(
+      `createReferenceServer: record (${config.file}) needs upstream: recording writes what passes through ` +
+        'the checking proxy, so give `upstream: { url }` of the deployment to record',
+    );
+  }
+  oneOf('per', config.per, ['file', 'test']);
+  let test: string | undefined;
+  const { per, ...recorderOptions } = config;
+  const recorder = recordingObserver({
+    ...recorderOptions,
+    clock: deps.clock,
+    upstream: options.upstream.url,
+    ...(per === 'test' ? { testName: () => test } : {}),
+  });
+  return {
+    model: undefined,
+    recorder,
+    replaysWithUpstream: false,
+    control: {
+      name: config.file,
+      mode: 'record',
+      beginTest: (name) => {
+        test = name;
+      },
+      unused: () => [],
+      describeUnused: () => [],
+    },
+    // The proxy closes the recorder (its observer), which writes the file.
+    close: async () => {},
+  };
+}
+
+/** The replay's cassette: parsed, read from its file, or (record-missing, no file yet) empty. */
+function loadCassette(config: ReplayConfig): Cassette {
+  const given = config.cassette;
+  if (typeof given !== 'string') return given;
+  if (config.recordMissing && !cassetteFileExists(given)) return emptyCassette();
+  return readCassetteFile(given);
+}
+
+function oneOf(name: string, value: unknown, values: readonly string[]): void {
+  if (value !== undefined && !values.includes(value as string)) {
+    throw new TypeError(`${name} ${JSON.stringify(value)} is not one of ${values.join(', ')}`);
+  }
+}
