@@ -71,6 +71,7 @@ export { DEFAULT_UPSTREAM_TIMEOUT_MS } from './proxy/upstream-options.js';
 export type { RecordConfig, ReplayConfig } from './reference-server-options.js';
 export { CONTROL_TOKEN_HEADER } from './testing/control-access.js';
 export { CONTROL_PREFIX } from './testing/control-routes.js';
+export type { EventTime } from './testing/event-timeline.js';
 export type { Fault, StreamFault } from './testing/fault.js';
 export {
   FAULT_HEADER,

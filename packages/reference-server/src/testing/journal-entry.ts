@@ -1,4 +1,5 @@
 import type { ProtocolViolation } from '../http/protocol-violation.js';
+import type { EventTime } from './event-timeline.js';
 import type { Fault } from './fault.js';
 import type { PathPattern } from './path-pattern.js';
 
@@ -22,6 +23,14 @@ export interface JournalResponse {
   pendingTools?: string[];
   /** Streamed replies: how many events the client was sent. */
   events?: number;
+  /**
+   * Streamed replies: when each event was written, `atMs` after the request arrived (server clock),
+   * with its kind; the first 999 and the newest when there were more than 1000
+   * (`eventTimesTruncated`). Where a stream slowed or stopped shows as a gap.
+   */
+  eventTimes?: EventTime[];
+  /** Streamed replies: events between the kept times and the newest one were left out. */
+  eventTimesTruncated?: true;
   /** False while a stream is still being sent, and for a stream cut, dropped or left by the client. */
   complete: boolean;
 }

@@ -63,10 +63,14 @@ export const JOURNAL_PAGE_SCRIPT = `
     if (r.status === 0) return "The connection was dropped before any response.";
     const lines = [\`HTTP \${r.status}\${r.complete ? "" : " (incomplete)"}\`];
     if (r.events !== void 0) {
-      lines.push(\`Streamed: \${r.events} events. The journal keeps what they said, not the events:\`, "");
+      lines.push(
+        \`Streamed: \${r.events} events. The journal keeps what they said and when, not the events:\`,
+        ""
+      );
       lines.push(
         pretty({ text: r.text, stopReason: r.stopReason, pendingTools: r.pendingTools, error: r.error })
       );
+      if (r.eventTimes !== void 0 && r.eventTimes.length > 0) lines.push("", ...eventTimeLines(r));
     } else if (r.body !== void 0) {
       lines.push("", pretty(r.body));
       if (r.bodyTruncated) lines.push("", "(truncated: the journal keeps the first 64 KiB)");
@@ -75,6 +79,26 @@ export const JOURNAL_PAGE_SCRIPT = `
   }
   function violationText(v) {
     return \`\${v.in} \${v.path === "" ? "(body)" : v.path}: expected \${v.expected}, got \${v.got}\`;
+  }
+  function eventTimeLines(r) {
+    const times = r.eventTimes ?? [];
+    const last = times.length - 1;
+    const gaps = times.map(
+      (t, i) => r.eventTimesTruncated && i === last ? void 0 : t.atMs - (times[i - 1]?.atMs ?? 0)
+    );
+    const longest = gaps.reduce((max, gap, i) => (gap ?? 0) > (gaps[max] ?? 0) ? i : max, 0);
+    const width = String(times.at(-1)?.atMs ?? 0).length + 2;
+    const gapWidth = Math.max(...gaps.map((gap) => String(gap ?? "").length));
+    const lines = ["Event times (ms after the request arrived, +gap since the event before):"];
+    times.forEach((t, i) => {
+      const gap = gaps[i];
+      if (gap === void 0)
+        lines.push(\`  ... \${(r.events ?? times.length) - times.length} events not kept ...\`);
+      const mark = i === longest && (gap ?? 0) > 0 ? "  <- longest gap" : "";
+      const shownGap = gap === void 0 ? " ".repeat(gapWidth + 1) : \`+\${String(gap).padEnd(gapWidth)}\`;
+      lines.push(\`\${String(t.atMs).padStart(width)} ms  \${shownGap}  \${t.kind}\${mark}\`);
+    });
+    return lines;
   }
 
   // src/testing/journal-page-client.ts

@@ -78,10 +78,14 @@ export function responseText(r: JournalResponse | undefined): string {
   if (r.status === 0) return 'The connection was dropped before any response.';
   const lines = [`HTTP ${r.status}${r.complete ? '' : ' (incomplete)'}`];
   if (r.events !== undefined) {
-    lines.push(`Streamed: ${r.events} events. The journal keeps what they said, not the events:`, '');
+    lines.push(
+      `Streamed: ${r.events} events. The journal keeps what they said and when, not the events:`,
+      '',
+    );
     lines.push(
       pretty({ text: r.text, stopReason: r.stopReason, pendingTools: r.pendingTools, error: r.error }),
     );
+    if (r.eventTimes !== undefined && r.eventTimes.length > 0) lines.push('', ...eventTimeLines(r));
   } else if (r.body !== undefined) {
     lines.push('', pretty(r.body));
     if (r.bodyTruncated) lines.push('', '(truncated: the journal keeps the first 64 KiB)');
@@ -92,4 +96,31 @@ export function responseText(r: JournalResponse | undefined): string {
 /** One protocol violation the checking proxy found: where, and what was wrong. */
 export function violationText(v: ProtocolViolation): string {
   return `${v.in} ${v.path === '' ? '(body)' : v.path}: expected ${v.expected}, got ${v.got}`;
+}
+
+/**
+ * A streamed reply's timing, one line per event: when it was written (ms after the request
+ * arrived), the gap since the one before, its kind; the longest gap is marked, so where the stream
+ * slowed or stopped stands out.
+ */
+export function eventTimeLines(r: JournalResponse): string[] {
+  const times = r.eventTimes ?? [];
+  const last = times.length - 1;
+  // Past the kept times the newest event follows left-out ones: no gap is known before it.
+  const gaps = times.map((t, i) =>
+    r.eventTimesTruncated && i === last ? undefined : t.atMs - (times[i - 1]?.atMs ?? 0),
+  );
+  const longest = gaps.reduce<number>((max, gap, i) => ((gap ?? 0) > (gaps[max] ?? 0) ? i : max), 0);
+  const width = String(times.at(-1)?.atMs ?? 0).length + 2;
+  const gapWidth = Math.max(...gaps.map((gap) => String(gap ?? '').length));
+  const lines = ['Event times (ms after the request arrived, +gap since the event before):'];
+  times.forEach((t, i) => {
+    const gap = gaps[i];
+    if (gap === undefined)
+      lines.push(`  ... ${(r.events ?? times.length) - times.length} events not kept ...`);
+    const mark = i === longest && (gap ?? 0) > 0 ? '  <- longest gap' : '';
+    const shownGap = gap === undefined ? ' '.repeat(gapWidth + 1) : `+${String(gap).padEnd(gapWidth)}`;
+    lines.push(`${String(t.atMs).padStart(width)} ms  ${shownGap}  ${t.kind}${mark}`);
+  });
+  return lines;
 }

@@ -139,7 +139,7 @@ export class JournalRecord implements RequestHooks, StreamObserver {
 
   onEvent(event: Record<string, unknown> | string): void {
     this.#stream ??= new StreamSummary(this.context.maxBodyChars);
-    const chars = this.#stream.add(event);
+    const chars = this.#stream.add(event, this.context.clock.now() - this.time);
     if (chars > 0 && this.kept) this.context.grew(this, chars);
   }
 
@@ -204,6 +204,10 @@ export class JournalRecord implements RequestHooks, StreamObserver {
         complete,
       };
       if (stream?.textTruncated) response.textTruncated = true;
+      if (stream !== undefined) {
+        response.eventTimes = stream.timeline.times();
+        if (stream.timeline.truncated) response.eventTimesTruncated = true;
+      }
       if (stream?.stopReason !== undefined) response.stopReason = stream.stopReason;
       if (stream?.pendingTools !== undefined) response.pendingTools = [...stream.pendingTools];
       if (stream?.error !== undefined) response.error = { ...stream.error };
