@@ -66,6 +66,8 @@ export { turn, turnToEvents } from './model/turn.js';
 export type { CheckingProxy } from './proxy/checking-proxy.js';
 export type { ProxyExchange, ProxyObserver } from './proxy/proxy-exchange.js';
 export type { ProxyReportSnapshot, ViolationRule } from './proxy/proxy-report.js';
+export { proxyReportJunit } from './proxy/proxy-report-junit.js';
+export { isProxyViolationsError, ProxyViolationsError } from './proxy/proxy-violations-error.js';
 export type { UpstreamOptions } from './proxy/upstream-options.js';
 export { DEFAULT_UPSTREAM_TIMEOUT_MS } from './proxy/upstream-options.js';
 export type { RecordConfig, ReplayConfig } from './reference-server-options.js';

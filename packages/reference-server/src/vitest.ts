@@ -13,6 +13,7 @@ import {
   type ReferenceServer,
   type ReferenceServerOptions,
 } from './create-reference-server.js';
+import { assertNoViolations } from './proxy/proxy-violations-error.js';
 import { CONTROL_TOKEN_HEADER } from './testing/control-access.js';
 import { isControlPath } from './testing/control-routes.js';
 
@@ -65,6 +66,13 @@ export interface UseReferenceServerOptions<Client = never> extends ReferenceServ
    * `'auto'`: replayed when it exists, else recorded through `upstream`.
    */
   cassette?: string | URL | CassetteUse;
+  /**
+   * As a checking proxy (`upstream`, or a cassette being recorded): after the file's tests, fail it
+   * with a `ProxyViolationsError` listing each kind of protocol violation the deployment sent (and
+   * the request id of the last one), even when every test passed. Default true; `false` leaves
+   * them to `server.proxy.report()` and the journal.
+   */
+  failOnViolation?: boolean;
 }
 
 /** What {@link useReferenceServer} returns; its members are usable inside tests and hooks. */
@@ -117,6 +125,7 @@ export function useReferenceServer<Client = never>(
     createClient,
     control = true,
     cassette,
+    failOnViolation = true,
     ...givenServerOptions
   } = options;
   const { serverOptions, cassetteMode } = withCassette(givenServerOptions, cassette);
@@ -159,9 +168,12 @@ export function useReferenceServer<Client = never>(
   if (resetAfterEach) afterEach(() => state?.server.reset());
 
   afterAll(async () => {
+    const proxy = state?.server.proxy;
     await state?.close();
     state = undefined;
     client = undefined;
+    // After every request ended: the deployment's answers broke the protocol, the file fails.
+    if (proxy !== undefined && failOnViolation) assertNoViolations(proxy.report());
   });
 
   return {

@@ -15,9 +15,10 @@ export type ParsedCommandLine = { options: CliOptions; exitCode?: undefined } | 
 
 const HELP_AFTER = `
 Flags win over environment variables, which win over the defaults; an empty variable counts as
-unset. Relative file paths (--script, --config, --documents, --replay, --record) are resolved against the directory
-the command was run from: INIT_CWD when npm or pnpm set it, else the current directory.
-Readiness check: GET /healthz (no token). SIGINT and SIGTERM stop the server (exit code 0).`;
+unset. Relative file paths (--script, --config, --documents, --replay, --record, --report) are
+resolved against the directory the command was run from: INIT_CWD when npm or pnpm set it, else
+the current directory. Readiness check: GET /healthz (no token). SIGINT and SIGTERM stop the
+server (exit code 0; 1 with --fail-on-violation when the upstream broke the protocol).`;
 
 /**
  * Reads the command line and the environment into {@link CliOptions}, built from

@@ -13,6 +13,7 @@ import { scriptedModel } from '../model/scripted-model.js';
 import { type CliEnv, type CliIo, parseCommandLine } from './cli-command.js';
 import type { CliOptions } from './cli-options.js';
 import { type RunningServer, startServer } from './start-server.js';
+import { proxyStopNote, proxyStopProblem, withProxyStopChecks } from './with-proxy-stop-checks.js';
 
 export type { CliEnv, CliIo } from './cli-command.js';
 
@@ -116,6 +117,12 @@ export async function runCli(
     );
     return { exitCode: 2 };
   }
+  const reportFile = opts.report === undefined ? undefined : at(opts.report);
+  const stopProblem = proxyStopProblem(opts, reportFile);
+  if (stopProblem !== undefined) {
+    io.stderr(`parley-server: ${stopProblem}\n`);
+    return { exitCode: 2 };
+  }
   const users = opts.user.length > 0 ? opts.user : [DEMO_USER];
   let running: RunningServer;
   try {
@@ -162,7 +169,11 @@ export async function runCli(
     return { exitCode: 1 };
   }
   io.stdout(`${listeningLines(running, opts, users)}\n`);
-  return { running };
+  const checks = {
+    failOnViolation: opts.failOnViolation,
+    ...(reportFile === undefined ? {} : { reportFile }),
+  };
+  return { running: withProxyStopChecks(running, checks, io) };
 }
 
 /**
@@ -192,6 +203,7 @@ function listeningLines(
       : [`proxy report:   ${running.url}/_parley/proxy/report`]),
     ...(opts.replay === undefined ? [] : [`replaying ${opts.replay}`]),
     ...(opts.record === undefined ? [] : [`recording to ${opts.record}`]),
+    ...proxyStopNote({ failOnViolation: opts.failOnViolation }, opts.report),
     ...(token === undefined
       ? ['journal and control routes: off (start with --control to inspect requests)']
       : [

@@ -52,6 +52,10 @@ export interface CliOptions {
   upstream?: string;
   upstreamToken?: string;
   upstreamTimeoutMs: number;
+  /** `--report`: where the checking proxy's report is written at stop (JSON, or JUnit XML for `.xml`). */
+  report?: string;
+  /** `--fail-on-violation`: exit code 1 at stop when the upstream broke the protocol. */
+  failOnViolation: boolean;
 }
 
 export const DEFAULT_PORT = 4010;
@@ -260,5 +264,17 @@ export const CLI_OPTIONS: readonly CliOptionSpec[] = [
     env: 'PARLEY_UPSTREAM_TIMEOUT_MS',
     parse: parsePositiveInt,
     default: 120_000,
+  },
+  {
+    flags: '--report <file>',
+    description:
+      "write the checking proxy's report when the server stops: JSON, or JUnit XML (one failed testcase per kind of violation) for a .xml file; needs --upstream",
+    env: 'PARLEY_PROXY_REPORT',
+  },
+  {
+    flags: '--fail-on-violation',
+    description:
+      'exit with code 1 when the server stops if the upstream broke the protocol, naming the count and each kind; needs --upstream',
+    default: false,
   },
 ];
