@@ -2,6 +2,7 @@ import type { ProtocolViolation } from '../http/protocol-violation.js';
 import type { EventTime } from './event-timeline.js';
 import type { Fault } from './fault.js';
 import type { PathPattern } from './path-pattern.js';
+import type { ChaosMark } from './seeded-chaos.js';
 
 /** What the journal keeps of a response. */
 export interface JournalResponse {
@@ -64,6 +65,8 @@ export interface JournalEntry {
   bodyTruncated?: true;
   /** The fault injected into this request, if any. */
   fault?: Fault;
+  /** Set when seeded chaos gave {@link fault}: its kind, the seed, and the request's number in its sequence. */
+  chaos?: ChaosMark;
   /**
    * What the server answered. Absent only while the request is still being handled and nothing
    * was answered yet (a buffered reply running, an injected latency not over): read the entry again

@@ -8,7 +8,7 @@ import {
   blockText,
   clockTime,
   duration,
-  faultText,
+  entryFault,
   isoTime,
   matchesSession,
   matchesStatus,
@@ -156,7 +156,7 @@ function renderJournal(): void {
       el('td', { className: 'session-id', textContent: shortSession(e.sessionId), title: e.sessionId ?? '' }),
       el('td', { className: 'status', textContent: r ? String(r.status) : '...' }),
       el('td', {}, el('div', { className: 'reply', textContent: replySummary(r) })),
-      el('td', { className: 'fault', textContent: e.fault ? faultText(e.fault) : '' }),
+      el('td', { className: 'fault', textContent: entryFault(e) ?? '' }),
     );
     row.dataset.seq = String(e.seq);
     body.append(row);
@@ -185,7 +185,7 @@ function showDetail(seq: number): void {
   fact(facts, 'User', e.user);
   fact(facts, 'Session', e.sessionId);
   fact(facts, 'Status', e.response ? String(e.response.status) : '...');
-  fact(facts, 'Fault', e.fault ? faultText(e.fault) : undefined);
+  fact(facts, 'Fault', entryFault(e));
   // The checking proxy's findings: one line per protocol violation, where and what was wrong.
   fact(facts, 'Protocol violations', e.violations?.map(violationText).join('\n'));
   $('detail-request').textContent =

@@ -15,6 +15,11 @@ export const JOURNAL_PAGE_SCRIPT = `
   var faultText = (fault) => Object.entries(fault).map(
     ([key, value]) => value === true ? key : \`\${key}=\${typeof value === "object" ? JSON.stringify(value) : value}\`
   ).join(", ");
+  function entryFault(entry) {
+    if (entry.fault === void 0) return void 0;
+    const chaos = entry.chaos === void 0 ? "" : \`chaos (seed \${entry.chaos.seed}, #\${entry.chaos.n}): \`;
+    return chaos + faultText(entry.fault);
+  }
   var shortSession = (id) => id && id.length > 14 ? \`\${id.slice(0, 13)}…\` : id || "";
   var millis = (ms) => ms < 1e3 ? \`\${ms} ms\` : \`\${(ms / 1e3).toFixed(2)} s\`;
   function duration(entry) {
@@ -218,7 +223,7 @@ export const JOURNAL_PAGE_SCRIPT = `
         el("td", { className: "session-id", textContent: shortSession(e.sessionId), title: e.sessionId ?? "" }),
         el("td", { className: "status", textContent: r ? String(r.status) : "..." }),
         el("td", {}, el("div", { className: "reply", textContent: replySummary(r) })),
-        el("td", { className: "fault", textContent: e.fault ? faultText(e.fault) : "" })
+        el("td", { className: "fault", textContent: entryFault(e) ?? "" })
       );
       row.dataset.seq = String(e.seq);
       body.append(row);
@@ -244,7 +249,7 @@ export const JOURNAL_PAGE_SCRIPT = `
     fact(facts, "User", e.user);
     fact(facts, "Session", e.sessionId);
     fact(facts, "Status", e.response ? String(e.response.status) : "...");
-    fact(facts, "Fault", e.fault ? faultText(e.fault) : void 0);
+    fact(facts, "Fault", entryFault(e));
     fact(facts, "Protocol violations", e.violations?.map(violationText).join("\\n"));
     $("detail-request").textContent = e.body === void 0 ? "(no body read)" : pretty(e.body) + (e.bodyTruncated ? "\\n\\n(truncated: the journal keeps the first 64 KiB)" : "");
     $("detail-response").textContent = responseText(e.response);

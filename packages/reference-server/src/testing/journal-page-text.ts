@@ -22,6 +22,13 @@ export const faultText = (fault: object) =>
       value === true ? key : `${key}=${typeof value === 'object' ? JSON.stringify(value) : value}`,
     )
     .join(', ');
+/** An entry's fault, marked when seeded chaos gave it: `chaos (seed 42, #3): status=503, ...`. */
+export function entryFault(entry: JournalEntry): string | undefined {
+  if (entry.fault === undefined) return undefined;
+  const chaos = entry.chaos === undefined ? '' : `chaos (seed ${entry.chaos.seed}, #${entry.chaos.n}): `;
+  return chaos + faultText(entry.fault);
+}
+
 export const shortSession = (id: string | undefined) =>
   id && id.length > 14 ? `${id.slice(0, 13)}…` : id || '';
 export const millis = (ms: number) => (ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(2)} s`);
