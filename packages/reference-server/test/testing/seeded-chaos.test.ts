@@ -83,6 +83,8 @@ describe('seeded chaos', () => {
         { kind: 'status', seed: 9, n: 1 },
       ],
     ]);
+    // The journal page's fault column and detail view.
+    expect(entryFault(h.server.journal.last()!)).toBe('chaos (seed 9, #1): status=429, retryAfterSeconds=3');
   });
 
   it('cut-after only ever goes to streamed replies; other requests draw another kind', async () => {
