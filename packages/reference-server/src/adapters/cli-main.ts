@@ -10,6 +10,7 @@ import type { Document } from '../extensions/rag/document.js';
 import type { Model } from '../model/model.js';
 import { loadScript } from '../model/script-file.js';
 import { scriptedModel } from '../model/scripted-model.js';
+import { chaosNote } from './cli-chaos-option.js';
 import { type CliEnv, type CliIo, parseCommandLine } from './cli-command.js';
 import type { CliOptions } from './cli-options.js';
 import { type RunningServer, startServer } from './start-server.js';
@@ -135,6 +136,7 @@ export async function runCli(
       toolCallTimeoutMs: opts.toolCallTimeoutMs,
       control: opts.control,
       faults: opts.faults,
+      ...(opts.chaos === undefined ? {} : { chaos: opts.chaos }),
       cors: opts.cors ?? true,
       ...(opts.controlToken === undefined ? {} : { controlToken: opts.controlToken }),
       ...(opts.allowedHosts === undefined ? {} : { allowedHosts: opts.allowedHosts }),
@@ -211,6 +213,7 @@ function listeningLines(
           `journal page:   ${running.url}/_parley/ui/#token=${encodeURIComponent(token)}`,
         ]),
     ...(running.server.mcpOverHttp ? [`MCP providers:  ${running.url}/mcp/<name>`] : []),
+    ...(opts.chaos === undefined ? [] : [chaosNote(opts.chaos)]),
     ...(opts.script === undefined ? [] : [`script:         ${opts.script}`]),
     ...(opts.config === undefined ? [] : [`config:         ${opts.config}`]),
     ...opts.documents.map(

@@ -2,6 +2,8 @@ import { InvalidArgumentError } from 'commander';
 import type { AllowedHosts } from '../http/allowed-hosts.js';
 import type { CorsOrigins } from '../http/cors-policy.js';
 import type { User } from '../http/token-auth.js';
+import type { ChaosOptions } from '../testing/chaos-options.js';
+import { parseChaos } from './cli-chaos-option.js';
 import { parseAllowedHosts, parseControlToken, parseCors } from './cli-security-options.js';
 import { parseUpstreamToken, parseUpstreamUrl } from './cli-upstream-options.js';
 
@@ -45,6 +47,8 @@ export interface CliOptions {
   controlToken?: string;
   allowedHosts?: AllowedHosts;
   faults: boolean;
+  /** `--chaos`: seeded chaos from the start. */
+  chaos?: ChaosOptions;
   /** `false` from `--no-cors`; undefined when neither flag is given (any origin). */
   cors?: CorsOrigins | false;
   config?: string;
@@ -225,6 +229,13 @@ export const CLI_OPTIONS: readonly CliOptionSpec[] = [
     parse: parseAllowedHosts,
   },
   { flags: '--no-faults', description: 'ignore the x-parley-fault header' },
+  {
+    flags: '--chaos <settings>',
+    description:
+      'seeded chaos: a share of requests get a fault, e.g. rate=0.05,seed=42,kinds=status+drop+cut-after+malformed+latency (more in docs/testing.md)',
+    env: 'PARLEY_CHAOS',
+    parse: parseChaos,
+  },
   {
     flags: '--cors <origins>',
     description: 'origins allowed by CORS (a,b or *; default any origin)',
