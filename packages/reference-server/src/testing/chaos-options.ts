@@ -1,3 +1,4 @@
+import { type Fault, validateFault } from './fault.js';
 import { matchesPath, type PathPattern } from './path-pattern.js';
 
 /** The faults seeded chaos can give. */
@@ -37,55 +38,76 @@ export interface ChaosOptions {
   latency?: LatencyDistribution;
 }
 
-/** Longest latency chaos draws (an hour), as the fault header allows. */
-export const MAX_CHAOS_LATENCY_MS = 3_600_000;
-
-/** Checks chaos options given from code or the CLI; throws a TypeError naming the bad one. */
+/**
+ * Checks chaos options given from code or the CLI; throws a TypeError naming the bad one. The
+ * ranges are the fault header's (status 400-599, latency up to an hour, ...): `validateFault` checks them.
+ */
 export function validateChaos(options: ChaosOptions): ChaosOptions {
-  const bad = (what: string) => new TypeError(`Chaos ${what}`);
-  const { rate, seed, kinds, status, retryAfterSeconds, cutAfterEvents, latency } = options;
-  if (typeof rate !== 'number' || !(rate >= 0 && rate <= 1)) throw bad('rate must be a number from 0 to 1');
-  if (!Number.isSafeInteger(seed)) throw bad('seed must be an integer');
-  if (kinds !== undefined) {
-    if (!Array.isArray(kinds) || kinds.length === 0)
-      throw bad(`kinds must list one or more of ${CHAOS_KINDS.join(', ')}`);
-    for (const kind of kinds) {
-      if (!CHAOS_KINDS.includes(kind))
-        throw bad(`kind "${String(kind)}" is not one of ${CHAOS_KINDS.join(', ')}`);
-    }
+  const { rate, seed, kinds, status, latency: l } = options;
+  const fail = (why: string): never => {
+    throw new TypeError(`Chaos ${why}`);
+  };
+  if (typeof rate !== 'number' || !(rate >= 0 && rate <= 1)) fail('rate must be a number from 0 to 1');
+  if (!Number.isSafeInteger(seed)) fail('seed must be an integer');
+  const unknown = kinds?.find((kind) => !CHAOS_KINDS.includes(kind));
+  if (kinds !== undefined && (!Array.isArray(kinds) || kinds.length === 0 || unknown !== undefined)) {
+    fail(`kinds must list one or more of ${CHAOS_KINDS.join(', ')}${unknown ? `, not "${unknown}"` : ''}`);
   }
-  const statuses = status === undefined ? [] : typeof status === 'number' ? [status] : status;
-  if (status !== undefined && statuses.length === 0) throw bad('status must name at least one status');
-  for (const s of statuses)
-    if (!isInt(s, 400, 599)) throw bad(`status ${String(s)} must be an integer from 400 to 599`);
-  if (retryAfterSeconds !== undefined && !isInt(retryAfterSeconds, 0, 86_400)) {
-    throw bad('retryAfterSeconds must be an integer from 0 to 86400');
+  const statuses = typeof status === 'number' ? [status] : (status ?? []);
+  if (status !== undefined && statuses.length === 0) fail('status must name at least one status');
+  const distribution = l?.distribution;
+  if (
+    l !== undefined &&
+    distribution !== 'fixed' &&
+    distribution !== 'uniform' &&
+    distribution !== 'lognormal'
+  ) {
+    fail(`latency distribution "${String(distribution)}" is not fixed, uniform or lognormal`);
   }
-  if (cutAfterEvents !== undefined && !isInt(cutAfterEvents, 0, 1_000_000)) {
-    throw bad('cutAfterEvents must be an integer from 0 to 1000000');
+  const waits = l === undefined ? [] : 'ms' in l ? [l.ms] : 'minMs' in l ? [l.minMs, l.maxMs] : [l.medianMs];
+  const faults: Fault[] = [
+    ...statuses.map((s) => ({ status: s })),
+    ...waits.map((ms) => ({ latencyMs: ms })),
+    {
+      ...(options.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: options.retryAfterSeconds }),
+      ...(options.cutAfterEvents === undefined ? {} : { cutAfterEvents: options.cutAfterEvents }),
+    },
+  ];
+  try {
+    for (const fault of faults) validateFault(fault);
+  } catch (error) {
+    fail(`${(error as Error).message.replace(/^Fault /, '')}`);
   }
-  if (latency !== undefined) validateLatency(latency);
+  if (l?.distribution === 'uniform' && l.minMs > l.maxMs) fail('latency minMs must be at most maxMs');
+  if (l?.distribution === 'lognormal' && !(l.sigma >= 0 && l.sigma <= 10)) {
+    fail('latency sigma must be a number from 0 to 10');
+  }
   return options;
 }
 
-function validateLatency(latency: LatencyDistribution): void {
-  const ms = (value: unknown) => isInt(value, 0, MAX_CHAOS_LATENCY_MS);
-  const range = `an integer from 0 to ${MAX_CHAOS_LATENCY_MS}`;
-  if (latency.distribution === 'fixed') {
-    if (!ms(latency.ms)) throw new TypeError(`Chaos latency ms must be ${range}`);
-  } else if (latency.distribution === 'uniform') {
-    if (!ms(latency.minMs) || !ms(latency.maxMs) || latency.minMs > latency.maxMs) {
-      throw new TypeError(`Chaos latency minMs and maxMs must be ${range}, minMs <= maxMs`);
-    }
-  } else if (latency.distribution === 'lognormal') {
-    if (!ms(latency.medianMs)) throw new TypeError(`Chaos latency medianMs must be ${range}`);
-    if (typeof latency.sigma !== 'number' || !(latency.sigma >= 0 && latency.sigma <= 10)) {
-      throw new TypeError('Chaos latency sigma must be a number from 0 to 10');
-    }
-  } else {
-    const given = (latency as { distribution?: unknown }).distribution;
-    throw new TypeError(`Chaos latency distribution "${String(given)}" is not fixed, uniform or lognormal`);
-  }
+/** Chaos options checked, with every default filled in: what the drawing works with. */
+export interface ResolvedChaos {
+  rate: number;
+  seed: number;
+  kinds: readonly ChaosKind[];
+  statuses: readonly number[];
+  retryAfterSeconds: number;
+  cutAfterEvents: number;
+  latency: LatencyDistribution;
+}
+
+/** Checks the options (a TypeError naming a bad one) and fills in the defaults. */
+export function resolveChaos(options: ChaosOptions): ResolvedChaos {
+  const o = validateChaos(options);
+  return {
+    rate: o.rate,
+    seed: o.seed,
+    kinds: [...(o.kinds ?? CHAOS_KINDS)],
+    statuses: o.status === undefined ? [503] : typeof o.status === 'number' ? [o.status] : [...o.status],
+    retryAfterSeconds: o.retryAfterSeconds ?? 1,
+    cutAfterEvents: o.cutAfterEvents ?? 3,
+    latency: o.latency ?? { distribution: 'fixed', ms: 1000 },
+  };
 }
 
 /** Whether chaos applies to this request. */
@@ -95,8 +117,4 @@ export function chaosMatches(options: ChaosOptions, method: string, pathname: st
     (match?.method === undefined || match.method.toUpperCase() === method.toUpperCase()) &&
     (match?.path === undefined || matchesPath(match.path, pathname))
   );
-}
-
-function isInt(value: unknown, min: number, max: number): value is number {
-  return typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max;
 }

@@ -1,7 +1,7 @@
-import type { ChaosOptions } from './chaos-options.js';
+import { type ChaosOptions, chaosMatches, resolveChaos } from './chaos-options.js';
 import { type Fault, validateFault } from './fault.js';
 import { matchesPath, type PathPattern } from './path-pattern.js';
-import { type ChaosMark, SeededChaos } from './seeded-chaos.js';
+import type { ChaosMark, SeededChaos } from './seeded-chaos.js';
 
 /** A one-shot fault: the next request that matches gets it (`times` requests in all). */
 export interface QueuedFault extends Fault {
@@ -14,7 +14,7 @@ export interface QueuedFault extends Fault {
 /** One-shot faults set from code (`server.faults.next(...)`), consumed by the next matching request. */
 export class FaultQueue {
   #queue: Array<{ fault: Fault; match: QueuedFault['match']; left: number }> = [];
-  #chaos: SeededChaos | undefined;
+  #chaos: { options: ChaosOptions; drawer: Promise<SeededChaos> } | undefined;
 
   /**
    * Queues a fault for the next matching request.
@@ -44,7 +44,14 @@ export class FaultQueue {
    * server.faults.chaos({ rate: 0.05, seed: 42, kinds: ['status', 'latency'] });
    */
   chaos(options: ChaosOptions | false): void {
-    this.#chaos = options === false ? undefined : new SeededChaos(options);
+    if (options === false) {
+      this.#chaos = undefined;
+      return;
+    }
+    const settings = resolveChaos(options);
+    // The drawing is loaded when chaos is first set: a browser bundle that never uses it does not carry it.
+    const drawer = import('./seeded-chaos.js').then((module) => new module.SeededChaos(settings));
+    this.#chaos = { options: { ...options }, drawer };
   }
 
   /** The chaos settings in force, if any. */
@@ -52,9 +59,17 @@ export class FaultQueue {
     return this.#chaos?.options;
   }
 
-  /** The fault seeded chaos gives this request, with its mark for the journal; undefined for none. */
-  drawChaos(method: string, pathname: string): { fault: Fault; mark: ChaosMark } | undefined {
-    return this.#chaos?.draw(method, pathname);
+  /**
+   * The fault seeded chaos gives this request, with its mark for the journal (undefined for none);
+   * undefined at once when chaos is off.
+   */
+  drawChaos(
+    method: string,
+    pathname: string,
+  ): Promise<{ fault: Fault; mark: ChaosMark } | undefined> | undefined {
+    const chaos = this.#chaos;
+    if (chaos === undefined || !chaosMatches(chaos.options, method, pathname)) return undefined;
+    return chaos.drawer.then((drawer) => drawer.draw(method, pathname));
   }
 
   /** True when no fault is queued and chaos is off (the toolkit then looks no further). */

@@ -1,12 +1,6 @@
-import {
-  CHAOS_KINDS,
-  type ChaosKind,
-  type ChaosOptions,
-  chaosMatches,
-  type LatencyDistribution,
-  MAX_CHAOS_LATENCY_MS,
-  validateChaos,
-} from './chaos-options.js';
+// Loaded when chaos is first set (fault-queue.ts): it imports only types from the modules of the
+// first chunk, so a browser bundle that never uses chaos carries none of it.
+import type { ChaosKind, LatencyDistribution, ResolvedChaos } from './chaos-options.js';
 import type { Fault } from './fault.js';
 import { seededRandom } from './seeded-random.js';
 
@@ -28,30 +22,29 @@ export const MAX_CHAOS_SESSIONS = 10_000;
  * same faults, whatever other sessions (other tests running alongside) do meanwhile.
  */
 export class SeededChaos {
-  readonly options: ChaosOptions;
-  readonly #kinds: readonly ChaosKind[];
   /** Per session (`''` for requests outside one): requests made so far, by request key. */
   readonly #counts = new Map<string, Map<string, number>>();
 
-  constructor(options: ChaosOptions) {
-    this.options = validateChaos({ ...options });
-    this.#kinds = [...(options.kinds ?? CHAOS_KINDS)];
-  }
+  /** @param settings checked, with their defaults (`resolveChaos`). */
+  constructor(readonly settings: ResolvedChaos) {}
 
-  /** The fault this request gets, with its mark for the journal; undefined for none. */
+  /**
+   * The fault this request gets, with its mark for the journal; undefined for none. Called for
+   * every request chaos matches (the caller checks `match`), so each one counts.
+   */
   draw(method: string, pathname: string): { fault: Fault; mark: ChaosMark } | undefined {
-    if (!chaosMatches(this.options, method, pathname)) return undefined;
+    const { settings } = this;
     const { session, template } = requestKey(pathname);
     const key = `${method.toUpperCase()} ${template}`;
     const n = this.#count(session, key);
-    const random = seededRandom(this.options.seed, `${key}#${n}`);
-    if (random() >= this.options.rate) return undefined;
+    const random = seededRandom(settings.seed, `${key}#${n}`);
+    if (random() >= settings.rate) return undefined;
     // A cut needs a streamed body: other requests draw from the other kinds.
     const streamed = key.startsWith('POST ') && template.endsWith('/stream');
-    const kinds = streamed ? this.#kinds : this.#kinds.filter((kind) => kind !== 'cut-after');
+    const kinds = streamed ? settings.kinds : settings.kinds.filter((kind) => kind !== 'cut-after');
     const kind = kinds[Math.floor(random() * kinds.length)];
     if (kind === undefined) return undefined;
-    return { fault: this.#fault(kind, random), mark: { kind, seed: this.options.seed, n } };
+    return { fault: this.#fault(kind, random), mark: { kind, seed: settings.seed, n } };
   }
 
   #count(session: string, key: string): number {
@@ -68,27 +61,28 @@ export class SeededChaos {
   }
 
   #fault(kind: ChaosKind, random: () => number): Fault {
-    const o = this.options;
+    const { settings } = this;
     switch (kind) {
       case 'status': {
-        const statuses =
-          o.status === undefined ? [503] : typeof o.status === 'number' ? [o.status] : o.status;
-        const status = statuses[Math.floor(random() * statuses.length)] ?? 503;
-        return { status, retryAfterSeconds: o.retryAfterSeconds ?? 1 };
+        const status = settings.statuses[Math.floor(random() * settings.statuses.length)] ?? 503;
+        return { status, retryAfterSeconds: settings.retryAfterSeconds };
       }
       case 'drop':
         return { drop: true };
       case 'cut-after':
-        return { cutAfterEvents: o.cutAfterEvents ?? 3 };
+        return { cutAfterEvents: settings.cutAfterEvents };
       case 'malformed':
         return { malformed: true };
       case 'latency':
-        return { latencyMs: drawLatency(o.latency ?? { distribution: 'fixed', ms: 1000 }, random) };
+        return { latencyMs: drawLatency(settings.latency, random) };
     }
   }
 }
 
-/** One wait from the distribution, whole milliseconds within 0 and {@link MAX_CHAOS_LATENCY_MS}. */
+/** The longest wait drawn, as `validateChaos` allows for the inputs (a lognormal tail may go past it). */
+const MAX_LATENCY_MS = 3_600_000;
+
+/** One wait from the distribution, whole milliseconds from 0 to an hour. */
 export function drawLatency(latency: LatencyDistribution, random: () => number): number {
   let ms: number;
   if (latency.distribution === 'fixed') ms = latency.ms;
@@ -99,7 +93,7 @@ export function drawLatency(latency: LatencyDistribution, random: () => number):
     const z = Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
     ms = latency.medianMs * Math.exp(latency.sigma * z);
   }
-  return Math.min(MAX_CHAOS_LATENCY_MS, Math.max(0, Math.round(ms)));
+  return Math.min(MAX_LATENCY_MS, Math.max(0, Math.round(ms)));
 }
 
 /**

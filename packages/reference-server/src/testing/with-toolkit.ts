@@ -91,7 +91,7 @@ async function withFault(
   const time = record?.time ?? clock.now();
   let fault: Fault | undefined;
   try {
-    const resolved = resolveFault(request, deps);
+    const resolved = await resolveFault(request, deps);
     fault = resolved?.fault;
     if (record !== undefined && resolved?.chaos !== undefined) record.chaos = resolved.chaos;
   } catch (error) {
@@ -141,7 +141,10 @@ async function withFault(
  * matching request, so its counts do not depend on the others); none for a request that may not ask
  * for one (checked only when there is a fault to give, so other requests pay nothing).
  */
-function resolveFault(request: Request, deps: ToolkitDeps): { fault: Fault; chaos?: ChaosMark } | undefined {
+async function resolveFault(
+  request: Request,
+  deps: ToolkitDeps,
+): Promise<{ fault: Fault; chaos?: ChaosMark } | undefined> {
   const { faults } = deps;
   const header = deps.faultHeader === false ? null : request.headers.get(FAULT_HEADER);
   if (header === null && faults.isEmpty) return undefined;
@@ -149,7 +152,7 @@ function resolveFault(request: Request, deps: ToolkitDeps): { fault: Fault; chao
   const fromHeader = header === null ? undefined : parseFaultHeader(header);
   const path = splitUrl(request.url).path;
   const queued = faults.isEmpty ? undefined : faults.take(request.method, path);
-  const chaos = faults.drawChaos(request.method, path);
+  const chaos = await faults.drawChaos(request.method, path);
   if (fromHeader === undefined && queued === undefined) {
     return chaos === undefined ? undefined : { fault: chaos.fault, chaos: chaos.mark };
   }

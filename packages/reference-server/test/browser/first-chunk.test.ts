@@ -1,8 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { bundlePage, contains, gzipBytes, type PageBundle } from '../helpers/browser-bundle.js';
 
-/** The most a page running the reference server under msw's worker may load before its code runs. */
-const FIRST_CHUNK_LIMIT_BYTES = 175 * 1024;
+/**
+ * The most a page running the reference server under msw's worker may load before its code runs.
+ * 175 KB until seeded chaos (issue 26): `faults.chaos()` checks its options when called, so their
+ * check (0.6 KB gzip) is in the first chunk; the drawing itself loads with the first use.
+ */
+const FIRST_CHUNK_LIMIT_BYTES = 176 * 1024;
 
 // The baseline, bundled in the same run: a page with msw's worker and nothing of Parley.
 const MSW_ONLY = `

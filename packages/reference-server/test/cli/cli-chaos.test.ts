@@ -57,13 +57,13 @@ describe('--chaos', () => {
     ['rate=0.1,seed=x', /seed "x" must be an integer/],
     [
       'rate=0.1,seed=1,kinds=status+fire',
-      /kind "fire" is not one of status, drop, cut-after, malformed, latency/,
+      /kinds must list one or more of status, drop, cut-after, malformed, latency, not "fire"/,
     ],
     ['rate=0.1,seed=1,sede=2', /"sede" is not a chaos setting/],
     ['rate=0.1,seed=1,seed=2', /seed is given twice/],
     ['rate=0.1,seed=1,latency=gauss:1:2', /latency "gauss:1:2" must be MS, fixed:MS, uniform/],
-    ['rate=0.1,seed=1,latency=uniform:500:50', /minMs <= maxMs/],
-    ['rate=0.1,seed=1,status=200', /status 200 must be an integer from 400 to 599/],
+    ['rate=0.1,seed=1,latency=uniform:500:50', /latency minMs must be at most maxMs/],
+    ['rate=0.1,seed=1,status=200', /status \(status\) must be an integer from 400 to 599/],
   ])(
     'a malformed value "%s" stops the start with exit code 2 and says what is wrong',
     async (value, message) => {

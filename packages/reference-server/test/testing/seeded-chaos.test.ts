@@ -149,11 +149,14 @@ describe('seeded chaos', () => {
     [{ rate: 0.1, seed: 1.5 }, /seed must be an integer/],
     [
       { rate: 0.1, seed: 1, kinds: ['fire'] },
-      /kind "fire" is not one of status, drop, cut-after, malformed, latency/,
+      /kinds must list one or more of status, drop, cut-after, malformed, latency, not "fire"/,
     ],
     [{ rate: 0.1, seed: 1, kinds: [] }, /kinds must list one or more/],
-    [{ rate: 0.1, seed: 1, status: 200 }, /status 200 must be an integer from 400 to 599/],
-    [{ rate: 0.1, seed: 1, latency: { distribution: 'uniform', minMs: 5, maxMs: 1 } }, /minMs <= maxMs/],
+    [{ rate: 0.1, seed: 1, status: 200 }, /status \(status\) must be an integer from 400 to 599/],
+    [
+      { rate: 0.1, seed: 1, latency: { distribution: 'uniform', minMs: 5, maxMs: 1 } },
+      /latency minMs must be at most maxMs/,
+    ],
     [
       { rate: 0.1, seed: 1, latency: { distribution: 'normal' } },
       /"normal" is not fixed, uniform or lognormal/,
