@@ -65,6 +65,8 @@ export function createReferenceServer(options: ReferenceServerOptions = {}): Ref
     maxBodyBytes: options.journalMaxBodyBytes ?? DEFAULT_JOURNAL_MAX_BODY_BYTES,
   });
   const faults = new FaultQueue();
+  // Chaos options are checked here: a bad one fails at creation, not at the first request.
+  if (options.chaos !== undefined) faults.chaos(options.chaos);
   const extensions =
     options.extensionHost === undefined && options.extensions !== false
       ? createExtensionHost({ clock, ...options.extensions })
@@ -150,6 +152,7 @@ export function createReferenceServer(options: ReferenceServerOptions = {}): Ref
     sessions.clear();
     journal.clear();
     faults.clear();
+    faults.chaos(options.chaos ?? false);
     controlTokenGuard?.clear();
     ctx.model = initialModel;
     ctx.host?.reset?.();

@@ -66,11 +66,16 @@ export { turn, turnToEvents } from './model/turn.js';
 export type { CheckingProxy } from './proxy/checking-proxy.js';
 export type { ProxyExchange, ProxyObserver } from './proxy/proxy-exchange.js';
 export type { ProxyReportSnapshot, ViolationRule } from './proxy/proxy-report.js';
+export { proxyReportJunit } from './proxy/proxy-report-junit.js';
+export { isProxyViolationsError, ProxyViolationsError } from './proxy/proxy-violations-error.js';
 export type { UpstreamOptions } from './proxy/upstream-options.js';
 export { DEFAULT_UPSTREAM_TIMEOUT_MS } from './proxy/upstream-options.js';
 export type { RecordConfig, ReplayConfig } from './reference-server-options.js';
+export type { ChaosKind, ChaosOptions, LatencyDistribution } from './testing/chaos-options.js';
+export { CHAOS_KINDS } from './testing/chaos-options.js';
 export { CONTROL_TOKEN_HEADER } from './testing/control-access.js';
 export { CONTROL_PREFIX } from './testing/control-routes.js';
+export type { EventTime } from './testing/event-timeline.js';
 export type { Fault, StreamFault } from './testing/fault.js';
 export {
   FAULT_HEADER,
@@ -84,6 +89,7 @@ export { FaultQueue } from './testing/fault-queue.js';
 export type { JournalEntry, JournalFilter, JournalResponse } from './testing/journal.js';
 export { Journal } from './testing/journal.js';
 export type { PathPattern } from './testing/path-pattern.js';
+export type { ChaosMark } from './testing/seeded-chaos.js';
 export type { SessionSnapshot } from './testing/session-snapshot.js';
 export type { Clock } from './time/clock.js';
 export { ManualClock } from './time/manual-clock.js';

@@ -10,6 +10,7 @@ import type { Model } from './model/model.js';
 import type { Script } from './model/scripted-model.js';
 import type { CheckingProxy } from './proxy/checking-proxy.js';
 import type { UpstreamOptions } from './proxy/upstream-options.js';
+import type { ChaosOptions } from './testing/chaos-options.js';
 import type { FaultQueue } from './testing/fault-queue.js';
 import type { Journal } from './testing/journal.js';
 import type { Clock } from './time/clock.js';
@@ -90,6 +91,12 @@ export interface ReferenceServerOptions {
    * control token: a stranger cannot slow or cut the server.
    */
   faults?: boolean;
+  /**
+   * Seeded chaos from the start: a share of the matching requests get a fault of the given kinds,
+   * the same ones for the same requests and seed, counted per session (docs/testing.md, "Seeded
+   * chaos"). `reset()` puts it back with fresh counts; `faults.chaos(...)` changes it until then.
+   */
+  chaos?: ChaosOptions;
   /**
    * Host names the server answers to (against DNS rebinding): `true` for any, or names on top of
    * `localhost`, `*.localhost` and IP addresses, which are always allowed (`.example.com` allows

@@ -9,6 +9,7 @@ import {
   type ReferenceServer,
   type ReferenceServerOptions,
 } from './create-reference-server.js';
+import { assertNoViolations } from './proxy/proxy-violations-error.js';
 import { CONTROL_TOKEN_HEADER } from './testing/control-access.js';
 import { isControlPath } from './testing/control-routes.js';
 import type { JournalFilter } from './testing/journal.js';
@@ -80,6 +81,13 @@ export interface UseReferenceServerOptions<Client = never> extends ReferenceServ
    * faults queued but never taken fail the file, listed. `true` lets them pass. Default false.
    */
   allowUnused?: boolean;
+  /**
+   * As a checking proxy (`upstream`, or a cassette being recorded): after the file's tests, fail it
+   * with a `ProxyViolationsError` listing each kind of protocol violation the deployment sent (and
+   * the request id of the last one), even when every test passed. Default true; `false` leaves
+   * them to `server.proxy.report()` and the journal.
+   */
+  failOnViolation?: boolean;
 }
 
 /** What {@link useReferenceServer} returns; its members are usable inside tests and hooks. */
@@ -133,6 +141,7 @@ export function useReferenceServer<Client = never>(
     control = true,
     cassette,
     allowUnused = false,
+    failOnViolation = true,
     ...givenServerOptions
   } = options;
   const { serverOptions, cassetteMode, per } = cassettePlan(givenServerOptions, cassette, process.env);
@@ -192,9 +201,12 @@ export function useReferenceServer<Client = never>(
   afterAll(async () => {
     if (!resetAfterEach) noteUntaken('still queued');
     const unused = state?.server.cassette?.describeUnused() ?? [];
+    const proxy = state?.server.proxy;
     await state?.close();
     state = undefined;
     client = undefined;
+    // After every request ended: the deployment's answers broke the protocol, the file fails.
+    if (proxy !== undefined && failOnViolation) assertNoViolations(proxy.report());
     const lines = [...unused.map((line) => `recording ${line}`), ...untaken];
     if (allowUnused || lines.length === 0) return;
     throw new Error(

@@ -15,9 +15,15 @@ export type ParsedCommandLine = { options: CliOptions; exitCode?: undefined } | 
 
 const HELP_AFTER = `
 Flags win over environment variables, which win over the defaults; an empty variable counts as
-unset. Relative file paths (--script, --config, --documents, --replay, --record) are resolved against the directory
-the command was run from: INIT_CWD when npm or pnpm set it, else the current directory.
-Readiness check: GET /healthz (no token). SIGINT and SIGTERM stop the server (exit code 0).`;
+unset. Relative file paths (--script, --config, --documents, --replay, --record, --report) are
+resolved against the directory the command was run from: INIT_CWD when npm or pnpm set it, else
+the current directory. Readiness check: GET /healthz (no token). SIGINT and SIGTERM stop the
+server (exit code 0; 1 with --fail-on-violation when the upstream broke the protocol).
+--chaos settings, comma-separated: rate=0.05 (or 5%) and seed=N are required; kinds=status+drop+
+cut-after+malformed+latency (default: all), status=503+429 (default 503), retry-after=1,
+cut-after=3 (streamed replies only), latency=MS|uniform:MIN:MAX|lognormal:MEDIAN:SIGMA (default
+1000), method=POST and path=/v1/messages/* (which requests; default: all). The same seed and the
+same requests give the same faults, counted per session; the journal marks each.`;
 
 /**
  * Reads the command line and the environment into {@link CliOptions}, built from

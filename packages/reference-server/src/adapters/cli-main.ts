@@ -9,9 +9,11 @@ import type { Model } from '../model/model.js';
 import { loadScript } from '../model/script-file.js';
 import { scriptedModel } from '../model/scripted-model.js';
 import { cliCassette } from './cli-cassette.js';
+import { chaosNote } from './cli-chaos-option.js';
 import { type CliEnv, type CliIo, parseCommandLine } from './cli-command.js';
 import type { CliOptions } from './cli-options.js';
 import { type RunningServer, startServer } from './start-server.js';
+import { proxyStopNote, proxyStopProblem, withProxyStopChecks } from './with-proxy-stop-checks.js';
 
 export type { CliEnv, CliIo } from './cli-command.js';
 
@@ -87,6 +89,12 @@ export async function runCli(
     );
     return { exitCode: 2 };
   }
+  const reportFile = opts.report === undefined ? undefined : at(opts.report);
+  const stopProblem = proxyStopProblem(opts, reportFile);
+  if (stopProblem !== undefined) {
+    io.stderr(`parley-server: ${stopProblem}\n`);
+    return { exitCode: 2 };
+  }
   const users = opts.user.length > 0 ? opts.user : [DEMO_USER];
   let running: RunningServer;
   try {
@@ -99,6 +107,7 @@ export async function runCli(
       toolCallTimeoutMs: opts.toolCallTimeoutMs,
       control: opts.control,
       faults: opts.faults,
+      ...(opts.chaos === undefined ? {} : { chaos: opts.chaos }),
       cors: opts.cors ?? true,
       ...(opts.controlToken === undefined ? {} : { controlToken: opts.controlToken }),
       ...(opts.allowedHosts === undefined ? {} : { allowedHosts: opts.allowedHosts }),
@@ -121,7 +130,11 @@ export async function runCli(
     return { exitCode: 1 };
   }
   io.stdout(`${listeningLines(running, opts, users, cassette.lines)}\n`);
-  return { running };
+  const checks = {
+    failOnViolation: opts.failOnViolation,
+    ...(reportFile === undefined ? {} : { reportFile }),
+  };
+  return { running: withProxyStopChecks(running, checks, io) };
 }
 
 /**
@@ -152,6 +165,7 @@ function listeningLines(
       ? []
       : [`proxy report:   ${running.url}/_parley/proxy/report`]),
     ...cassetteLines,
+    ...proxyStopNote({ failOnViolation: opts.failOnViolation }, opts.report),
     ...(token === undefined
       ? ['journal and control routes: off (start with --control to inspect requests)']
       : [
@@ -159,6 +173,7 @@ function listeningLines(
           `journal page:   ${running.url}/_parley/ui/#token=${encodeURIComponent(token)}`,
         ]),
     ...(running.server.mcpOverHttp ? [`MCP providers:  ${running.url}/mcp/<name>`] : []),
+    ...(opts.chaos === undefined ? [] : [chaosNote(opts.chaos)]),
     ...(opts.script === undefined ? [] : [`script:         ${opts.script}`]),
     ...(opts.config === undefined ? [] : [`config:         ${opts.config}`]),
     ...opts.documents.map(

@@ -2,7 +2,9 @@ import { InvalidArgumentError } from 'commander';
 import type { AllowedHosts } from '../http/allowed-hosts.js';
 import type { CorsOrigins } from '../http/cors-policy.js';
 import type { User } from '../http/token-auth.js';
+import type { ChaosOptions } from '../testing/chaos-options.js';
 import { CASSETTE_CLI_OPTIONS, type CliCassetteOptions } from './cli-cassette-options.js';
+import { parseChaos } from './cli-chaos-option.js';
 import { parseAllowedHosts, parseControlToken, parseCors } from './cli-security-options.js';
 import { parseUpstreamToken, parseUpstreamUrl } from './cli-upstream-options.js';
 
@@ -46,6 +48,8 @@ export interface CliOptions extends CliCassetteOptions {
   controlToken?: string;
   allowedHosts?: AllowedHosts;
   faults: boolean;
+  /** `--chaos`: seeded chaos from the start. */
+  chaos?: ChaosOptions;
   /** `false` from `--no-cors`; undefined when neither flag is given (any origin). */
   cors?: CorsOrigins | false;
   config?: string;
@@ -53,6 +57,10 @@ export interface CliOptions extends CliCassetteOptions {
   upstream?: string;
   upstreamToken?: string;
   upstreamTimeoutMs: number;
+  /** `--report`: where the checking proxy's report is written at stop (JSON, or JUnit XML for `.xml`). */
+  report?: string;
+  /** `--fail-on-violation`: exit code 1 at stop when the upstream broke the protocol. */
+  failOnViolation: boolean;
 }
 
 export const DEFAULT_PORT = 4010;
@@ -224,6 +232,13 @@ export const CLI_OPTIONS: readonly CliOptionSpec[] = [
   },
   { flags: '--no-faults', description: 'ignore the x-parley-fault header' },
   {
+    flags: '--chaos <settings>',
+    description:
+      'seeded chaos: a share of requests get a fault, e.g. rate=0.05,seed=42,kinds=status+drop+cut-after+malformed+latency (more in docs/testing.md)',
+    env: 'PARLEY_CHAOS',
+    parse: parseChaos,
+  },
+  {
     flags: '--cors <origins>',
     description: 'origins allowed by CORS (a,b or *; default any origin)',
     env: 'PARLEY_CORS',
@@ -262,5 +277,17 @@ export const CLI_OPTIONS: readonly CliOptionSpec[] = [
     env: 'PARLEY_UPSTREAM_TIMEOUT_MS',
     parse: parsePositiveInt,
     default: 120_000,
+  },
+  {
+    flags: '--report <file>',
+    description:
+      "write the checking proxy's report when the server stops: JSON, or JUnit XML (one failed testcase per kind of violation) for a .xml file; needs --upstream",
+    env: 'PARLEY_PROXY_REPORT',
+  },
+  {
+    flags: '--fail-on-violation',
+    description:
+      'exit with code 1 when the server stops if the upstream broke the protocol, naming the count and each kind; needs --upstream',
+    default: false,
   },
 ];

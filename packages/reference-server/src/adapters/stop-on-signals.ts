@@ -1,5 +1,6 @@
 import type { CliIo } from './cli-command.js';
 import type { RunningServer } from './start-server.js';
+import { StopFailure } from './stop-failure.js';
 
 /** The signals that stop the server: Ctrl+C and a service manager's stop. */
 export const STOP_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
@@ -13,7 +14,8 @@ export interface SignalSource {
 
 /**
  * Stops the server at the first SIGINT or SIGTERM: open streams end, connections close, one line
- * is printed, then `exit(0)` (`exit(1)` with a message if closing fails). Call it before the server
+ * is printed, then `exit(0)` (`exit(1)` with a message if closing fails; a {@link StopFailure}'s
+ * code and message when the server stopped but the run failed, as with `--fail-on-violation`). Call it before the server
  * starts, with the promise of it, so that no signal can find the process without a listener (and
  * kill it) between the listening line and this call; a signal during startup stops the server once
  * it runs, and does nothing if it never does. Later signals while it stops are ignored: a Ctrl+C
@@ -33,6 +35,13 @@ export function stopOnSignals(
     try {
       await running.close();
     } catch (error) {
+      // Stopped, and the run failed all the same (--fail-on-violation): its message and exit code.
+      if (error instanceof StopFailure) {
+        io.stdout(`Parley reference server stopped (${signal})\n`);
+        io.stderr(`${error.message}\n`);
+        exit(error.exitCode);
+        return;
+      }
       io.stderr(`parley-server: error while stopping: ${(error as Error)?.message ?? String(error)}\n`);
       exit(1);
       return;

@@ -1,5 +1,7 @@
+import { type ChaosOptions, chaosMatches, resolveChaos } from './chaos-options.js';
 import { type Fault, validateFault } from './fault.js';
 import { matchesPath, type PathPattern } from './path-pattern.js';
+import type { ChaosMark, SeededChaos } from './seeded-chaos.js';
 
 /** A one-shot fault: the next request that matches gets it (`times` requests in all). */
 export interface QueuedFault extends Fault {
@@ -12,6 +14,7 @@ export interface QueuedFault extends Fault {
 /** One-shot faults set from code (`server.faults.next(...)`), consumed by the next matching request. */
 export class FaultQueue {
   #queue: Array<{ fault: Fault; match: QueuedFault['match']; left: number }> = [];
+  #chaos: { options: ChaosOptions; drawer: Promise<SeededChaos> } | undefined;
 
   /**
    * Queues a fault for the next matching request.
@@ -31,9 +34,47 @@ export class FaultQueue {
     this.#queue = [];
   }
 
-  /** True when no fault is queued (the toolkit then looks no further). */
+  /**
+   * Seeded chaos: from now on a share (`rate`) of the matching requests get a fault of one of
+   * `kinds`, the same ones for the same requests and seed (docs/testing.md, "Seeded chaos"); a queued
+   * fault or a fault header wins over it. `false` turns it off. `server.reset()` puts back the
+   * server's `chaos` option (with fresh counts); {@link clear} leaves chaos on.
+   *
+   * @example
+   * server.faults.chaos({ rate: 0.05, seed: 42, kinds: ['status', 'latency'] });
+   */
+  chaos(options: ChaosOptions | false): void {
+    if (options === false) {
+      this.#chaos = undefined;
+      return;
+    }
+    const settings = resolveChaos(options);
+    // The drawing is loaded when chaos is first set: a browser bundle that never uses it does not carry it.
+    const drawer = import('./seeded-chaos.js').then((module) => new module.SeededChaos(settings));
+    this.#chaos = { options: { ...options }, drawer };
+  }
+
+  /** The chaos settings in force, if any. */
+  get chaosOptions(): ChaosOptions | undefined {
+    return this.#chaos?.options;
+  }
+
+  /**
+   * The fault seeded chaos gives this request, with its mark for the journal (undefined for none);
+   * undefined at once when chaos is off.
+   */
+  drawChaos(
+    method: string,
+    pathname: string,
+  ): Promise<{ fault: Fault; mark: ChaosMark } | undefined> | undefined {
+    const chaos = this.#chaos;
+    if (chaos === undefined || !chaosMatches(chaos.options, method, pathname)) return undefined;
+    return chaos.drawer.then((drawer) => drawer.draw(method, pathname));
+  }
+
+  /** True when no fault is queued and chaos is off (the toolkit then looks no further). */
   get isEmpty(): boolean {
-    return this.#queue.length === 0;
+    return this.#queue.length === 0 && this.#chaos === undefined;
   }
 
   /** Faults still queued, with how many requests each still applies to. */

@@ -1,6 +1,8 @@
 import type { ProtocolViolation } from '../http/protocol-violation.js';
+import type { EventTime } from './event-timeline.js';
 import type { Fault } from './fault.js';
 import type { PathPattern } from './path-pattern.js';
+import type { ChaosMark } from './seeded-chaos.js';
 
 /** What the journal keeps of a response. */
 export interface JournalResponse {
@@ -22,6 +24,14 @@ export interface JournalResponse {
   pendingTools?: string[];
   /** Streamed replies: how many events the client was sent. */
   events?: number;
+  /**
+   * Streamed replies: when each event was written, `atMs` after the request arrived (server clock),
+   * with its kind; the first 999 and the newest when there were more than 1000
+   * (`eventTimesTruncated`). Where a stream slowed or stopped shows as a gap.
+   */
+  eventTimes?: EventTime[];
+  /** Streamed replies: events between the kept times and the newest one were left out. */
+  eventTimesTruncated?: true;
   /** False while a stream is still being sent, and for a stream cut, dropped or left by the client. */
   complete: boolean;
 }
@@ -55,6 +65,8 @@ export interface JournalEntry {
   bodyTruncated?: true;
   /** The fault injected into this request, if any. */
   fault?: Fault;
+  /** Set when seeded chaos gave {@link fault}: its kind, the seed, and the request's number in its sequence. */
+  chaos?: ChaosMark;
   /**
    * What the server answered. Absent only while the request is still being handled and nothing
    * was answered yet (a buffered reply running, an injected latency not over): read the entry again

@@ -6,6 +6,7 @@ import type { Clock } from '../time/clock.js';
 import type { Fault } from './fault.js';
 import { type BodyForm, keepBody, sessionIdOf, shownBody, summarizeBody } from './journal-body.js';
 import { type JournalEntry, type JournalResponse, MAX_VIOLATIONS_PER_ENTRY } from './journal-entry.js';
+import type { ChaosMark } from './seeded-chaos.js';
 import { StreamSummary } from './stream-summary.js';
 
 /** What every record of one journal shares. */
@@ -40,6 +41,7 @@ export class JournalRecord implements RequestHooks, StreamObserver {
   durationMs: number | undefined = undefined;
   user: string | undefined = undefined;
   fault: Fault | undefined = undefined;
+  chaos: ChaosMark | undefined = undefined;
   pacer: EventPacer | undefined = undefined;
   /** The response status; -1 until there is one, 0 for a dropped connection. */
   status = -1;
@@ -139,7 +141,7 @@ export class JournalRecord implements RequestHooks, StreamObserver {
 
   onEvent(event: Record<string, unknown> | string): void {
     this.#stream ??= new StreamSummary(this.context.maxBodyChars);
-    const chars = this.#stream.add(event);
+    const chars = this.#stream.add(event, this.context.clock.now() - this.time);
     if (chars > 0 && this.kept) this.context.grew(this, chars);
   }
 
@@ -184,6 +186,7 @@ export class JournalRecord implements RequestHooks, StreamObserver {
       if (body.bodyTruncated) entry.bodyTruncated = true;
     }
     if (this.fault !== undefined) entry.fault = structuredClone(this.fault);
+    if (this.chaos !== undefined) entry.chaos = { ...this.chaos };
     if (this.status >= 0) entry.response = this.#responseEntry();
     if (this.#violations !== undefined) {
       entry.violations = this.#violations.map((violation) => ({ ...violation }));
@@ -204,6 +207,10 @@ export class JournalRecord implements RequestHooks, StreamObserver {
         complete,
       };
       if (stream?.textTruncated) response.textTruncated = true;
+      if (stream !== undefined) {
+        response.eventTimes = stream.timeline.times();
+        if (stream.timeline.truncated) response.eventTimesTruncated = true;
+      }
       if (stream?.stopReason !== undefined) response.stopReason = stream.stopReason;
       if (stream?.pendingTools !== undefined) response.pendingTools = [...stream.pendingTools];
       if (stream?.error !== undefined) response.error = { ...stream.error };

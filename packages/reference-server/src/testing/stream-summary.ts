@@ -1,4 +1,5 @@
 import { EXCEPTION_EVENT_KINDS } from '@parley/protocol';
+import { EventTimeline } from './event-timeline.js';
 import { flatPrefix, isRecord } from './journal-body.js';
 
 const EXCEPTION_KINDS: ReadonlySet<string> = new Set(EXCEPTION_EVENT_KINDS);
@@ -8,8 +9,9 @@ const PARTS_BEFORE_JOIN = 256;
 
 /**
  * What the journal keeps of a streamed reply, gathered from its events as they are written: how
- * many, the assistant text (its first `maxChars` characters, whole deltas), the stop reason, the
- * pending tools, and the error of an exception event. It keeps strings, never the events.
+ * many and when, the assistant text (its first `maxChars` characters, whole deltas), the stop
+ * reason, the pending tools, and the error of an exception event. It keeps strings and numbers,
+ * never the events.
  */
 export class StreamSummary {
   events = 0;
@@ -18,21 +20,30 @@ export class StreamSummary {
   error: { code: string; message: string } | undefined;
   /** True once a delta was left out because the text reached `maxChars`. */
   textTruncated = false;
+  /** When each event was written. */
+  readonly timeline = new EventTimeline();
   #role: unknown;
   #parts: string[] = [];
   #chars = 0;
 
   constructor(private readonly maxChars: number) {}
 
-  /** Counts one event (raw text counts too); returns the characters it added to the text. */
-  add(event: Record<string, unknown> | string): number {
+  /**
+   * Counts one event (raw text counts too), written `atMs` after the request arrived; returns the
+   * characters it added to the text.
+   */
+  add(event: Record<string, unknown> | string, atMs: number): number {
     this.events++;
-    if (typeof event === 'string') return 0;
+    if (typeof event === 'string') {
+      this.timeline.add('(text)', atMs);
+      return 0;
+    }
     let kind: string | undefined;
     for (const key in event) {
       kind = key;
       break;
     }
+    this.timeline.add(kind ?? '(empty)', atMs);
     if (kind === undefined) return 0;
     const payload = event[kind];
     if (!isRecord(payload)) return 0;

@@ -17,6 +17,7 @@ import {
 import type { FaultQueue } from './fault-queue.js';
 import type { Journal } from './journal.js';
 import { type JournalRecord, splitUrl } from './journal-record.js';
+import type { ChaosMark } from './seeded-chaos.js';
 import { streamPacer } from './stream-pacer.js';
 
 /** What the toolkit works with. */
@@ -90,7 +91,9 @@ async function withFault(
   const time = record?.time ?? clock.now();
   let fault: Fault | undefined;
   try {
-    fault = resolveFault(request, deps);
+    const resolved = await resolveFault(request, deps);
+    fault = resolved?.fault;
+    if (record !== undefined && resolved?.chaos !== undefined) record.chaos = resolved.chaos;
   } catch (error) {
     const response = (isHttpError(error) ? error : toInternal(error)).toResponse();
     return finishBuffered(request, record, response, requestId, deps, time);
@@ -134,18 +137,26 @@ async function withFault(
 }
 
 /**
- * The header's fault over a queued one-shot, member by member; none for a request that may not ask
+ * The header's fault over a queued one-shot, member by member, over seeded chaos (drawn for every
+ * matching request, so its counts do not depend on the others); none for a request that may not ask
  * for one (checked only when there is a fault to give, so other requests pay nothing).
  */
-function resolveFault(request: Request, deps: ToolkitDeps): Fault | undefined {
+async function resolveFault(
+  request: Request,
+  deps: ToolkitDeps,
+): Promise<{ fault: Fault; chaos?: ChaosMark } | undefined> {
   const { faults } = deps;
   const header = deps.faultHeader === false ? null : request.headers.get(FAULT_HEADER);
   if (header === null && faults.isEmpty) return undefined;
   if (deps.mayFault !== undefined && !deps.mayFault(request)) return undefined;
   const fromHeader = header === null ? undefined : parseFaultHeader(header);
-  const queued = faults.isEmpty ? undefined : faults.take(request.method, splitUrl(request.url).path);
-  if (fromHeader === undefined && queued === undefined) return undefined;
-  return { ...queued, ...fromHeader };
+  const path = splitUrl(request.url).path;
+  const queued = faults.isEmpty ? undefined : faults.take(request.method, path);
+  const chaos = await faults.drawChaos(request.method, path);
+  if (fromHeader === undefined && queued === undefined) {
+    return chaos === undefined ? undefined : { fault: chaos.fault, chaos: chaos.mark };
+  }
+  return { fault: { ...queued, ...fromHeader } };
 }
 
 /** A buffered response with a fault: journaled, then latency and `malformed` applied. */

@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { answer, startScriptedUpstream } from '../proxy/helpers.js';
 
 // The `parley-server` command as a real process, run from source (tsx, the @parley/source condition).
 const packageDir = fileURLToPath(new URL('../../', import.meta.url));
@@ -120,5 +121,21 @@ describe('the parley-server process', () => {
     expect(await cli.exited).toEqual({ code: 0, signal: null });
     expect(lines(cli.stdout()).slice(2)).toEqual(['Parley reference server stopped (SIGINT)']);
     expect(cli.stderr()).toBe('');
+  }, 60_000);
+
+  it('--fail-on-violation: stopped after the deployment broke the protocol, the process exits 1', async () => {
+    const upstream = await startScriptedUpstream((_, res) => answer(res, 201, '{"id":"sess_1"}'));
+    const cli = startCli(['--port', '0', '--upstream', upstream.url, '--fail-on-violation']);
+    const url = await listening(cli);
+    const created = await fetch(`${url}/v1/sessions`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer parley-demo-token' },
+    });
+    expect(created.status).toBe(201);
+    cli.child.kill('SIGINT');
+    expect(await cli.exited).toEqual({ code: 1, signal: null });
+    expect(lines(cli.stdout()).at(-1)).toBe('Parley reference server stopped (SIGINT)');
+    expect(cli.stderr()).toContain('broke the protocol: 1 violation in 1 of 1 request');
+    expect(cli.stderr()).toContain('(--fail-on-violation: exit code 1)');
   }, 60_000);
 });

@@ -38,11 +38,27 @@ describe('the journal', () => {
     expect(h.server.journal.entries({ sessionId })).toHaveLength(1);
   });
 
-  it('summarizes a streamed reply: events, text, stop reason', async () => {
+  it('summarizes a streamed reply: events and their times, text, stop reason', async () => {
     const h = harness();
     const sessionId = await h.createSession();
     await h.call('POST', `/v1/messages/${sessionId}/stream`, { content: '/say Hello there.' });
-    expect(h.server.journal.last()?.response).toEqual({
+    const { eventTimes, ...response } = h.server.journal.last()?.response ?? { status: -1, complete: false };
+    expect(eventTimes?.map((t) => t.kind)).toEqual([
+      'messageStart',
+      'contentBlockDelta',
+      'contentBlockStop',
+      'messageStop',
+      'messageStart',
+      'contentBlockDelta',
+      'contentBlockDelta',
+      'contentBlockStop',
+      'messageStop',
+      'metadata',
+      'replyStop',
+    ]);
+    // The clock did not move: every event was written at once.
+    expect(new Set(eventTimes?.map((t) => t.atMs))).toEqual(new Set([0]));
+    expect(response).toEqual({
       status: 200,
       events: 11,
       text: 'Hello there.',

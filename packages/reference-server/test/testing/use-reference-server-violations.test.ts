@@ -1,0 +1,49 @@
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+// The fixtures are test files meant to fail: they run in a vitest of their own, as a user's would.
+const fixtures = fileURLToPath(new URL('../fixtures/vitest/', import.meta.url));
+// vitest's own command (its package's `bin`), next to its package.json.
+const vitestBin = fileURLToPath(new URL('vitest.mjs', import.meta.resolve('vitest/package.json')));
+
+interface FileResult {
+  name: string;
+  status: 'passed' | 'failed';
+  message: string;
+  assertionResults: Array<{ status: string }>;
+}
+
+/** Runs the fixture files with the JSON reporter; resolves with each file's result by name. */
+function runFixtures(): Promise<Map<string, FileResult>> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      process.execPath,
+      [vitestBin, 'run', '--config', 'vitest.config.ts', '--reporter=json'],
+      { cwd: fixtures, env: { ...process.env, CI: '1' } },
+      (error, stdout) => {
+        // Exit code 1 is expected (a fixture fails); anything unreadable is not.
+        try {
+          const { testResults } = JSON.parse(stdout) as { testResults: FileResult[] };
+          resolve(new Map(testResults.map((r) => [r.name.slice(r.name.lastIndexOf('/') + 1), r])));
+        } catch {
+          reject(error ?? new Error(`unreadable vitest output: ${stdout}`));
+        }
+      },
+    );
+  });
+}
+
+describe('useReferenceServer in proxy mode, against a deployment that breaks the protocol', () => {
+  it('fails the file after its tests, listing each kind of violation and where', async () => {
+    const results = await runFixtures();
+    const failing = results.get('violations-fail-the-file.fixture.ts');
+    expect(failing?.assertionResults.map((t) => t.status)).toEqual(['passed']);
+    expect(failing?.status).toBe('failed');
+    expect(failing?.message).toMatch(
+      /^http:\/\/deployment\.test broke the protocol: 1 violation in 1 of 1 request\n {2}- POST \/v1\/sessions: response sessionId: expected string, got nothing \(1x, last in req_[0-9a-f]{32}\)$/,
+    );
+    // failOnViolation: false leaves the violations to the report.
+    expect(results.get('violations-allowed.fixture.ts')?.status).toBe('passed');
+  }, 60_000);
+});
