@@ -1,6 +1,7 @@
 import type { EventPacer } from '../http/event-pacer.js';
 import { type StreamObserver, StreamWriter } from '../http/stream-writer.js';
 import type { Clock } from '../time/clock.js';
+import type { ChunkReader } from './secret-redactor.js';
 import { startDeadline } from './start-deadline.js';
 import type { StreamChecker } from './stream-checker.js';
 
@@ -30,7 +31,7 @@ class UpstreamIdleError extends Error {
 
 /** The next chunk of `reader`, or an {@link UpstreamIdleError} after `idle.ms` of the clock. */
 function readWithin(
-  reader: ReadableStreamDefaultReader<Uint8Array>,
+  reader: ChunkReader,
   idle: CheckedStreamOptions['idle'],
 ): Promise<ReadableStreamReadResult<Uint8Array>> {
   return new Promise((resolve, reject) => {
@@ -52,7 +53,7 @@ function readWithin(
 
 /** The upstream body's reader, and what its first read gave (the proxy answers once it has it). */
 export interface UpstreamBody {
-  reader: ReadableStreamDefaultReader<Uint8Array>;
+  reader: ChunkReader;
   first: ReadableStreamReadResult<Uint8Array>;
 }
 

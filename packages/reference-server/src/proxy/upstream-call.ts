@@ -31,3 +31,10 @@ export interface UpstreamExchange {
 
 /** How the proxy calls its upstream: node:http(s) on Node, a `fetch` elsewhere or when given one. */
 export type UpstreamTransport = (call: UpstreamCall) => UpstreamExchange;
+
+/** A transport and a way to end its open connections (the proxy's `close()`). */
+export interface UpstreamClient {
+  readonly send: UpstreamTransport;
+  /** Closes the connections kept alive for later calls; calls on their way end too. */
+  close(): void;
+}

@@ -5,35 +5,52 @@ import type { RequestHooks } from '../http/request-hooks.js';
 import { TextResponse } from '../http/text-response.js';
 import { tokenMatcher } from '../http/token-auth.js';
 import { HttpError, isHttpError } from '../http-error.js';
-import { checkRequestBody, checkResponseBody } from './check-body.js';
+import { maskUrlPassword, urlSecrets } from '../utils/url-password.js';
+import { checkRequestBody, checkResponseBody, contentTypeViolation } from './check-body.js';
 import { checkedStream, pacedStream, type StreamEnd, type UpstreamBody } from './checked-stream.js';
 import { fetchTransport } from './fetch-transport.js';
 import { protocolOperation } from './protocol-operations.js';
 import { ProxiedRequest, type ProxyContext } from './proxied-request.js';
+import { type SecretRedactor, secretRedactors } from './secret-redactor.js';
+import { redactSplitSecrets } from './split-secrets.js';
 import { startDeadline } from './start-deadline.js';
 import { StreamChecker } from './stream-checker.js';
 import type { UpstreamAnswer, UpstreamExchange } from './upstream-call.js';
+import { upstreamError } from './upstream-error.js';
 import { type CheckingProxyDeps, DEFAULT_UPSTREAM_TIMEOUT_MS } from './upstream-options.js';
 import { pathAndQuery, readRequestBytes, returnedHeaders, upstreamHeaders } from './upstream-request.js';
 
 const BEARER = /^Bearer +([A-Za-z0-9._~+/-]+=*) *$/i;
 const utf8 = new TextDecoder();
 
+/** The proxy's request path, and the end of its upstream connections. */
+export interface UpstreamForwarder {
+  fetch(request: Request, hooks: RequestHooks): Promise<Response>;
+  /** Closes the connections to the upstream kept alive between requests. */
+  close(): void;
+}
+
 /**
  * Forwards one `/v1` request to the upstream and its answer back, checking both on the way (the
  * proxy's request path: loaded on the first request, so a bundle that never proxies stays small).
  */
-export function createUpstreamForwarder(
-  deps: CheckingProxyDeps,
-  context: ProxyContext,
-): (request: Request, hooks: RequestHooks) => Promise<Response> {
+export function createUpstreamForwarder(deps: CheckingProxyDeps, context: ProxyContext): UpstreamForwarder {
   const { upstream, clock, maxBodyBytes } = deps;
   const { report, log } = context;
   const base = upstream.url.replace(/\/+$/, '');
+  // What messages name: the URL with its password masked.
+  const shown = maskUrlPassword(base);
   const timeoutMs = upstream.timeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS;
-  const send = upstream.fetch === undefined ? createUpstreamTransport() : fetchTransport(upstream.fetch);
+  const client =
+    upstream.fetch === undefined
+      ? createUpstreamTransport()
+      : { send: fetchTransport(upstream.fetch), close: () => {} };
+  const send = client.send;
   const token = upstream.token;
   const userOf = token === undefined ? undefined : tokenMatcher(deps.users);
+  // The secrets the upstream may reflect: its token and the URL's password, and in pass-through
+  // the client's token.
+  const redactorFor = secretRedactors(token, urlSecrets(base));
   let seq = 0;
 
   const fetch = async (request: Request, hooks: RequestHooks): Promise<Response> => {
@@ -50,8 +67,6 @@ export function createUpstreamForwarder(
       hooks,
       context,
     );
-    report.request();
-
     let authorization = request.headers.get('authorization');
     if (userOf !== undefined) {
       const user = userOf(BEARER.exec(authorization ?? '')?.[1] ?? '');
@@ -72,6 +87,9 @@ export function createUpstreamForwarder(
       const local = isHttpError(error) ? error : new HttpError('invalid_request', String(error));
       return answer(proxied, local, false);
     }
+    // Refused locally (401, 413) above: from here on the request is the upstream's.
+    report.request();
+    const redactor = redactorFor(BEARER.exec(authorization ?? '')?.[1]);
     const sent = checkRequestBody(bytes, operation);
     proxied.requestBody = sent.value;
     if (bytes.byteLength > 0) hooks.onBody?.(sent.text ?? utf8.decode(bytes), false, sent.value);
@@ -106,7 +124,7 @@ export function createUpstreamForwarder(
         proxied.finish({ status: 499, responseHeaders: {} });
         return new Response(null, { status: 499 });
       }
-      return answer(proxied, upstreamError(base, timedOut, timeoutMs, error));
+      return answer(proxied, upstreamError(shown, timedOut, timeoutMs, error, redactor));
     };
 
     let response: UpstreamAnswer;
@@ -116,12 +134,15 @@ export function createUpstreamForwarder(
       return failed(error);
     }
     proxied.status = response.status;
+    const received = redactor.active ? redactor.fields(response.headers) : response.headers;
 
     const stream = operation?.stream === true && response.status === 200 ? response.stream() : null;
     if (stream !== null) {
+      const typeViolation = contentTypeViolation(received);
+      if (typeViolation !== undefined) proxied.violation(typeViolation);
       // The head goes to the client with the body's first bytes: an upstream that breaks before
       // them is a 502, never a 200 with nothing after it (or no answer at all).
-      const reader = stream.getReader();
+      const reader = redactor.reader(stream.getReader());
       let first: ReadableStreamReadResult<Uint8Array>;
       try {
         first = await reader.read();
@@ -129,24 +150,24 @@ export function createUpstreamForwarder(
         return failed(error);
       }
       stopTimer();
-      return streamed(proxied, response, { reader, first }, call, watch.stop);
+      return streamed(proxied, response.status, received, { reader, first }, call, watch.stop, redactor);
     }
 
-    let received: Uint8Array;
+    let answered: Uint8Array;
     try {
-      received = await response.bytes();
+      answered = redactor.bytes(await response.bytes());
     } catch (error) {
       return failed(error);
     }
     settle();
-    const body = checkResponseBody(received, response.status, operation);
+    const body = checkResponseBody(answered, response.status, operation, received);
     for (const violation of body.violations) proxied.violation(violation);
-    const fields = returnedHeaders(response.headers);
-    const text = body.text ?? utf8.decode(received);
+    const fields = returnedHeaders(received);
+    const text = body.text ?? utf8.decode(answered);
     hooks.onResponseBody?.(text, body.value ?? (text === '' ? undefined : text));
-    proxied.finish({ status: response.status, responseHeaders: response.headers, responseBody: body.value });
+    proxied.finish({ status: response.status, responseHeaders: received, responseBody: body.value });
     if (body.text === undefined) {
-      return new Response(received as Uint8Array<ArrayBuffer>, { status: response.status, headers: fields });
+      return new Response(answered as Uint8Array<ArrayBuffer>, { status: response.status, headers: fields });
     }
     return new TextResponse(body.text, { status: response.status, headers: fields });
   };
@@ -154,15 +175,17 @@ export function createUpstreamForwarder(
   /** A streamed reply: passed on as it comes, checked on the way (through the fault's pacer if any). */
   const streamed = (
     proxied: ProxiedRequest,
-    response: UpstreamAnswer,
+    status: number,
+    received: Record<string, string>,
     body: UpstreamBody,
     call: UpstreamExchange,
     stopWatch: () => void,
+    redactor: SecretRedactor,
   ): Response => {
     const { hooks } = proxied;
     hooks.onStreamed?.();
     const dropConnection = connectionDropOf(proxied.request);
-    const fields = returnedHeaders(response.headers);
+    const fields = returnedHeaders(received);
     // Over node:http, @hono/node-server writes the head of a chunked body before it reads any of
     // it (it reads ahead otherwise): an upstream that breaks from here on cuts a body whose head
     // the client has, rather than dropping a connection that carried no answer.
@@ -189,9 +212,9 @@ export function createUpstreamForwarder(
         stopWatch();
         if (pacer === undefined) observer?.onEnd?.(end === 'complete');
         proxied.finish({
-          status: response.status,
-          responseHeaders: response.headers,
-          ...(events === undefined ? {} : { events }),
+          status,
+          responseHeaders: received,
+          ...(events === undefined ? {} : { events: redactSplitSecrets(events, redactor) }),
           streamEnd: end,
         });
       },
@@ -204,7 +227,7 @@ export function createUpstreamForwarder(
         onTimeout: () => {
           report.upstreamFailed('timeout');
           log(
-            `[parley] proxy: the upstream ${base} sent nothing for ${timeoutMs} ms in ${proxied.method} ${proxied.path}: the stream was cut`,
+            `[parley] proxy: the upstream ${shown} sent nothing for ${timeoutMs} ms in ${proxied.method} ${proxied.path}: the stream was cut`,
           );
         },
       },
@@ -219,7 +242,7 @@ export function createUpstreamForwarder(
             sessionId: sessionIdOf(proxied.path),
             observer,
           });
-    return new Response(stream, { status: response.status, headers: fields });
+    return new Response(stream, { status, headers: fields });
   };
 
   /**
@@ -238,32 +261,7 @@ export function createUpstreamForwarder(
     return new TextResponse(text, { status: error.status, headers });
   };
 
-  return fetch;
-}
-
-/** `502 upstream_unreachable` or `504 upstream_timeout`, naming the upstream and the cause. */
-function upstreamError(base: string, timedOut: boolean, timeoutMs: number, error: unknown): HttpError {
-  if (timedOut) {
-    return new HttpError('upstream_timeout', `The upstream ${base} did not answer within ${timeoutMs} ms`, {
-      details: { upstream: base, timeoutMs },
-    });
-  }
-  return new HttpError(
-    'upstream_unreachable',
-    `The upstream ${base} could not be reached: ${causeOf(error)}`,
-    {
-      details: { upstream: base },
-      cause: error,
-    },
-  );
-}
-
-/** `ECONNREFUSED`, or the error's own message. */
-function causeOf(error: unknown): string {
-  const cause = (error as { cause?: { code?: unknown; message?: unknown } } | undefined)?.cause;
-  if (typeof cause?.code === 'string') return cause.code;
-  if (typeof cause?.message === 'string') return cause.message;
-  return error instanceof Error ? error.message : String(error);
+  return { fetch, close: () => client.close() };
 }
 
 /** The session id of a `/v1/messages/:sessionId/stream` path. */

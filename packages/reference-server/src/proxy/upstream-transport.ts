@@ -5,12 +5,7 @@
 // as a web stream only when the proxy passes it on.
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
-import type { UpstreamAnswer, UpstreamCall, UpstreamExchange, UpstreamTransport } from './upstream-call.js';
-
-const agents = {
-  http: new http.Agent({ keepAlive: true }),
-  https: new https.Agent({ keepAlive: true }),
-};
+import type { UpstreamAnswer, UpstreamCall, UpstreamClient, UpstreamExchange } from './upstream-call.js';
 
 /** Where a base URL points, parsed once per upstream rather than once per request. */
 interface Target {
@@ -22,9 +17,7 @@ interface Target {
   auth: string | undefined;
 }
 
-const targets = new Map<string, Target>();
-
-function targetOf(base: string): Target {
+function targetOf(targets: Map<string, Target>, base: string): Target {
   let target = targets.get(base);
   if (target === undefined) {
     const url = new URL(base);
@@ -45,16 +38,33 @@ function targetOf(base: string): Target {
   return target;
 }
 
-/** Makes the proxy's upstream client: node:http(s), one keep-alive agent per protocol. */
-export function createUpstreamTransport(): UpstreamTransport {
-  return send;
+/**
+ * Makes the proxy's upstream client: node:http(s), one keep-alive agent per protocol, its own (so
+ * that `close()` ends its idle connections and a test process exits when the server closes).
+ */
+export function createUpstreamTransport(): UpstreamClient {
+  const agents = {
+    http: new http.Agent({ keepAlive: true }),
+    https: new https.Agent({ keepAlive: true }),
+  };
+  const targets = new Map<string, Target>();
+  return {
+    send: (call) => send(call, targetOf(targets, call.base), agents),
+    close: () => {
+      agents.http.destroy();
+      agents.https.destroy();
+    },
+  };
 }
 
 /** The error `fetch` gives, so that the proxy names the cause the same way (`ECONNRESET`). */
 const failed = (cause: unknown) => new TypeError('fetch failed', { cause });
 
-function send(call: UpstreamCall): UpstreamExchange {
-  const target = targetOf(call.base);
+function send(
+  call: UpstreamCall,
+  target: Target,
+  agents: { http: http.Agent; https: https.Agent },
+): UpstreamExchange {
   const { headers, body } = call;
   if (body !== undefined) headers['content-length'] = String(body.byteLength);
   /** Set once the call is aborted: every failure after it is told as this reason. */
