@@ -10,7 +10,8 @@ export type StreamEnd = 'complete' | 'cut' | 'aborted';
 
 /** What a checked stream is told and tells. */
 export interface CheckedStreamOptions {
-  checker: StreamChecker;
+  /** Told each chunk and the end; a body too long to check gets one that checks nothing. */
+  checker: Pick<StreamChecker, 'write' | 'end' | 'complete'>;
   /** The body ended: all of it passed, the upstream stopped early, or the client left. */
   onEnd(end: StreamEnd): void;
   /** The client left: stop the upstream request. */
@@ -118,6 +119,7 @@ export function checkedStream(
 
 /** What a paced stream is told besides {@link CheckedStreamOptions}. */
 export interface PacedStreamOptions extends CheckedStreamOptions {
+  checker: StreamChecker;
   sessionId: string;
   pacer: EventPacer;
   /** Each event the checker parsed from the upstream body is queued here by the caller. */

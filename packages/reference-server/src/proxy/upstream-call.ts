@@ -15,8 +15,12 @@ export interface UpstreamAnswer {
   readonly status: number;
   /** Header fields with lower-case names; repeated fields joined with `, `. */
   readonly headers: Record<string, string>;
-  /** The whole body; rejects when the connection breaks before its end. */
-  bytes(): Promise<Uint8Array>;
+  /**
+   * The whole body, or undefined once it is longer than `maxBytes` (said by its `content-length`
+   * or found while reading): its bytes, those read so far first, then come from {@link stream}.
+   * Rejects when the connection breaks before its end.
+   */
+  bytes(maxBytes: number): Promise<Uint8Array | undefined>;
   /** The body as it comes (call once); null when the answer has none. */
   stream(): ReadableStream<Uint8Array> | null;
 }

@@ -1,23 +1,25 @@
 import { REQUEST_ID_HEADER } from '@parley/protocol';
 import { createUpstreamTransport } from '#upstream-transport';
-import { connectionDropOf, watchClient } from '../http/connection.js';
+import { watchClient } from '../http/connection.js';
 import type { RequestHooks } from '../http/request-hooks.js';
 import { TextResponse } from '../http/text-response.js';
 import { tokenMatcher } from '../http/token-auth.js';
 import { HttpError, isHttpError } from '../http-error.js';
 import { maskUrlPassword, urlSecrets } from '../utils/url-password.js';
 import { checkRequestBody, checkResponseBody, contentTypeViolation } from './check-body.js';
-import { checkedStream, pacedStream, type StreamEnd, type UpstreamBody } from './checked-stream.js';
 import { fetchTransport } from './fetch-transport.js';
 import { protocolOperation } from './protocol-operations.js';
 import { ProxiedRequest, type ProxyContext } from './proxied-request.js';
-import { type SecretRedactor, secretRedactors } from './secret-redactor.js';
-import { redactSplitSecrets } from './split-secrets.js';
+import { secretRedactors } from './secret-redactor.js';
 import { startDeadline } from './start-deadline.js';
-import { StreamChecker } from './stream-checker.js';
-import type { UpstreamAnswer, UpstreamExchange } from './upstream-call.js';
+import { type StreamingContext, streamedAnswer } from './streamed-answer.js';
+import type { UpstreamAnswer } from './upstream-call.js';
 import { upstreamError } from './upstream-error.js';
-import { type CheckingProxyDeps, DEFAULT_UPSTREAM_TIMEOUT_MS } from './upstream-options.js';
+import {
+  type CheckingProxyDeps,
+  DEFAULT_MAX_CHECKED_BODY_BYTES,
+  DEFAULT_UPSTREAM_TIMEOUT_MS,
+} from './upstream-options.js';
 import { pathAndQuery, readRequestBytes, returnedHeaders, upstreamHeaders } from './upstream-request.js';
 
 const BEARER = /^Bearer +([A-Za-z0-9._~+/-]+=*) *$/i;
@@ -51,6 +53,8 @@ export function createUpstreamForwarder(deps: CheckingProxyDeps, context: ProxyC
   // The secrets the upstream may reflect: its token and the URL's password, and in pass-through
   // the client's token.
   const redactorFor = secretRedactors(token, urlSecrets(base));
+  const maxCheckedBodyBytes = upstream.maxCheckedBodyBytes ?? DEFAULT_MAX_CHECKED_BODY_BYTES;
+  const streaming: StreamingContext = { clock, timeoutMs, report, log, shown };
   let seq = 0;
 
   const fetch = async (request: Request, hooks: RequestHooks): Promise<Response> => {
@@ -150,15 +154,53 @@ export function createUpstreamForwarder(deps: CheckingProxyDeps, context: ProxyC
         return failed(error);
       }
       stopTimer();
-      return streamed(proxied, response.status, received, { reader, first }, call, watch.stop, redactor);
+      return streamedAnswer(
+        streaming,
+        proxied,
+        { status: response.status, received, checked: true },
+        {
+          body: { reader, first },
+          call,
+          stopWatch: watch.stop,
+          redactor,
+        },
+      );
     }
 
-    let answered: Uint8Array;
+    let whole: Uint8Array | undefined;
     try {
-      answered = redactor.bytes(await response.bytes());
+      whole = await response.bytes(maxCheckedBodyBytes);
     } catch (error) {
       return failed(error);
     }
+    if (whole === undefined) {
+      // Too long to hold and check: passed on as it comes, unchecked, with the stream's idle timeout.
+      stopTimer();
+      const reader = redactor.reader((response.stream() as ReadableStream<Uint8Array>).getReader());
+      let first: ReadableStreamReadResult<Uint8Array>;
+      try {
+        first = await reader.read();
+      } catch (error) {
+        return failed(error);
+      }
+      report.unchecked();
+      log(
+        `[parley] proxy: the answer to ${method} ${path} is longer than ${maxCheckedBodyBytes} bytes: passed on unchecked`,
+      );
+      hooks.onResponseBody?.(first.value === undefined ? '' : utf8.decode(first.value), undefined, true);
+      return streamedAnswer(
+        streaming,
+        proxied,
+        { status: response.status, received, checked: false },
+        {
+          body: { reader, first },
+          call,
+          stopWatch: watch.stop,
+          redactor,
+        },
+      );
+    }
+    const answered = redactor.bytes(whole);
     settle();
     const body = checkResponseBody(answered, response.status, operation, received);
     for (const violation of body.violations) proxied.violation(violation);
@@ -170,79 +212,6 @@ export function createUpstreamForwarder(deps: CheckingProxyDeps, context: ProxyC
       return new Response(answered as Uint8Array<ArrayBuffer>, { status: response.status, headers: fields });
     }
     return new TextResponse(body.text, { status: response.status, headers: fields });
-  };
-
-  /** A streamed reply: passed on as it comes, checked on the way (through the fault's pacer if any). */
-  const streamed = (
-    proxied: ProxiedRequest,
-    status: number,
-    received: Record<string, string>,
-    body: UpstreamBody,
-    call: UpstreamExchange,
-    stopWatch: () => void,
-    redactor: SecretRedactor,
-  ): Response => {
-    const { hooks } = proxied;
-    hooks.onStreamed?.();
-    const dropConnection = connectionDropOf(proxied.request);
-    const fields = returnedHeaders(received);
-    // Over node:http, @hono/node-server writes the head of a chunked body before it reads any of
-    // it (it reads ahead otherwise): an upstream that breaks from here on cuts a body whose head
-    // the client has, rather than dropping a connection that carried no answer.
-    if (dropConnection !== undefined) fields['transfer-encoding'] = 'chunked';
-    const events: Array<{ atMs: number; event: Record<string, unknown> }> | undefined = proxied.observed
-      ? []
-      : undefined;
-    const pacer = hooks.pacer;
-    const paced: Array<Record<string, unknown>> = [];
-    const observer = hooks.streamObserver;
-    const checker = new StreamChecker({
-      event: (event) => {
-        if (typeof event !== 'string') {
-          events?.push({ atMs: proxied.elapsed(), event });
-          if (pacer !== undefined) paced.push(event);
-        }
-        if (pacer === undefined) observer?.onEvent?.(event);
-      },
-      violation: (violation) => proxied.violation(violation),
-    });
-    const options = {
-      checker,
-      onEnd: (end: StreamEnd) => {
-        stopWatch();
-        if (pacer === undefined) observer?.onEnd?.(end === 'complete');
-        proxied.finish({
-          status,
-          responseHeaders: received,
-          ...(events === undefined ? {} : { events: redactSplitSecrets(events, redactor) }),
-          streamEnd: end,
-        });
-      },
-      abortUpstream: (reason: unknown) =>
-        call.abort(reason instanceof Error ? reason : new Error('The client left', { cause: reason })),
-      dropConnection,
-      idle: {
-        clock,
-        ms: timeoutMs,
-        onTimeout: () => {
-          report.upstreamFailed('timeout');
-          log(
-            `[parley] proxy: the upstream ${shown} sent nothing for ${timeoutMs} ms in ${proxied.method} ${proxied.path}: the stream was cut`,
-          );
-        },
-      },
-    };
-    const stream =
-      pacer === undefined
-        ? checkedStream(body, options)
-        : pacedStream(body, {
-            ...options,
-            pacer,
-            events: paced,
-            sessionId: sessionIdOf(proxied.path),
-            observer,
-          });
-    return new Response(stream, { status, headers: fields });
   };
 
   /**
@@ -262,9 +231,4 @@ export function createUpstreamForwarder(deps: CheckingProxyDeps, context: ProxyC
   };
 
   return { fetch, close: () => client.close() };
-}
-
-/** The session id of a `/v1/messages/:sessionId/stream` path. */
-function sessionIdOf(path: string): string {
-  return decodeURIComponent(path.split('/')[3] ?? '');
 }

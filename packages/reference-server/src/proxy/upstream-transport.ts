@@ -108,6 +108,8 @@ class NodeAnswer implements UpstreamAnswer {
   readonly #request: http.ClientRequest;
   readonly #reasonOf: (error: unknown) => Error;
   readonly #empty: boolean;
+  /** Chunks `bytes()` read before it found the body too long. */
+  #readAlready: Buffer[] = [];
 
   constructor(
     incoming: IncomingMessage,
@@ -124,17 +126,33 @@ class NodeAnswer implements UpstreamAnswer {
     if (this.#empty) incoming.resume();
   }
 
-  bytes(): Promise<Uint8Array> {
+  bytes(maxBytes: number): Promise<Uint8Array | undefined> {
     if (this.#empty) return Promise.resolve(EMPTY);
+    if (Number(this.headers['content-length']) > maxBytes) return Promise.resolve(undefined);
     const incoming = this.#incoming;
     return new Promise((resolve, reject) => {
       const chunks: Buffer[] = [];
-      incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
-      incoming.once('end', () => {
+      let length = 0;
+      const onData = (chunk: Buffer) => {
+        chunks.push(chunk);
+        length += chunk.byteLength;
+        if (length <= maxBytes) return;
+        // Too long to hold: what came so far goes first when the body is streamed on.
+        incoming.pause();
+        incoming.off('data', onData);
+        incoming.off('end', onEnd);
+        incoming.off('error', onError);
+        this.#readAlready = chunks;
+        resolve(undefined);
+      };
+      const onEnd = () => {
         if (chunks.length === 0) resolve(EMPTY);
         else resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks));
-      });
-      incoming.once('error', (error) => reject(this.#reasonOf(error)));
+      };
+      const onError = (error: Error) => reject(this.#reasonOf(error));
+      incoming.on('data', onData);
+      incoming.once('end', onEnd);
+      incoming.once('error', onError);
     });
   }
 
@@ -147,7 +165,10 @@ class NodeAnswer implements UpstreamAnswer {
     // holds the upstream back; cancelling the body ends the upstream request.
     return new ReadableStream<Uint8Array>(
       {
-        start(controller) {
+        start: (controller) => {
+          for (const chunk of this.#readAlready.splice(0)) {
+            controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+          }
           incoming.on('data', (chunk: Buffer) => {
             controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
             if ((controller.desiredSize ?? 0) <= 0) incoming.pause();

@@ -202,3 +202,55 @@ describe('a key named __proto__ in what the upstream sent is kept as data', () =
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 });
+
+describe('a buffered answer too long to hold is passed on unchecked', () => {
+  const LIMIT = 64 * 1024;
+  // A list of sessions 4x the limit: valid JSON, as an export of a long conversation would be.
+  const sessions = Array.from({ length: 4 * 1024 }, (_, i) => ({
+    sessionId: `sess_${i}`,
+    pad: 'x'.repeat(40),
+  }));
+  const LONG = JSON.stringify({ sessions });
+
+  it.each([
+    ['with a content-length', true],
+    ['chunked, found while reading', false],
+  ])(
+    '%s: the client gets every byte, the report counts it, the journal keeps its start',
+    async (_, declared) => {
+      const upstream = await startScriptedUpstream((_request, res) => {
+        if (declared) answer(res, 200, LONG);
+        else {
+          res.writeHead(200, { 'content-type': 'application/json' });
+          for (let at = 0; at < LONG.length; at += 16 * 1024) res.write(LONG.slice(at, at + 16 * 1024));
+          res.end();
+        }
+      });
+      const proxy = await startProxy(upstream.url, { maxCheckedBodyBytes: LIMIT });
+      const response = await send(`${proxy.url}/v1/sessions`, 'GET');
+      expect(response.status).toBe(200);
+      expect(await response.text()).toBe(LONG);
+      const report = await (await proxy.control('/_parley/proxy/report')).json();
+      expect(report).toMatchObject({ requests: 1, unchecked: 1, violations: 0 });
+      expect(proxy.lines).toContain(
+        `[parley] proxy: the answer to GET /v1/sessions is longer than ${LIMIT} bytes: passed on unchecked`,
+      );
+      const entry = proxy.running.server.journal.entries()[0];
+      expect(entry?.response).toMatchObject({ status: 200, bodyTruncated: true, complete: true });
+      expect(LONG.startsWith(entry?.response?.body as string)).toBe(true);
+      await proxy.running.close();
+      expect(proxy.exchanges[0]).toMatchObject({ status: 200, responseBody: undefined });
+      expect(proxy.lines.at(-1)).toMatch(/\(1 too long to check\)/);
+    },
+  );
+
+  it('an answer at the limit is still checked', async () => {
+    const body = '{"sessions":[{"sessionId":1}]}';
+    const upstream = await startScriptedUpstream((_request, res) => answer(res, 200, body));
+    const proxy = await startProxy(upstream.url, { maxCheckedBodyBytes: body.length });
+    expect(await (await send(`${proxy.url}/v1/sessions`, 'GET')).text()).toBe(body);
+    const report = await (await proxy.control('/_parley/proxy/report')).json();
+    expect(report).toMatchObject({ unchecked: 0, requestsWithViolations: 1 });
+    expect(report.rules[0]).toMatchObject({ path: 'sessions[*].sessionId', expected: 'string' });
+  });
+});

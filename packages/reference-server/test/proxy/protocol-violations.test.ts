@@ -113,7 +113,12 @@ describe('an upstream that breaks the protocol: reported with its path, passed o
     expect(r.response.headers.get('content-type')).toBe('text/html');
     expect(r.text).toBe(sent);
     expect(r.journal[0].violations).toEqual([
-      { in: 'response', path: '', expected: 'content-type application/json', got: 'content-type "text/html"' },
+      {
+        in: 'response',
+        path: '',
+        expected: 'content-type application/json',
+        got: 'content-type "text/html"',
+      },
       {
         in: 'response',
         path: '',
