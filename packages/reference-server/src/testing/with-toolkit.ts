@@ -26,8 +26,11 @@ export interface ToolkitDeps {
   faults: FaultQueue;
   /** `false` ignores the `x-parley-fault` header (queued faults still apply). Default true. */
   faultHeader?: boolean;
-  /** Whether a request may get a fault (header or queued): an authenticated one. Default: any. */
-  mayFault?: (request: Request) => boolean;
+  /**
+   * Whether a request may get a fault (header or queued): an authenticated one. Default: any. A
+   * promise when the answer waits (a wrong control token, slowed down).
+   */
+  mayFault?: (request: Request) => boolean | Promise<boolean>;
 }
 
 /** The core the toolkit wraps: the protocol app's fetch, which takes per-request hooks. */
@@ -90,7 +93,7 @@ async function withFault(
   const time = record?.time ?? clock.now();
   let fault: Fault | undefined;
   try {
-    fault = resolveFault(request, deps);
+    fault = await resolveFault(request, deps);
   } catch (error) {
     const response = (isHttpError(error) ? error : toInternal(error)).toResponse();
     return finishBuffered(request, record, response, requestId, deps, time);
@@ -137,11 +140,11 @@ async function withFault(
  * The header's fault over a queued one-shot, member by member; none for a request that may not ask
  * for one (checked only when there is a fault to give, so other requests pay nothing).
  */
-function resolveFault(request: Request, deps: ToolkitDeps): Fault | undefined {
+async function resolveFault(request: Request, deps: ToolkitDeps): Promise<Fault | undefined> {
   const { faults } = deps;
   const header = deps.faultHeader === false ? null : request.headers.get(FAULT_HEADER);
   if (header === null && faults.isEmpty) return undefined;
-  if (deps.mayFault !== undefined && !deps.mayFault(request)) return undefined;
+  if (deps.mayFault !== undefined && !(await deps.mayFault(request))) return undefined;
   const fromHeader = header === null ? undefined : parseFaultHeader(header);
   const queued = faults.isEmpty ? undefined : faults.take(request.method, splitUrl(request.url).path);
   if (fromHeader === undefined && queued === undefined) return undefined;
