@@ -170,7 +170,9 @@ export function createReferenceServer(options: ReferenceServerOptions = {}): Ref
           ctx.model = initialModel;
         },
         checkControlToken: async (request) =>
-          controlTokenGuard === undefined ? { kind: 'invalid', delayMs: 0 } : controlTokenGuard.verify(request),
+          controlTokenGuard === undefined
+            ? { kind: 'invalid', delayMs: 0 }
+            : controlTokenGuard.verify(request),
         ...(proxy === undefined ? {} : { proxyReport: () => proxy.report() }),
       })
     : undefined;
