@@ -10,7 +10,7 @@ import type { Document } from '../extensions/rag/document.js';
 import type { Model } from '../model/model.js';
 import { loadScript } from '../model/script-file.js';
 import { scriptedModel } from '../model/scripted-model.js';
-import { maskUrlPassword } from '../utils/url-password.js';
+import { maskUrlPasswords } from '../utils/url-password.js';
 import { type CliEnv, type CliIo, parseCommandLine } from './cli-command.js';
 import type { CliOptions } from './cli-options.js';
 import { type RunningServer, startServer } from './start-server.js';
@@ -71,7 +71,7 @@ export async function runCli(
   }
   if (opts.replay !== undefined && opts.upstream !== undefined) {
     io.stderr(
-      `parley-server: --replay ${opts.replay} and --upstream ${maskUrlPassword(opts.upstream)} both answer /v1: pass one of them\n`,
+      `parley-server: --replay ${opts.replay} and --upstream ${maskUrlPasswords(opts.upstream)} both answer /v1: pass one of them\n`,
     );
     return { exitCode: 2 };
   }

@@ -1,4 +1,4 @@
-import { setOwn } from '../utils/lost-proto-key.js';
+import { setOwn } from '../utils/set-own.js';
 import type { Cassette } from './cassette-format.js';
 
 /** What a redacted value is replaced with; on replay it matches any value (or any text in its place). */

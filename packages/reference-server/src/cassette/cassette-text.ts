@@ -1,4 +1,4 @@
-import { setOwn } from '../utils/lost-proto-key.js';
+import { setOwn } from '../utils/set-own.js';
 import type {
   Cassette,
   CassetteSession,

@@ -1,5 +1,5 @@
 import type { RequestHooks } from '../http/request-hooks.js';
-import { maskUrlPassword } from '../utils/url-password.js';
+import { maskUrlPasswords } from '../utils/url-password.js';
 import type { ProxyContext } from './proxied-request.js';
 import { ProxyReport, type ProxyReportSnapshot } from './proxy-report.js';
 import type { UpstreamForwarder } from './upstream-forwarder.js';
@@ -24,7 +24,7 @@ export interface CheckingProxy {
  */
 export function createCheckingProxy(deps: CheckingProxyDeps): CheckingProxy {
   const { upstream, clock } = deps;
-  const shown = maskUrlPassword(upstream.url.replace(/\/+$/, ''));
+  const shown = maskUrlPasswords(upstream.url.replace(/\/+$/, ''));
   const log = upstream.log ?? ((line: string) => console.warn(line));
   const report = new ProxyReport(shown);
   const context: ProxyContext = { clock, report, observers: [...(upstream.observers ?? [])], log };

@@ -5,7 +5,7 @@ import type { RequestHooks } from '../http/request-hooks.js';
 import { TextResponse } from '../http/text-response.js';
 import { tokenMatcher } from '../http/token-auth.js';
 import { HttpError, isHttpError } from '../http-error.js';
-import { maskUrlPassword, urlSecrets } from '../utils/url-password.js';
+import { maskUrlPasswords } from '../utils/url-password.js';
 import { checkRequestBody, checkResponseBody, contentTypeViolation } from './check-body.js';
 import { fetchTransport } from './fetch-transport.js';
 import { protocolOperation } from './protocol-operations.js';
@@ -21,6 +21,7 @@ import {
   DEFAULT_UPSTREAM_TIMEOUT_MS,
 } from './upstream-options.js';
 import { pathAndQuery, readRequestBytes, returnedHeaders, upstreamHeaders } from './upstream-request.js';
+import { urlSecrets } from './url-secrets.js';
 
 const BEARER = /^Bearer +([A-Za-z0-9._~+/-]+=*) *$/i;
 const utf8 = new TextDecoder();
@@ -41,7 +42,7 @@ export function createUpstreamForwarder(deps: CheckingProxyDeps, context: ProxyC
   const { report, log } = context;
   const base = upstream.url.replace(/\/+$/, '');
   // What messages name: the URL with its password masked.
-  const shown = maskUrlPassword(base);
+  const shown = maskUrlPasswords(base);
   const timeoutMs = upstream.timeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS;
   const client =
     upstream.fetch === undefined

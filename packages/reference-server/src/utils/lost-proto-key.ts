@@ -42,39 +42,22 @@ export function findLostProtoKey(input: unknown, output: unknown): Array<string 
 /**
  * Puts back on `output` (what validating `input` produced, made of fresh objects) every own
  * `__proto__` key of `input` it lost, as an own property holding the input's value: data that
- * happened to use that name stays data. Walks as {@link findLostProtoKey} does.
+ * happened to use that name stays data. One walk, as {@link findLostProtoKey} walks.
  */
 export function restoreLostProtoKeys(input: unknown, output: unknown): void {
-  const work: Array<{ input: unknown; output: unknown }> = [{ input, output }];
+  const work: unknown[] = [input, output];
   while (work.length > 0) {
-    const item = work.pop() as (typeof work)[number];
-    if (item.input === item.output || typeof item.input !== 'object' || item.input === null) continue;
-    if (typeof item.output !== 'object' || item.output === null) continue;
-    if (Array.isArray(item.input)) {
-      if (!Array.isArray(item.output)) continue;
-      const length = Math.min(item.input.length, item.output.length);
-      for (let i = 0; i < length; i++) work.push({ input: item.input[i], output: item.output[i] });
+    const to = work.pop() as Record<string, unknown>;
+    const from = work.pop() as Record<string, unknown>;
+    if (from === to || typeof from !== 'object' || from === null || typeof to !== 'object' || to === null) {
       continue;
     }
-    const from = item.input as Record<string, unknown>;
-    const to = item.output as Record<string, unknown>;
     if (Object.hasOwn(from, PROTO_KEY) && !Object.hasOwn(to, PROTO_KEY)) {
-      Object.defineProperty(to, PROTO_KEY, {
-        value: from[PROTO_KEY],
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
+      Object.defineProperty(to, PROTO_KEY, { value: from[PROTO_KEY], enumerable: true, writable: true });
     }
+    // Arrays too: their indexes are their keys.
     for (const key of Object.keys(from)) {
-      if (key !== PROTO_KEY && Object.hasOwn(to, key)) work.push({ input: from[key], output: to[key] });
+      if (key !== PROTO_KEY && Object.hasOwn(to, key)) work.push(from[key], to[key]);
     }
   }
-}
-
-/** Sets `key` on `target` as an own property, `__proto__` included (assigning that one sets the prototype). */
-export function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === PROTO_KEY) {
-    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-  } else target[key] = value;
 }

@@ -1,8 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { bundlePage, contains, gzipBytes, type PageBundle } from '../helpers/browser-bundle.js';
 
-/** The most a page running the reference server under msw's worker may load before its code runs. */
-const FIRST_CHUNK_LIMIT_BYTES = 175 * 1024;
+/**
+ * The most a page running the reference server under msw's worker may load before its code runs.
+ * 176 KB: 175 until issue 27, whose checks must run when the server is created (a cassette, parsed
+ * or read, checked against the protocol; a `__proto__` key kept as data; the control token's
+ * slow-down) added 1.0 KB gzip (174.6 to 175.6).
+ */
+const FIRST_CHUNK_LIMIT_BYTES = 176 * 1024;
 
 // The baseline, bundled in the same run: a page with msw's worker and nothing of Parley.
 const MSW_ONLY = `
