@@ -1,5 +1,5 @@
 import { DEMO_USER, type RunningServer, startServer } from '@parley/reference-server';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 // Chromium as the repository's other browser tests launch it (Debian's /usr/bin/chromium).
 import {
   describeWithChromium,

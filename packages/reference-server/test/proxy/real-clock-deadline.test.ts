@@ -51,7 +51,7 @@ describe('the proxy deadline on the real clock', () => {
     await vi.advanceTimersByTimeAsync(1);
     await pending;
     expect(answered?.status).toBe(504);
-    expect((await answered?.json()).error.code).toBe('upstream_timeout');
+    expect((await (answered as Response).json()).error.code).toBe('upstream_timeout');
     // The upstream request was ended with the timeout.
     expect(upstream.signals[0]?.aborted).toBe(true);
     expect(proxy.proxy?.report().timeouts).toBe(1);
