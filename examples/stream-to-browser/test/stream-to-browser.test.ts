@@ -1,7 +1,10 @@
 import { DEMO_USER, type RunningServer, startServer } from '@parley/reference-server';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 // Chromium as the repository's other browser tests launch it (Debian's /usr/bin/chromium).
-import { HAS_CHROMIUM, launchChromium } from '../../../packages/reference-server/test/helpers/chromium.js';
+import {
+  describeWithChromium,
+  launchChromium,
+} from '../../../packages/reference-server/test/helpers/chromium.js';
 import { type RunningApp, startApp } from '../src/app.js';
 
 type Chromium = Awaited<ReturnType<typeof launchChromium>>;
@@ -15,8 +18,8 @@ const RECORD_RENDERS = `(() => {
   }).observe(document.querySelector('#log'), { childList: true, subtree: true, characterData: true });
 })()`;
 
-// Runs where Debian's chromium is installed (CI installs it when it can); skips elsewhere.
-describe.runIf(HAS_CHROMIUM)('a reply relayed by a Node route to a page that reads it with the SDK', () => {
+// Runs where Chromium is installed; skipped with a note elsewhere (CI requires it).
+describeWithChromium('a reply relayed by a Node route to a page that reads it with the SDK', () => {
   let parley: RunningServer;
   let app: RunningApp;
   let chromium: Chromium;

@@ -106,8 +106,9 @@ export function createReferenceServer(options: ReferenceServerOptions = {}): Ref
   const controlToken = control ? (options.controlToken ?? generateControlToken()) : undefined;
   const controlTokenGuard =
     controlToken === undefined ? undefined : new ControlTokenGuard(controlTokenMatcher(controlToken), clock);
-  // A fault with a wrong control token is ignored, and counts as a guess like any other.
-  const hasControlToken = (request: Request) => controlTokenGuard?.check(request).kind === 'valid';
+  // A fault with a wrong control token is ignored, and counts as a guess like any other (answered as slowly).
+  const hasControlToken = async (request: Request) =>
+    (await controlTokenGuard?.verify(request))?.kind === 'valid';
   const isUser = bearerMatcher(users);
   // As a checking proxy, /v1 goes upstream; the toolkit wraps the proxy as it wraps the core. A
   // replay asks it only for what the cassette lacks.
@@ -173,8 +174,10 @@ export function createReferenceServer(options: ReferenceServerOptions = {}): Ref
         restoreModel: () => {
           ctx.model = initialModel;
         },
-        checkControlToken: (request) =>
-          controlTokenGuard === undefined ? { kind: 'invalid' } : controlTokenGuard.check(request),
+        checkControlToken: async (request) =>
+          controlTokenGuard === undefined
+            ? { kind: 'invalid', delayMs: 0 }
+            : controlTokenGuard.verify(request),
         ...(proxy === undefined ? {} : { proxyReport: () => proxy.report() }),
       })
     : undefined;
@@ -225,6 +228,7 @@ export function createReferenceServer(options: ReferenceServerOptions = {}): Ref
     cassette: cassette.control,
     close: async () => {
       abortReplies();
+      controlTokenGuard?.close();
       await extensions?.close();
       // The proxy closes its observers: the recorder writes the cassette then.
       await proxy?.close();

@@ -11,10 +11,6 @@ export const SERVER_ERROR_CODES = {
     description: 'A control route was called without the x-parley-control-token header.',
   },
   invalid_control_token: { status: 401, description: 'The x-parley-control-token header is not the token.' },
-  control_token_locked: {
-    status: 429,
-    description: 'Too many wrong control tokens from this client: locked out until Retry-After passes.',
-  },
   host_not_allowed: {
     status: 403,
     description: 'The Host is not a loopback name, an IP address or one of the allowed hosts.',

@@ -1,6 +1,7 @@
 import type { RecordConfig, ReplayConfig } from '../cassette/cassette-config.js';
 import { expiryVerdict } from '../cassette/cassette-expiry.js';
 import { cassetteFileExists, readCassetteFile } from '../cassette/cassette-file.js';
+import { maskUrlPasswords } from '../utils/url-password.js';
 import type { CliIo } from './cli-command.js';
 import type { CliOptions } from './cli-options.js';
 
@@ -54,7 +55,7 @@ export function cliCassette(
     opts.cassetteExpiry !== 'record'
   ) {
     return fail(
-      `--replay ${opts.replay} and --upstream ${upstream} both answer /v1: pass one of them ` +
+      `--replay ${opts.replay} and --upstream ${maskUrlPasswords(upstream)} both answer /v1: pass one of them ` +
         '(or --replay-on-mismatch upstream, for the calls the cassette does not hold)',
     );
   }
@@ -98,7 +99,7 @@ export function cliCassette(
     const line =
       opts.recordMissing === undefined
         ? `replaying ${given}`
-        : `replaying ${given}, recording what it lacks from ${upstream} (written when the server stops)`;
+        : `replaying ${given}, recording what it lacks from ${maskUrlPasswords(upstream ?? '')} (written when the server stops)`;
     return { replay, lines: [line] };
   }
   if (opts.record !== undefined) {

@@ -1,4 +1,5 @@
 import { Command, CommanderError, Help, InvalidArgumentError, Option } from 'commander';
+import { maskUrlPasswords } from '../utils/url-password.js';
 import { CLI_OPTIONS, type CliOptions } from './cli-options.js';
 
 /** Where the CLI writes. */
@@ -62,7 +63,7 @@ export function parseCommandLine(
       },
     })
     .exitOverride()
-    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
+    .configureOutput({ writeOut: io.stdout, writeErr: (text) => io.stderr(maskUrlPasswords(text)) });
 
   try {
     // `pnpm start -- --port 0` passes the `--` on under pnpm 10: skip it.
@@ -93,7 +94,9 @@ export function parseCommandLine(
     } catch (error) {
       if (!(error instanceof InvalidArgumentError)) throw error;
       const shown = spec.secret === true ? '' : ` value '${raw}'`;
-      io.stderr(`error: environment variable ${spec.env}${shown} is invalid. ${error.message}\n`);
+      io.stderr(
+        maskUrlPasswords(`error: environment variable ${spec.env}${shown} is invalid. ${error.message}\n`),
+      );
       return { exitCode: 2 };
     }
   }

@@ -8,6 +8,7 @@ import {
 import { attachConnection } from '../http/connection.js';
 import { writableHead } from '../http/text-response.js';
 import { answerClientError } from './client-error.js';
+import { needsLatin1Head, writeLatin1HeadStream } from './latin1-head-stream.js';
 import { NodeConnection } from './node-connection.js';
 
 /**
@@ -96,11 +97,18 @@ async function serveRequest(
   try {
     const response = await server.fetch(request);
     const head = writableHead(response);
-    if (head === undefined) return response;
+    if (head === undefined) {
+      if (!needsLatin1Head(response)) return response;
+      await writeLatin1HeadStream(response, env.outgoing);
+      return responseAlreadySent;
+    }
     const { text, fields } = head;
-    fields['content-length'] = String(Buffer.byteLength(text));
+    // Bytes, not a string: node:http writes the head in the body's encoding when it is a string,
+    // which would send a header's bytes 0x80-0xff (latin1, as received) as UTF-8.
+    const body = Buffer.from(text);
+    fields['content-length'] = String(body.byteLength);
     env.outgoing.writeHead(response.status, fields);
-    env.outgoing.end(text);
+    env.outgoing.end(body);
     return responseAlreadySent;
   } catch {
     // server.fetch rejects only for a dropped connection (it answers every failure with a response):

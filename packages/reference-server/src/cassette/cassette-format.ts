@@ -5,6 +5,8 @@ import {
   UsageSchema,
 } from '@parley/protocol';
 import * as z from 'zod';
+import { restoreLostProtoKeys } from '../utils/lost-proto-key.js';
+import { cassetteProtocolIssues, describeVersion, listedIssues } from './cassette-check.js';
 
 /** The cassette format this server writes and reads. */
 export const CASSETTE_VERSION = 2;
@@ -115,7 +117,11 @@ export class InvalidCassetteError extends Error {
   }
 }
 
-/** Validates a parsed cassette; `source` names it in the error (a file path or `the cassette`). */
+/**
+ * Validates a parsed cassette against the format and the protocol (its recorded events);
+ * `source` names it in the error (a file path or `the cassette`), which lists the fields that
+ * break them.
+ */
 export function parseCassette(value: unknown, source = 'the cassette'): Cassette {
   if (
     typeof value === 'object' &&
@@ -124,17 +130,20 @@ export function parseCassette(value: unknown, source = 'the cassette'): Cassette
     !CASSETTE_VERSIONS_READ.includes(value.version as number)
   ) {
     throw new InvalidCassetteError(source, [
-      `version ${JSON.stringify(value.version)} is not supported; this server reads versions ${CASSETTE_VERSIONS_READ.join(' and ')}`,
+      `version ${describeVersion(value.version)} is not supported; this server reads versions ${CASSETTE_VERSIONS_READ.join(' and ')}`,
     ]);
   }
   const result = CassetteSchema.safeParse(value);
-  if (result.success) return result.data;
-  throw new InvalidCassetteError(
-    source,
-    result.error.issues.map(
-      (issue) => `${issue.path.length > 0 ? issue.path.join('.') : '(root)'}: ${issue.message}`,
-    ),
-  );
+  const issues = result.success
+    ? cassetteProtocolIssues(result.data)
+    : result.error.issues.map(
+        (issue) => `${issue.path.length > 0 ? issue.path.join('.') : '(root)'}: ${issue.message}`,
+      );
+  if (issues.length > 0) throw new InvalidCassetteError(source, listedIssues(issues));
+  const cassette = result.data as Cassette;
+  // Recorded JSON (customizations, tool inputs, events) keeps a key named __proto__ as data.
+  restoreLostProtoKeys(value, cassette);
+  return cassette;
 }
 
 /** Parses a cassette's JSON text. */

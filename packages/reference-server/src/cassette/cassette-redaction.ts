@@ -1,3 +1,4 @@
+import { setOwn } from '../utils/set-own.js';
 import type { Cassette } from './cassette-format.js';
 
 /** What a redacted value is replaced with; on replay it matches any value (or any text in its place). */
@@ -43,7 +44,7 @@ function redactPath(value: unknown, path: readonly string[]): unknown {
   if (typeof value === 'object' && value !== null) {
     const out: Record<string, unknown> = {};
     for (const [k, item] of Object.entries(value)) {
-      out[k] = key === '*' || key === k ? redactPath(item, rest) : item;
+      setOwn(out, k, key === '*' || key === k ? redactPath(item, rest) : item);
     }
     return out;
   }
@@ -60,7 +61,7 @@ function replaceValues(value: unknown, secrets: readonly string[]): unknown {
   if (typeof value === 'object' && value !== null) {
     const out: Record<string, unknown> = {};
     for (const [key, item] of Object.entries(value))
-      out[replaceValues(key, secrets) as string] = replaceValues(item, secrets);
+      setOwn(out, replaceValues(key, secrets) as string, replaceValues(item, secrets));
     return out;
   }
   return value;

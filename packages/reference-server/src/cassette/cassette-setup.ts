@@ -5,7 +5,7 @@ import type { CassetteAdditions } from './cassette-additions.js';
 import type { CassetteControl, RecordConfig, ReplayConfig } from './cassette-config.js';
 import { expiryVerdict } from './cassette-expiry.js';
 import { cassetteFileExists, readCassetteFile, writeCassetteFile } from './cassette-file.js';
-import { type Cassette, emptyCassette } from './cassette-format.js';
+import { type Cassette, emptyCassette, parseCassette } from './cassette-format.js';
 import { recordingObserver } from './record-source.js';
 import type { ReplaySource } from './replay-model.js';
 import { describeUnused, ReplayUsage } from './replay-usage.js';
@@ -249,7 +249,8 @@ function recording(config: RecordConfig, options: CassetteOptions, deps: Cassett
 /** The replay's cassette: parsed, read from its file, or (record-missing, no file yet) empty. */
 function loadCassette(config: ReplayConfig): Cassette {
   const given = config.cassette;
-  if (typeof given !== 'string') return given;
+  // A parsed cassette is checked as a file is, so that a bad one fails the server's creation too.
+  if (typeof given !== 'string') return parseCassette(given, config.name ?? 'given in code');
   if (config.recordMissing && !cassetteFileExists(given)) return emptyCassette();
   return readCassetteFile(given);
 }

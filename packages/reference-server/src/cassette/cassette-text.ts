@@ -1,3 +1,4 @@
+import { setOwn } from '../utils/set-own.js';
 import type {
   Cassette,
   CassetteSession,
@@ -73,7 +74,8 @@ export function sortKeys(value: unknown): unknown {
     const out: Record<string, unknown> = {};
     for (const key of Object.keys(value).sort()) {
       const item = (value as Record<string, unknown>)[key];
-      if (item !== undefined) out[key] = sortKeys(item);
+      // setOwn: recorded JSON keeps a key named __proto__ as data.
+      if (item !== undefined) setOwn(out, key, sortKeys(item));
     }
     return out;
   }

@@ -17,9 +17,10 @@ export interface RequestHooks {
   onBody?: BodyObserver;
   /**
    * Told the JSON text of a buffered response the core made, and the value it was serialized from
-   * (responses with no body, and those a middleware builds itself, are not told).
+   * (responses with no body, and those a middleware builds itself, are not told). `truncated`: the
+   * text is only the body's start (the checking proxy's answer too long to hold).
    */
-  onResponseBody?: (text: string, value: unknown) => void;
+  onResponseBody?: (text: string, value: unknown, truncated?: boolean) => void;
   /** Told that the response body is a stream of events written as the reply runs. */
   onStreamed?: () => void;
   /** Paces the events of a streamed reply (the toolkit's stream faults). */

@@ -30,31 +30,74 @@ export function checkRequestBody(bytes: Uint8Array, operation: ProtocolOperation
   return body;
 }
 
+const JSON_TYPE = /^application\/json\s*(?:;|$)/i;
+
+/**
+ * A body the protocol writes as JSON (every answer but an empty one) without `content-type:
+ * application/json` (parameters allowed): a client that checks the type fails on it.
+ */
+export function contentTypeViolation(headers: Record<string, string>): ProtocolViolation | undefined {
+  const type = headers['content-type'];
+  if (type !== undefined && JSON_TYPE.test(type)) return undefined;
+  return {
+    in: 'response',
+    path: '',
+    expected: 'content-type application/json',
+    got: type === undefined ? 'no content-type' : `content-type ${describeText(type).slice(5)}`,
+  };
+}
+
 /**
  * Reads and checks a buffered response body: an error status against the error body, the success
- * status against its operation's schema (and the status itself against the operation's).
+ * status against its operation's schema (and the status itself against the operation's: a
+ * redirect is never one), and a body's content type.
  */
 export function checkResponseBody(
   bytes: Uint8Array,
   status: number,
   operation: ProtocolOperation | undefined,
+  headers: Record<string, string> = {},
 ): CheckedBody {
   const body = readJson(bytes, 'response');
   const empty = body.text === undefined || body.text.trim() === '';
+  if (status >= 300 && status < 400) {
+    // The protocol has no redirect: a client following one may send its request elsewhere.
+    body.violations.splice(0, body.violations.length, {
+      in: 'response',
+      path: '',
+      expected: operation === undefined ? 'a status that is not a redirect' : `status ${operation.status}`,
+      got: `status ${status}`,
+    });
+    return body;
+  }
+  checkByStatus(body, bytes, empty, status, operation);
+  const typeViolation = empty ? undefined : contentTypeViolation(headers);
+  if (typeViolation !== undefined) body.violations.unshift(typeViolation);
+  return body;
+}
+
+/** The body against what its status says it is: an error body, or the operation's success body. */
+function checkByStatus(
+  body: CheckedBody,
+  bytes: Uint8Array,
+  empty: boolean,
+  status: number,
+  operation: ProtocolOperation | undefined,
+): void {
   if (status >= 400) {
     if (body.violations.length > 0 || empty) {
       body.violations.splice(0, body.violations.length, {
         in: 'response',
         path: '',
         expected: 'a JSON error body {"error": {"code", "message"}}',
-        got: empty ? 'nothing' : describeText(body.text ?? lenient.decode(bytes)),
+        got: empty ? 'nothing' : describeText(body.text ?? lenient.decode(bytes.subarray(0, 256))),
       });
-      return body;
+      return;
     }
     body.violations.push(...violationsOf(ErrorBodySchema, body.value, 'response'));
-    return body;
+    return;
   }
-  if (operation === undefined || status < 200 || status >= 300) return body;
+  if (operation === undefined || status < 200 || status >= 300) return;
   if (status !== operation.status) {
     body.violations.push({
       in: 'response',
@@ -63,13 +106,12 @@ export function checkResponseBody(
       got: `status ${status}`,
     });
   }
-  if (operation.response === undefined || body.violations.length > 0) return body;
+  if (operation.response === undefined || body.violations.length > 0) return;
   if (empty) {
     body.violations.push({ in: 'response', path: '', expected: 'a JSON body', got: 'nothing' });
-    return body;
+    return;
   }
   body.violations.push(...violationsOf(operation.response, body.value, 'response'));
-  return body;
 }
 
 function readJson(bytes: Uint8Array, where: ProtocolViolation['in']): CheckedBody {

@@ -1,6 +1,7 @@
 import type { EventPacer } from '../http/event-pacer.js';
 import { type StreamObserver, StreamWriter } from '../http/stream-writer.js';
 import type { Clock } from '../time/clock.js';
+import type { ChunkReader } from './secret-redactor.js';
 import { startDeadline } from './start-deadline.js';
 import type { StreamChecker } from './stream-checker.js';
 
@@ -9,7 +10,8 @@ export type StreamEnd = 'complete' | 'cut' | 'aborted';
 
 /** What a checked stream is told and tells. */
 export interface CheckedStreamOptions {
-  checker: StreamChecker;
+  /** Told each chunk and the end; a body too long to check gets one that checks nothing. */
+  checker: Pick<StreamChecker, 'write' | 'end' | 'complete'>;
   /** The body ended: all of it passed, the upstream stopped early, or the client left. */
   onEnd(end: StreamEnd): void;
   /** The client left: stop the upstream request. */
@@ -30,7 +32,7 @@ class UpstreamIdleError extends Error {
 
 /** The next chunk of `reader`, or an {@link UpstreamIdleError} after `idle.ms` of the clock. */
 function readWithin(
-  reader: ReadableStreamDefaultReader<Uint8Array>,
+  reader: ChunkReader,
   idle: CheckedStreamOptions['idle'],
 ): Promise<ReadableStreamReadResult<Uint8Array>> {
   return new Promise((resolve, reject) => {
@@ -52,7 +54,7 @@ function readWithin(
 
 /** The upstream body's reader, and what its first read gave (the proxy answers once it has it). */
 export interface UpstreamBody {
-  reader: ReadableStreamDefaultReader<Uint8Array>;
+  reader: ChunkReader;
   first: ReadableStreamReadResult<Uint8Array>;
 }
 
@@ -117,6 +119,7 @@ export function checkedStream(
 
 /** What a paced stream is told besides {@link CheckedStreamOptions}. */
 export interface PacedStreamOptions extends CheckedStreamOptions {
+  checker: StreamChecker;
   sessionId: string;
   pacer: EventPacer;
   /** Each event the checker parsed from the upstream body is queued here by the caller. */

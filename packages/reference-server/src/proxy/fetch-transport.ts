@@ -16,8 +16,7 @@ export function fetchTransport(
       (response): UpstreamAnswer => ({
         status: response.status,
         headers: fieldsOf(response.headers),
-        bytes: async () => new Uint8Array(await response.arrayBuffer()),
-        stream: () => response.body,
+        ...bodyOf(response),
       }),
     );
     return { answer, abort: (reason) => controller.abort(reason) };
@@ -29,4 +28,50 @@ function fieldsOf(headers: Headers): Record<string, string> {
   const fields: Record<string, string> = {};
   for (const [name, value] of headers) fields[name] = value;
   return fields;
+}
+
+/** A fetch response's body, whole while it is at most `maxBytes` long, or as a stream. */
+function bodyOf(response: Response): Pick<UpstreamAnswer, 'bytes' | 'stream'> {
+  let readAlready: Uint8Array[] = [];
+  let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+  return {
+    bytes: async (maxBytes) => {
+      if (Number(response.headers.get('content-length')) > maxBytes) return undefined;
+      if (response.body === null) return new Uint8Array(0);
+      reader = response.body.getReader();
+      const chunks: Uint8Array[] = [];
+      let length = 0;
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        chunks.push(value);
+        length += value.byteLength;
+        if (length > maxBytes) {
+          readAlready = chunks;
+          return undefined;
+        }
+      }
+      const whole = new Uint8Array(length);
+      let at = 0;
+      for (const chunk of chunks) {
+        whole.set(chunk, at);
+        at += chunk.byteLength;
+      }
+      return whole;
+    },
+    stream: () => {
+      const started = reader;
+      if (started === undefined) return response.body;
+      return new ReadableStream<Uint8Array>({
+        pull: async (controller) => {
+          const next = readAlready.shift();
+          if (next !== undefined) return controller.enqueue(next);
+          const { done, value } = await started.read();
+          if (done) controller.close();
+          else controller.enqueue(value);
+        },
+        cancel: (reason) => started.cancel(reason),
+      });
+    },
+  };
 }

@@ -28,6 +28,8 @@ export interface ProxyReportSnapshot {
   unreachable: number;
   /** Answered `504 upstream_timeout`. */
   timeouts: number;
+  /** Buffered answers longer than `maxCheckedBodyBytes`: passed on unchecked. */
+  unchecked: number;
   /** Each kind of violation, most frequent first (at most {@link MAX_RULES} kinds). */
   rules: ViolationRule[];
 }
@@ -42,6 +44,7 @@ export class ProxyReport {
   #violations = 0;
   #unreachable = 0;
   #timeouts = 0;
+  #unchecked = 0;
   readonly #rules = new Map<string, ViolationRule>();
 
   constructor(readonly upstream: string) {}
@@ -53,6 +56,11 @@ export class ProxyReport {
   upstreamFailed(kind: 'unreachable' | 'timeout'): void {
     if (kind === 'unreachable') this.#unreachable++;
     else this.#timeouts++;
+  }
+
+  /** An answer too long to check was passed on unchecked. */
+  unchecked(): void {
+    this.#unchecked++;
   }
 
   /** Counts a request that broke the protocol once, however many violations it had. */
@@ -89,6 +97,7 @@ export class ProxyReport {
       violations: this.#violations,
       unreachable: this.#unreachable,
       timeouts: this.#timeouts,
+      unchecked: this.#unchecked,
       rules: [...this.#rules.values()]
         .sort((a, b) => b.count - a.count)
         .map((rule) => ({ ...rule, last: { ...rule.last } })),
@@ -101,6 +110,7 @@ export class ProxyReport {
     const failures = [
       ...(s.unreachable > 0 ? [`${s.unreachable} unreachable`] : []),
       ...(s.timeouts > 0 ? [`${s.timeouts} timed out`] : []),
+      ...(s.unchecked > 0 ? [`${s.unchecked} too long to check`] : []),
     ];
     const top = s.rules[0];
     return (

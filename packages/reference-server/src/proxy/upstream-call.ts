@@ -15,8 +15,12 @@ export interface UpstreamAnswer {
   readonly status: number;
   /** Header fields with lower-case names; repeated fields joined with `, `. */
   readonly headers: Record<string, string>;
-  /** The whole body; rejects when the connection breaks before its end. */
-  bytes(): Promise<Uint8Array>;
+  /**
+   * The whole body, or undefined once it is longer than `maxBytes` (said by its `content-length`
+   * or found while reading): its bytes, those read so far first, then come from {@link stream}.
+   * Rejects when the connection breaks before its end.
+   */
+  bytes(maxBytes: number): Promise<Uint8Array | undefined>;
   /** The body as it comes (call once); null when the answer has none. */
   stream(): ReadableStream<Uint8Array> | null;
 }
@@ -31,3 +35,10 @@ export interface UpstreamExchange {
 
 /** How the proxy calls its upstream: node:http(s) on Node, a `fetch` elsewhere or when given one. */
 export type UpstreamTransport = (call: UpstreamCall) => UpstreamExchange;
+
+/** A transport and a way to end its open connections (the proxy's `close()`). */
+export interface UpstreamClient {
+  readonly send: UpstreamTransport;
+  /** Closes the connections kept alive for later calls; calls on their way end too. */
+  close(): void;
+}

@@ -1,39 +1,61 @@
 import { REQUEST_ID_HEADER } from '@parley/protocol';
 import { createUpstreamTransport } from '#upstream-transport';
-import { connectionDropOf, watchClient } from '../http/connection.js';
+import { watchClient } from '../http/connection.js';
 import type { RequestHooks } from '../http/request-hooks.js';
 import { TextResponse } from '../http/text-response.js';
 import { tokenMatcher } from '../http/token-auth.js';
 import { HttpError, isHttpError } from '../http-error.js';
-import { checkRequestBody, checkResponseBody } from './check-body.js';
-import { checkedStream, pacedStream, type StreamEnd, type UpstreamBody } from './checked-stream.js';
+import { maskUrlPasswords } from '../utils/url-password.js';
+import { checkRequestBody, checkResponseBody, contentTypeViolation } from './check-body.js';
 import { fetchTransport } from './fetch-transport.js';
 import { protocolOperation } from './protocol-operations.js';
 import { ProxiedRequest, type ProxyContext } from './proxied-request.js';
+import { secretRedactors } from './secret-redactor.js';
 import { startDeadline } from './start-deadline.js';
-import { StreamChecker } from './stream-checker.js';
-import type { UpstreamAnswer, UpstreamExchange } from './upstream-call.js';
-import { type CheckingProxyDeps, DEFAULT_UPSTREAM_TIMEOUT_MS } from './upstream-options.js';
+import { type StreamingContext, streamedAnswer } from './streamed-answer.js';
+import type { UpstreamAnswer } from './upstream-call.js';
+import { upstreamError } from './upstream-error.js';
+import {
+  type CheckingProxyDeps,
+  DEFAULT_MAX_CHECKED_BODY_BYTES,
+  DEFAULT_UPSTREAM_TIMEOUT_MS,
+} from './upstream-options.js';
 import { pathAndQuery, readRequestBytes, returnedHeaders, upstreamHeaders } from './upstream-request.js';
+import { urlSecrets } from './url-secrets.js';
 
 const BEARER = /^Bearer +([A-Za-z0-9._~+/-]+=*) *$/i;
 const utf8 = new TextDecoder();
+
+/** The proxy's request path, and the end of its upstream connections. */
+export interface UpstreamForwarder {
+  fetch(request: Request, hooks: RequestHooks): Promise<Response>;
+  /** Closes the connections to the upstream kept alive between requests. */
+  close(): void;
+}
 
 /**
  * Forwards one `/v1` request to the upstream and its answer back, checking both on the way (the
  * proxy's request path: loaded on the first request, so a bundle that never proxies stays small).
  */
-export function createUpstreamForwarder(
-  deps: CheckingProxyDeps,
-  context: ProxyContext,
-): (request: Request, hooks: RequestHooks) => Promise<Response> {
+export function createUpstreamForwarder(deps: CheckingProxyDeps, context: ProxyContext): UpstreamForwarder {
   const { upstream, clock, maxBodyBytes } = deps;
   const { report, log } = context;
   const base = upstream.url.replace(/\/+$/, '');
+  // What messages name: the URL with its password masked.
+  const shown = maskUrlPasswords(base);
   const timeoutMs = upstream.timeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS;
-  const send = upstream.fetch === undefined ? createUpstreamTransport() : fetchTransport(upstream.fetch);
+  const client =
+    upstream.fetch === undefined
+      ? createUpstreamTransport()
+      : { send: fetchTransport(upstream.fetch), close: () => {} };
+  const send = client.send;
   const token = upstream.token;
   const userOf = token === undefined ? undefined : tokenMatcher(deps.users);
+  // The secrets the upstream may reflect: its token and the URL's password, and in pass-through
+  // the client's token.
+  const redactorFor = secretRedactors(token, urlSecrets(base));
+  const maxCheckedBodyBytes = upstream.maxCheckedBodyBytes ?? DEFAULT_MAX_CHECKED_BODY_BYTES;
+  const streaming: StreamingContext = { clock, timeoutMs, report, log, shown };
   let seq = 0;
 
   const fetch = async (request: Request, hooks: RequestHooks): Promise<Response> => {
@@ -50,8 +72,6 @@ export function createUpstreamForwarder(
       hooks,
       context,
     );
-    report.request();
-
     let authorization = request.headers.get('authorization');
     if (userOf !== undefined) {
       const user = userOf(BEARER.exec(authorization ?? '')?.[1] ?? '');
@@ -72,6 +92,9 @@ export function createUpstreamForwarder(
       const local = isHttpError(error) ? error : new HttpError('invalid_request', String(error));
       return answer(proxied, local, false);
     }
+    // Refused locally (401, 413) above: from here on the request is the upstream's.
+    report.request();
+    const redactor = redactorFor(BEARER.exec(authorization ?? '')?.[1]);
     const sent = checkRequestBody(bytes, operation);
     proxied.requestBody = sent.value;
     if (bytes.byteLength > 0) hooks.onBody?.(sent.text ?? utf8.decode(bytes), false, sent.value);
@@ -106,7 +129,7 @@ export function createUpstreamForwarder(
         proxied.finish({ status: 499, responseHeaders: {} });
         return new Response(null, { status: 499 });
       }
-      return answer(proxied, upstreamError(base, timedOut, timeoutMs, error));
+      return answer(proxied, upstreamError(shown, timedOut, timeoutMs, error, redactor));
     };
 
     let response: UpstreamAnswer;
@@ -116,12 +139,15 @@ export function createUpstreamForwarder(
       return failed(error);
     }
     proxied.status = response.status;
+    const received = redactor.active ? redactor.fields(response.headers) : response.headers;
 
     const stream = operation?.stream === true && response.status === 200 ? response.stream() : null;
     if (stream !== null) {
+      const typeViolation = contentTypeViolation(received);
+      if (typeViolation !== undefined) proxied.violation(typeViolation);
       // The head goes to the client with the body's first bytes: an upstream that breaks before
       // them is a 502, never a 200 with nothing after it (or no answer at all).
-      const reader = stream.getReader();
+      const reader = redactor.reader(stream.getReader());
       let first: ReadableStreamReadResult<Uint8Array>;
       try {
         first = await reader.read();
@@ -129,97 +155,64 @@ export function createUpstreamForwarder(
         return failed(error);
       }
       stopTimer();
-      return streamed(proxied, response, { reader, first }, call, watch.stop);
+      return streamedAnswer(
+        streaming,
+        proxied,
+        { status: response.status, received, checked: true },
+        {
+          body: { reader, first },
+          call,
+          stopWatch: watch.stop,
+          redactor,
+        },
+      );
     }
 
-    let received: Uint8Array;
+    let whole: Uint8Array | undefined;
     try {
-      received = await response.bytes();
+      whole = await response.bytes(maxCheckedBodyBytes);
     } catch (error) {
       return failed(error);
     }
+    if (whole === undefined) {
+      // Too long to hold and check: passed on as it comes, unchecked, with the stream's idle timeout.
+      stopTimer();
+      const reader = redactor.reader((response.stream() as ReadableStream<Uint8Array>).getReader());
+      let first: ReadableStreamReadResult<Uint8Array>;
+      try {
+        first = await reader.read();
+      } catch (error) {
+        return failed(error);
+      }
+      report.unchecked();
+      log(
+        `[parley] proxy: the answer to ${method} ${path} is longer than ${maxCheckedBodyBytes} bytes: passed on unchecked`,
+      );
+      hooks.onResponseBody?.(first.value === undefined ? '' : utf8.decode(first.value), undefined, true);
+      return streamedAnswer(
+        streaming,
+        proxied,
+        { status: response.status, received, checked: false },
+        {
+          body: { reader, first },
+          call,
+          stopWatch: watch.stop,
+          redactor,
+        },
+      );
+    }
+    const answered = redactor.bytes(whole);
     settle();
-    const body = checkResponseBody(received, response.status, operation);
+    const body = checkResponseBody(answered, response.status, operation, received);
     for (const violation of body.violations) proxied.violation(violation);
-    const fields = returnedHeaders(response.headers);
-    const text = body.text ?? utf8.decode(received);
+    const fields = returnedHeaders(received);
+    const text = body.text ?? utf8.decode(answered);
     hooks.onResponseBody?.(text, body.value ?? (text === '' ? undefined : text));
-    proxied.finish({ status: response.status, responseHeaders: response.headers, responseBody: body.value });
+    proxied.finish({ status: response.status, responseHeaders: received, responseBody: body.value });
     if (body.text === undefined) {
-      return new Response(received as Uint8Array<ArrayBuffer>, { status: response.status, headers: fields });
+      return new Response(answered as Uint8Array<ArrayBuffer>, { status: response.status, headers: fields });
     }
     return new TextResponse(body.text, { status: response.status, headers: fields });
-  };
-
-  /** A streamed reply: passed on as it comes, checked on the way (through the fault's pacer if any). */
-  const streamed = (
-    proxied: ProxiedRequest,
-    response: UpstreamAnswer,
-    body: UpstreamBody,
-    call: UpstreamExchange,
-    stopWatch: () => void,
-  ): Response => {
-    const { hooks } = proxied;
-    hooks.onStreamed?.();
-    const dropConnection = connectionDropOf(proxied.request);
-    const fields = returnedHeaders(response.headers);
-    // Over node:http, @hono/node-server writes the head of a chunked body before it reads any of
-    // it (it reads ahead otherwise): an upstream that breaks from here on cuts a body whose head
-    // the client has, rather than dropping a connection that carried no answer.
-    if (dropConnection !== undefined) fields['transfer-encoding'] = 'chunked';
-    const events: Array<{ atMs: number; event: Record<string, unknown> }> | undefined = proxied.observed
-      ? []
-      : undefined;
-    const pacer = hooks.pacer;
-    const paced: Array<Record<string, unknown>> = [];
-    const observer = hooks.streamObserver;
-    const checker = new StreamChecker({
-      event: (event) => {
-        if (typeof event !== 'string') {
-          events?.push({ atMs: proxied.elapsed(), event });
-          if (pacer !== undefined) paced.push(event);
-        }
-        if (pacer === undefined) observer?.onEvent?.(event);
-      },
-      violation: (violation) => proxied.violation(violation),
-    });
-    const options = {
-      checker,
-      onEnd: (end: StreamEnd) => {
-        stopWatch();
-        if (pacer === undefined) observer?.onEnd?.(end === 'complete');
-        proxied.finish({
-          status: response.status,
-          responseHeaders: response.headers,
-          ...(events === undefined ? {} : { events }),
-          streamEnd: end,
-        });
-      },
-      abortUpstream: (reason: unknown) =>
-        call.abort(reason instanceof Error ? reason : new Error('The client left', { cause: reason })),
-      dropConnection,
-      idle: {
-        clock,
-        ms: timeoutMs,
-        onTimeout: () => {
-          report.upstreamFailed('timeout');
-          log(
-            `[parley] proxy: the upstream ${base} sent nothing for ${timeoutMs} ms in ${proxied.method} ${proxied.path}: the stream was cut`,
-          );
-        },
-      },
-    };
-    const stream =
-      pacer === undefined
-        ? checkedStream(body, options)
-        : pacedStream(body, {
-            ...options,
-            pacer,
-            events: paced,
-            sessionId: sessionIdOf(proxied.path),
-            observer,
-          });
-    return new Response(stream, { status: response.status, headers: fields });
   };
 
   /**
@@ -238,35 +231,5 @@ export function createUpstreamForwarder(
     return new TextResponse(text, { status: error.status, headers });
   };
 
-  return fetch;
-}
-
-/** `502 upstream_unreachable` or `504 upstream_timeout`, naming the upstream and the cause. */
-function upstreamError(base: string, timedOut: boolean, timeoutMs: number, error: unknown): HttpError {
-  if (timedOut) {
-    return new HttpError('upstream_timeout', `The upstream ${base} did not answer within ${timeoutMs} ms`, {
-      details: { upstream: base, timeoutMs },
-    });
-  }
-  return new HttpError(
-    'upstream_unreachable',
-    `The upstream ${base} could not be reached: ${causeOf(error)}`,
-    {
-      details: { upstream: base },
-      cause: error,
-    },
-  );
-}
-
-/** `ECONNREFUSED`, or the error's own message. */
-function causeOf(error: unknown): string {
-  const cause = (error as { cause?: { code?: unknown; message?: unknown } } | undefined)?.cause;
-  if (typeof cause?.code === 'string') return cause.code;
-  if (typeof cause?.message === 'string') return cause.message;
-  return error instanceof Error ? error.message : String(error);
-}
-
-/** The session id of a `/v1/messages/:sessionId/stream` path. */
-function sessionIdOf(path: string): string {
-  return decodeURIComponent(path.split('/')[3] ?? '');
+  return { fetch, close: () => client.close() };
 }

@@ -2,6 +2,9 @@ import type { User } from '../http/token-auth.js';
 import type { Clock } from '../time/clock.js';
 import type { ProxyObserver } from './proxy-exchange.js';
 
+/** Default of {@link UpstreamOptions.maxCheckedBodyBytes}: 8 MiB. */
+export const DEFAULT_MAX_CHECKED_BODY_BYTES = 8 * 1024 * 1024;
+
 /** Default of {@link UpstreamOptions.timeoutMs}: a real model's buffered reply can take a while. */
 export const DEFAULT_UPSTREAM_TIMEOUT_MS = 120_000;
 
@@ -26,6 +29,13 @@ export interface UpstreamOptions {
    * request. Timed on the server's clock. Default 120 000.
    */
   timeoutMs?: number;
+  /**
+   * The longest buffered answer (not a streamed reply) the proxy holds to check: a longer one is
+   * passed on as it comes, unchecked (one warning line, counted as `unchecked` in the report; the
+   * journal keeps its first part, observers get no body). Bounds the proxy's memory per request.
+   * Default 8 MiB.
+   */
+  maxCheckedBodyBytes?: number;
   /** Told every exchange once its response body ended (the cassette recorder is one). */
   observers?: readonly ProxyObserver[];
   /**

@@ -5,12 +5,7 @@
 // as a web stream only when the proxy passes it on.
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
-import type { UpstreamAnswer, UpstreamCall, UpstreamExchange, UpstreamTransport } from './upstream-call.js';
-
-const agents = {
-  http: new http.Agent({ keepAlive: true }),
-  https: new https.Agent({ keepAlive: true }),
-};
+import type { UpstreamAnswer, UpstreamCall, UpstreamClient, UpstreamExchange } from './upstream-call.js';
 
 /** Where a base URL points, parsed once per upstream rather than once per request. */
 interface Target {
@@ -22,9 +17,7 @@ interface Target {
   auth: string | undefined;
 }
 
-const targets = new Map<string, Target>();
-
-function targetOf(base: string): Target {
+function targetOf(targets: Map<string, Target>, base: string): Target {
   let target = targets.get(base);
   if (target === undefined) {
     const url = new URL(base);
@@ -45,16 +38,33 @@ function targetOf(base: string): Target {
   return target;
 }
 
-/** Makes the proxy's upstream client: node:http(s), one keep-alive agent per protocol. */
-export function createUpstreamTransport(): UpstreamTransport {
-  return send;
+/**
+ * Makes the proxy's upstream client: node:http(s), one keep-alive agent per protocol, its own (so
+ * that `close()` ends its idle connections and a test process exits when the server closes).
+ */
+export function createUpstreamTransport(): UpstreamClient {
+  const agents = {
+    http: new http.Agent({ keepAlive: true }),
+    https: new https.Agent({ keepAlive: true }),
+  };
+  const targets = new Map<string, Target>();
+  return {
+    send: (call) => send(call, targetOf(targets, call.base), agents),
+    close: () => {
+      agents.http.destroy();
+      agents.https.destroy();
+    },
+  };
 }
 
 /** The error `fetch` gives, so that the proxy names the cause the same way (`ECONNRESET`). */
 const failed = (cause: unknown) => new TypeError('fetch failed', { cause });
 
-function send(call: UpstreamCall): UpstreamExchange {
-  const target = targetOf(call.base);
+function send(
+  call: UpstreamCall,
+  target: Target,
+  agents: { http: http.Agent; https: https.Agent },
+): UpstreamExchange {
   const { headers, body } = call;
   if (body !== undefined) headers['content-length'] = String(body.byteLength);
   /** Set once the call is aborted: every failure after it is told as this reason. */
@@ -98,6 +108,8 @@ class NodeAnswer implements UpstreamAnswer {
   readonly #request: http.ClientRequest;
   readonly #reasonOf: (error: unknown) => Error;
   readonly #empty: boolean;
+  /** Chunks `bytes()` read before it found the body too long. */
+  #readAlready: Buffer[] = [];
 
   constructor(
     incoming: IncomingMessage,
@@ -114,17 +126,33 @@ class NodeAnswer implements UpstreamAnswer {
     if (this.#empty) incoming.resume();
   }
 
-  bytes(): Promise<Uint8Array> {
+  bytes(maxBytes: number): Promise<Uint8Array | undefined> {
     if (this.#empty) return Promise.resolve(EMPTY);
+    if (Number(this.headers['content-length']) > maxBytes) return Promise.resolve(undefined);
     const incoming = this.#incoming;
     return new Promise((resolve, reject) => {
       const chunks: Buffer[] = [];
-      incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
-      incoming.once('end', () => {
+      let length = 0;
+      const onData = (chunk: Buffer) => {
+        chunks.push(chunk);
+        length += chunk.byteLength;
+        if (length <= maxBytes) return;
+        // Too long to hold: what came so far goes first when the body is streamed on.
+        incoming.pause();
+        incoming.off('data', onData);
+        incoming.off('end', onEnd);
+        incoming.off('error', onError);
+        this.#readAlready = chunks;
+        resolve(undefined);
+      };
+      const onEnd = () => {
         if (chunks.length === 0) resolve(EMPTY);
         else resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks));
-      });
-      incoming.once('error', (error) => reject(this.#reasonOf(error)));
+      };
+      const onError = (error: Error) => reject(this.#reasonOf(error));
+      incoming.on('data', onData);
+      incoming.once('end', onEnd);
+      incoming.once('error', onError);
     });
   }
 
@@ -137,7 +165,10 @@ class NodeAnswer implements UpstreamAnswer {
     // holds the upstream back; cancelling the body ends the upstream request.
     return new ReadableStream<Uint8Array>(
       {
-        start(controller) {
+        start: (controller) => {
+          for (const chunk of this.#readAlready.splice(0)) {
+            controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+          }
           incoming.on('data', (chunk: Buffer) => {
             controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
             if ((controller.desiredSize ?? 0) <= 0) incoming.pause();

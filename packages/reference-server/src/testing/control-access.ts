@@ -30,9 +30,8 @@ export function controlTokenProblem(token: string): string | undefined {
 export type ControlTokenCheck =
   | { kind: 'valid' }
   | { kind: 'absent' }
-  | { kind: 'invalid' }
-  /** The client sent too many wrong tokens: nothing it sends is compared until `retryAfterMs` passed. */
-  | { kind: 'locked'; retryAfterMs: number };
+  /** A wrong token: answered after `delayMs` (0 for the first few of a client). */
+  | { kind: 'invalid'; delayMs: number };
 
 /** A fresh control token: `pct_` and 32 hex digits (128 random bits). */
 export function generateControlToken(): string {
@@ -67,30 +66,23 @@ export function isJsonContentType(request: Request): boolean {
 
 /**
  * The gate of the control routes: the control token in its header (`401 control_token_required`,
- * `401 invalid_control_token`, `429 control_token_locked` after too many wrong ones), and no body but JSON (`415 unsupported_media_type`). A browser can
+ * `401 invalid_control_token`, answered slowly after too many wrong ones), and no body but JSON
+ * (`415 unsupported_media_type`). A browser can
  * send neither that header nor a JSON body to another origin without a CORS preflight, so a page
  * that does not hold the token changes nothing. `open` requests (the journal page's static shell)
  * pass without a token.
  */
 export function controlAccess(
-  checkToken: (request: Request) => ControlTokenCheck,
+  checkToken: (request: Request) => Promise<ControlTokenCheck>,
   open: (method: string, path: string) => boolean,
 ): MiddlewareHandler {
   return async (c, next) => {
     if (open(c.req.method, c.req.path)) return next();
-    const check = checkToken(c.req.raw);
+    const check = await checkToken(c.req.raw);
     if (check.kind === 'absent') {
       throw new HttpError(
         'control_token_required',
         `The control routes need the ${CONTROL_TOKEN_HEADER} header (the control token the server printed)`,
-      );
-    }
-    if (check.kind === 'locked') {
-      const seconds = Math.ceil(check.retryAfterMs / 1000);
-      throw new HttpError(
-        'control_token_locked',
-        `Too many wrong control tokens from this client: try again in ${seconds} s`,
-        { details: { retryAfterSeconds: seconds } },
       );
     }
     if (check.kind === 'invalid') {

@@ -26,9 +26,9 @@ export interface ControlTarget {
   restoreModel(): void;
   /**
    * What the request's control token says (every route but the journal page's shell needs the
-   * right one); repeated wrong ones lock the client out for a while.
+   * right one), once a wrong one's wait is over: repeated wrong ones are answered slowly.
    */
-  checkControlToken(request: Request): ControlTokenCheck;
+  checkControlToken(request: Request): Promise<ControlTokenCheck>;
   /** As a checking proxy: its report (`GET /_parley/proxy/report`). */
   proxyReport?: () => unknown;
 }

@@ -2,30 +2,39 @@ import { connectionOf } from '../http/connection.js';
 import type { Clock } from '../time/clock.js';
 import { CONTROL_TOKEN_HEADER, type ControlTokenCheck } from './control-access.js';
 
-/** Wrong control tokens in a row from one client before it is locked out. */
+/** Wrong control tokens from one client answered at once; later ones are slowed down. */
 export const CONTROL_TOKEN_MAX_FAILURES = 10;
-/** The first lock-out; each further one, after another wrong token, lasts twice as long. */
-export const CONTROL_TOKEN_LOCKOUT_MS = 1_000;
-/** The longest lock-out. */
-export const CONTROL_TOKEN_MAX_LOCKOUT_MS = 60_000;
+/** The wait of the first slowed wrong token; each further one waits twice as long. */
+export const CONTROL_TOKEN_SLOWDOWN_MS = 1_000;
+/** The longest wait of one wrong token. */
+export const CONTROL_TOKEN_MAX_SLOWDOWN_MS = 60_000;
+/** A client that sent no wrong token for this long starts again from none. */
+export const CONTROL_TOKEN_FORGET_MS = 10 * 60_000;
 /** Clients remembered at once; the one heard from least recently is forgotten first. */
 const MAX_CLIENTS = 1_024;
 
 interface ClientRecord {
   failures: number;
-  lockouts: number;
-  lockedUntil: number;
+  /** When the last wrong token came (clock ms). */
+  lastFailureAt: number;
+  /** When the client's slowed wrong tokens have all been answered: the next one waits past it. */
+  answeredUntil: number;
 }
 
 /**
- * Slows down guessing the control token: after {@link CONTROL_TOKEN_MAX_FAILURES} wrong tokens in
- * a row, a client (its address over a socket; all in-process callers are one client) is locked
- * out for {@link CONTROL_TOKEN_LOCKOUT_MS}, doubling with each wrong token after a lock-out up to
- * {@link CONTROL_TOKEN_MAX_LOCKOUT_MS}. While locked out, its token is not even compared, so a
- * right guess tells it nothing. The right token clears its record. Time is the server's clock.
+ * Slows down guessing the control token without ever refusing the right one. Every token is
+ * compared (in constant time): the right one is valid at once, whatever came before. A client
+ * (its address over a socket; all in-process callers are one client) gets its first
+ * {@link CONTROL_TOKEN_MAX_FAILURES} wrong tokens answered at once; each later one waits
+ * {@link CONTROL_TOKEN_SLOWDOWN_MS}, twice as long each time up to {@link CONTROL_TOKEN_MAX_SLOWDOWN_MS},
+ * and its waits run one after another, so parallel guesses are no faster than one by one. The
+ * count is forgotten after {@link CONTROL_TOKEN_FORGET_MS} without a wrong token (not by the right
+ * one: a guesser on the same address as a test run would get a fresh start from each of the test's
+ * requests). Time is the server's clock.
  */
 export class ControlTokenGuard {
   readonly #clients = new Map<string, ClientRecord>();
+  readonly #closed = new AbortController();
 
   constructor(
     private readonly matches: (request: Request) => boolean,
@@ -34,27 +43,38 @@ export class ControlTokenGuard {
 
   check(request: Request): ControlTokenCheck {
     if (!request.headers.has(CONTROL_TOKEN_HEADER)) return { kind: 'absent' };
-    const client = connectionOf(request)?.remoteAddress ?? 'in-process';
-    const record = this.#clients.get(client);
-    const now = this.clock.now();
-    if (record !== undefined && record.lockedUntil > now) {
-      return { kind: 'locked', retryAfterMs: record.lockedUntil - now };
-    }
-    if (this.matches(request)) {
-      if (record !== undefined) this.#clients.delete(client);
-      return { kind: 'valid' };
-    }
-    this.#fail(client, record, now);
-    return { kind: 'invalid' };
+    if (this.matches(request)) return { kind: 'valid' };
+    return { kind: 'invalid', delayMs: this.#fail(connectionOf(request)?.remoteAddress ?? 'in-process') };
   }
 
-  /** Forgets every client's wrong tokens and lock-outs (a full `server.reset()`). */
+  /**
+   * {@link check}, answered once a wrong token's wait is over (or the client left, or the server
+   * closed): what the control routes and the fault header go by.
+   */
+  async verify(request: Request): Promise<ControlTokenCheck> {
+    const check = this.check(request);
+    if (check.kind !== 'invalid' || check.delayMs === 0) return check;
+    const signal = AbortSignal.any([request.signal, this.#closed.signal]);
+    await this.clock.sleep(check.delayMs, signal).catch(() => {});
+    return check;
+  }
+
+  /** Forgets every client's wrong tokens (a full `server.reset()`); waits already begun run out. */
   clear(): void {
     this.#clients.clear();
   }
 
-  #fail(client: string, found: ClientRecord | undefined, now: number): void {
-    const record = found ?? { failures: 0, lockouts: 0, lockedUntil: 0 };
+  /** Ends every wait at once (the server closes): the wrong tokens are answered now. */
+  close(): void {
+    this.#closed.abort();
+  }
+
+  /** Counts a wrong token; returns how long its answer waits. */
+  #fail(client: string, now = this.clock.now()): number {
+    let record = this.#clients.get(client);
+    if (record === undefined || now - record.lastFailureAt >= CONTROL_TOKEN_FORGET_MS) {
+      record = { failures: 0, lastFailureAt: now, answeredUntil: now };
+    }
     // Re-inserted, so the map's first entry is the client heard from least recently.
     this.#clients.delete(client);
     this.#clients.set(client, record);
@@ -63,10 +83,11 @@ export class ControlTokenGuard {
       if (oldest !== undefined) this.#clients.delete(oldest);
     }
     record.failures++;
-    // The first lock-out comes after MAX_FAILURES; each later one after a single wrong token.
-    if (record.lockouts === 0 && record.failures < CONTROL_TOKEN_MAX_FAILURES) return;
-    const lockout = Math.min(CONTROL_TOKEN_LOCKOUT_MS * 2 ** record.lockouts, CONTROL_TOKEN_MAX_LOCKOUT_MS);
-    record.lockouts++;
-    record.lockedUntil = now + lockout;
+    record.lastFailureAt = now;
+    const slowed = record.failures - CONTROL_TOKEN_MAX_FAILURES;
+    if (slowed <= 0) return 0;
+    const wait = Math.min(CONTROL_TOKEN_SLOWDOWN_MS * 2 ** (slowed - 1), CONTROL_TOKEN_MAX_SLOWDOWN_MS);
+    record.answeredUntil = Math.max(now, record.answeredUntil) + wait;
+    return record.answeredUntil - now;
   }
 }

@@ -119,8 +119,8 @@ export class JournalRecord implements RequestHooks, StreamObserver {
     this.#requestChars = kept.chars;
   }
 
-  onResponseBody(text: string, value: unknown): void {
-    this.#keepResponse(text, { value, hasValue: true });
+  onResponseBody(text: string, value: unknown, truncated = false): void {
+    this.#keepResponse(text, { value, hasValue: true, truncated });
   }
 
   onStreamed(): void {
@@ -220,7 +220,10 @@ export class JournalRecord implements RequestHooks, StreamObserver {
     return { status: this.status, ...shown, ...summarizeBody(shown?.body), complete: true };
   }
 
-  #keepResponse(text: string, options: { value?: unknown; hasValue?: boolean; json?: boolean }): void {
+  #keepResponse(
+    text: string,
+    options: { value?: unknown; hasValue?: boolean; json?: boolean; truncated?: boolean },
+  ): void {
     const kept = keepBody(text, this.context.maxBodyChars, options);
     this.#response = kept.data;
     this.#bits |= RESPONSE_BODY;

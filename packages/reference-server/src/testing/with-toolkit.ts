@@ -27,8 +27,11 @@ export interface ToolkitDeps {
   faults: FaultQueue;
   /** `false` ignores the `x-parley-fault` header (queued faults still apply). Default true. */
   faultHeader?: boolean;
-  /** Whether a request may get a fault (header or queued): an authenticated one. Default: any. */
-  mayFault?: (request: Request) => boolean;
+  /**
+   * Whether a request may get a fault (header or queued): an authenticated one. Default: any. A
+   * promise when the answer waits (a wrong control token, slowed down).
+   */
+  mayFault?: (request: Request) => boolean | Promise<boolean>;
 }
 
 /** The core the toolkit wraps: the protocol app's fetch, which takes per-request hooks. */
@@ -148,7 +151,7 @@ async function resolveFault(
   const { faults } = deps;
   const header = deps.faultHeader === false ? null : request.headers.get(FAULT_HEADER);
   if (header === null && faults.isEmpty) return undefined;
-  if (deps.mayFault !== undefined && !deps.mayFault(request)) return undefined;
+  if (deps.mayFault !== undefined && !(await deps.mayFault(request))) return undefined;
   const fromHeader = header === null ? undefined : parseFaultHeader(header);
   const path = splitUrl(request.url).path;
   const queued = faults.isEmpty ? undefined : faults.take(request.method, path);

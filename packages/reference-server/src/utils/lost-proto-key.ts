@@ -38,3 +38,26 @@ export function findLostProtoKey(input: unknown, output: unknown): Array<string 
   }
   return undefined;
 }
+
+/**
+ * Puts back on `output` (what validating `input` produced, made of fresh objects) every own
+ * `__proto__` key of `input` it lost, as an own property holding the input's value: data that
+ * happened to use that name stays data. One walk, as {@link findLostProtoKey} walks.
+ */
+export function restoreLostProtoKeys(input: unknown, output: unknown): void {
+  const work: unknown[] = [input, output];
+  while (work.length > 0) {
+    const to = work.pop() as Record<string, unknown>;
+    const from = work.pop() as Record<string, unknown>;
+    if (from === to || typeof from !== 'object' || from === null || typeof to !== 'object' || to === null) {
+      continue;
+    }
+    if (Object.hasOwn(from, PROTO_KEY) && !Object.hasOwn(to, PROTO_KEY)) {
+      Object.defineProperty(to, PROTO_KEY, { value: from[PROTO_KEY], enumerable: true, writable: true });
+    }
+    // Arrays too: their indexes are their keys.
+    for (const key of Object.keys(from)) {
+      if (key !== PROTO_KEY && Object.hasOwn(to, key)) work.push(from[key], to[key]);
+    }
+  }
+}

@@ -1,4 +1,4 @@
-import { createReferenceServer } from '@parley/reference-server';
+import { createCassetteRecorder, createReferenceServer, type ProxyExchange } from '@parley/reference-server';
 import { Parley } from '@parley/sdk';
 import { describe, expect, it } from 'vitest';
 import { parseCassetteText } from '../../src/cassette/cassette-format.js';
@@ -80,10 +80,36 @@ describe('record then replay', () => {
     expect(second?.turns).toHaveLength(1);
   });
 
-  it('the cassette text holds no bearer token', async () => {
-    const { cassette } = await record();
-    const text = formatCassette(cassette);
-    expect(text).not.toContain(UPSTREAM_TOKEN);
+  it('the cassette text holds no bearer token: recorded by the checking proxy itself, not a stand-in', async () => {
+    const { upstream } = recordedUpstream();
+    const exchanges: ProxyExchange[] = [];
+    const recorder = createCassetteRecorder();
+    const proxy = createReferenceServer({
+      upstream: {
+        url: 'http://upstream.test',
+        token: UPSTREAM_TOKEN,
+        fetch: (url, init) => upstream.fetch(new Request(url, init)),
+        observers: [recorder, { onExchange: (exchange) => exchanges.push(exchange) }],
+        log: () => {},
+      },
+    });
+    const client = new Parley({
+      baseUrl: 'http://proxy.test',
+      token: 'parley-demo-token',
+      maxRetries: 0,
+      fetch: proxy.fetch,
+    });
+    await converse(client);
+    await proxy.close();
+    // The proxy told its observers no authorization header, though every request carried one.
+    expect(exchanges.length).toBeGreaterThan(5);
+    expect(exchanges.every((e) => !('authorization' in e.requestHeaders))).toBe(true);
+    const text = formatCassette(recorder.cassette());
+    expect(recorder.cassette().sessions).toHaveLength(2);
+    for (const token of [UPSTREAM_TOKEN, 'parley-demo-token']) {
+      expect(text).not.toContain(token);
+      expect(JSON.stringify(exchanges)).not.toContain(token);
+    }
     expect(text.toLowerCase()).not.toContain('authorization');
     expect(text.toLowerCase()).not.toContain('bearer');
   });

@@ -25,9 +25,13 @@ describe("useReferenceServer({ cassette: { mode: 'replay' } })", () => {
 
   it('a session beyond the recording (after the reset between tests) is a replay mismatch', async () => {
     const { sessionId } = await parley.client.sessions.create();
+    // Not any mismatch: the cassette was not rewound between tests, its two sessions are used up.
     await expect(parley.client.messages.send(sessionId, { content: 'Hi' })).rejects.toMatchObject({
       status: 501,
       code: 'replay_mismatch',
+      message: expect.stringMatching(
+        /, no recorded session \(live sess_\w+\), turn 1: the cassette holds 2 sessions and none is left for this one \(POST /,
+      ),
     });
   });
 });

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BrowserContext, chromium } from 'playwright-core';
-import { it } from 'vitest';
+import { describe, it } from 'vitest';
 
 /**
  * The Chromium the browser tests drive: `PARLEY_CHROMIUM`, else Debian's. CI installs it; where it
@@ -22,12 +22,56 @@ export function chromiumSkipNote(name: string, path = CHROMIUM): string {
 }
 
 /**
+ * Whether a run without Chromium fails rather than skips its browser tests: `PARLEY_REQUIRE_CHROMIUM=1`
+ * (CI sets it, so that a CI run that could not install Chromium is not green with no browser test).
+ */
+export const CHROMIUM_REQUIRED = process.env.PARLEY_REQUIRE_CHROMIUM === '1';
+
+/** What becomes of a browser test: run, skipped with a note, or failed because Chromium is required. */
+export function chromiumGate(has = HAS_CHROMIUM, required = CHROMIUM_REQUIRED): 'run' | 'skip' | 'fail' {
+  if (has) return 'run';
+  return required ? 'fail' : 'skip';
+}
+
+/** The error of a browser test that cannot run where Chromium is required. */
+export function chromiumRequiredError(name: string, path = CHROMIUM): Error {
+  return new Error(
+    `"${name}" needs Chromium, there is none at ${path}, and PARLEY_REQUIRE_CHROMIUM=1 says the browser ` +
+      'tests must run: install it (Debian/Ubuntu: sudo apt-get install chromium), set PARLEY_CHROMIUM to a ' +
+      'Chromium or Chrome binary, or set PARLEY_REQUIRE_CHROMIUM=0 to skip them.',
+  );
+}
+
+/**
  * `it` for a test that drives Chromium. Where there is none it is skipped, and a note on stderr says
- * which test, why, and how to install Chromium: "every test passed" then does not hide it.
+ * which test, why, and how to install Chromium: "every test passed" then does not hide it. With
+ * {@link CHROMIUM_REQUIRED} it fails instead.
  */
 export function itWithChromium(name: string, fn: () => Promise<void>, timeout?: number): void {
-  if (!HAS_CHROMIUM) console.warn(chromiumSkipNote(name));
-  it.runIf(HAS_CHROMIUM)(name, fn, timeout);
+  const gate = chromiumGate();
+  if (gate === 'fail') {
+    it(name, () => {
+      throw chromiumRequiredError(name);
+    });
+    return;
+  }
+  if (gate === 'skip') console.warn(chromiumSkipNote(name));
+  it.runIf(gate === 'run')(name, fn, timeout);
+}
+
+/** `describe` for a block of browser tests, as {@link itWithChromium} treats one. */
+export function describeWithChromium(name: string, fn: () => void): void {
+  const gate = chromiumGate();
+  if (gate === 'fail') {
+    describe(name, () => {
+      it('has Chromium', () => {
+        throw chromiumRequiredError(name);
+      });
+    });
+    return;
+  }
+  if (gate === 'skip') console.warn(chromiumSkipNote(name));
+  describe.runIf(gate === 'run')(name, fn);
 }
 
 /** A headless Chromium with a throw-away profile; `close()` removes the profile too. */

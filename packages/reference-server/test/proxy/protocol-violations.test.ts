@@ -90,6 +90,10 @@ describe('an upstream that breaks the protocol: reported with its path, passed o
     );
     expect(r.response.status).toBe(200);
     expect(r.text).toBe(sent);
+    // These two and no more: a false positive (a valid event flagged) would fail here.
+    expect(r.journal[0].violations).toHaveLength(2);
+    expect(r.journal[0].violationCount).toBe(2);
+    expect(r.report).toMatchObject({ violations: 2, requestsWithViolations: 1 });
     const [unknown, wrongType] = r.journal[0].violations;
     expect(unknown).toMatchObject({
       in: 'response',
@@ -113,6 +117,12 @@ describe('an upstream that breaks the protocol: reported with its path, passed o
     expect(r.response.headers.get('content-type')).toBe('text/html');
     expect(r.text).toBe(sent);
     expect(r.journal[0].violations).toEqual([
+      {
+        in: 'response',
+        path: '',
+        expected: 'content-type application/json',
+        got: 'content-type "text/html"',
+      },
       {
         in: 'response',
         path: '',

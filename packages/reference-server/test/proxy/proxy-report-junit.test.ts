@@ -8,6 +8,7 @@ const report = (rules: ViolationRule[], violations: number): ProxyReportSnapshot
   violations,
   unreachable: 1,
   timeouts: 0,
+  unchecked: 0,
   rules,
 });
 

@@ -32,6 +32,20 @@ async function silentUpstream() {
   return { upstream, next };
 }
 
+/** Lets every callback that can run now run (timers excepted), so an answer due now has been given. */
+async function turns(): Promise<void> {
+  for (let i = 0; i < 10; i++) await new Promise((resolve) => setImmediate(resolve));
+}
+
+/** The proxy has not answered its one request: the journal entry has no response, no timeout is counted. */
+async function expectNoAnswerYet(proxy: Awaited<ReturnType<typeof startProxy>>): Promise<void> {
+  await turns();
+  const entries = proxy.running.server.journal.entries();
+  expect(entries).toHaveLength(1);
+  expect(entries[0]?.response).toBeUndefined();
+  expect(proxy.running.server.proxy?.report()).toMatchObject({ timeouts: 0, unreachable: 0 });
+}
+
 describe('an unreachable or slow upstream: a typed error naming it, never a hang', () => {
   it('answers 502 upstream_unreachable, naming the upstream, when nothing listens there', async () => {
     const url = await closedPortUrl();
@@ -58,6 +72,8 @@ describe('an unreachable or slow upstream: a typed error naming it, never a hang
     const pending = send(`${proxy.url}/v1/sessions`, 'GET');
     const arrived = await next();
     await clock.advance(4_999);
+    // Nothing answered a millisecond before the deadline: no 504, no timeout counted.
+    await expectNoAnswerYet(proxy);
     expect(upstream.requests).toHaveLength(1);
     await clock.advance(1);
     const response = await pending;
@@ -84,7 +100,9 @@ describe('an unreachable or slow upstream: a typed error naming it, never a hang
     const proxy = await startProxy(upstream.url, { timeoutMs: 5_000 }, { clock });
     const pending = send(`${proxy.url}/v1/messages/sess_1/stream`, 'POST', {});
     while (upstream.requests.length === 0) await new Promise((resolve) => setImmediate(resolve));
-    await clock.advance(5_000);
+    await clock.advance(4_999);
+    await expectNoAnswerYet(proxy);
+    await clock.advance(1);
     const response = await pending;
     expect(response.status).toBe(504);
     expect((await response.json()).error.code).toBe('upstream_timeout');
@@ -185,7 +203,12 @@ describe('an unreachable or slow upstream: a typed error naming it, never a hang
         if (done) return 'ended';
       }
     })().catch(() => 'failed');
-    await clock.advance(5_000);
+    await clock.advance(4_999);
+    await turns();
+    expect(proxy.lines).toEqual([]);
+    expect(proxy.running.server.proxy?.report().timeouts).toBe(0);
+    expect(proxy.running.server.journal.entries()[0]?.response).toMatchObject({ complete: false });
+    await clock.advance(1);
     expect(await rest).toBe('failed');
     await upstream.requests[0]?.closedEarly;
     never.open();

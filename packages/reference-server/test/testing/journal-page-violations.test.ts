@@ -1,10 +1,10 @@
-import { describe, expect, it } from 'vitest';
-import { HAS_CHROMIUM, launchChromium } from '../helpers/chromium.js';
+import { describe, expect } from 'vitest';
+import { itWithChromium, launchChromium } from '../helpers/chromium.js';
 import { answer, send, startProxy, startScriptedUpstream } from '../proxy/helpers.js';
 
-// A real browser renders /_parley/ui. CI machines without Debian's chromium skip these tests.
+// A real browser renders /_parley/ui (skipped with a note where there is no Chromium).
 describe('the journal page shows the checking proxy', () => {
-  it.runIf(HAS_CHROMIUM)("lists a request's protocol violations in its detail view", async () => {
+  itWithChromium("lists a request's protocol violations in its detail view", async () => {
     const upstream = await startScriptedUpstream((_, res) => answer(res, 201, '{"id":"sess_1"}'));
     const proxy = await startProxy(upstream.url);
     await send(`${proxy.url}/v1/sessions`, 'POST', {});

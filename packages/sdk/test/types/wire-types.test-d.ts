@@ -6,22 +6,32 @@ import type * as P from '@parley/protocol';
 import type * as S from '@parley/sdk';
 import { expectTypeOf } from 'vitest';
 
-/** Same keys and mutually assignable. */
-type Same<A, B> = [A] extends [B]
-  ? [B] extends [A]
-    ? [keyof A] extends [keyof B]
-      ? true
-      : false
-    : false
-  : false;
-// zod's loose objects add `[key: string]: unknown`: compare without it.
+/**
+ * The same shape: identical after both are normalised (readonly dropped, intersections flattened),
+ * compared member by member for a union and key by key both ways at every depth, so a field added
+ * to one variant of a union, on either side, fails.
+ */
+type Same<A, B> = Equal<Shape<A>, Shape<B>>;
+type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+type Shape<T> = T extends string | number | boolean | null | undefined
+  ? T
+  : T extends readonly (infer E)[]
+    ? Shape<E>[]
+    : T extends object
+      ? { -readonly [K in keyof T]: Shape<T[K]> }
+      : T;
+// zod's loose objects add `[key: string]: unknown`: compare without it. A record (only an index
+// signature, e.g. a tool's `input`) keeps it.
 type Strip<T> = T extends string | number | boolean | null | undefined
   ? T
   : T extends readonly (infer E)[]
     ? Strip<E>[]
     : T extends object
-      ? { [K in keyof T as string extends K ? never : K]: Strip<T[K]> }
+      ? [KnownKeys<T>] extends [never]
+        ? { [K in keyof T]: Strip<T[K]> }
+        : { [K in keyof T as string extends K ? never : K]: Strip<T[K]> }
       : T;
+type KnownKeys<T> = keyof { [K in keyof T as string extends K ? never : K]: 1 };
 
 expectTypeOf<Same<Strip<P.Message>, S.Message>>().toEqualTypeOf<true>();
 expectTypeOf<Same<Strip<P.ContentBlock>, S.ContentBlock>>().toEqualTypeOf<true>();
