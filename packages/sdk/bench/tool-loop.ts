@@ -135,8 +135,7 @@ export async function measureToolLoop(): Promise<ToolLoopResult> {
     wallUs: median(runs[name].map((r) => r.wall)),
     cpuUs: median(runs[name].map((r) => r.cpu)),
   });
-  const ratio = (a: Name, b: Name) =>
-    median(runs[a].map((r, i) => r.cpu / (runs[b][i]?.cpu ?? Number.NaN)));
+  const ratio = (a: Name, b: Name) => median(runs[a].map((r, i) => r.cpu / (runs[b][i]?.cpu ?? Number.NaN)));
   return {
     timings: { sdk: timing('sdk'), ky: timing('ky'), raw: timing('raw') },
     cpu: { sdkToKy: ratio('sdk', 'ky'), kyToRaw: ratio('ky', 'raw'), sdkToRaw: ratio('sdk', 'raw') },
