@@ -98,27 +98,34 @@ export class Exchange {
     // ky always passes the Request it built (its type also allows a URL).
     const request = input instanceof Request ? input : new Request(input, init);
     const signal = request.signal;
-    const fetch = this.#host.fetch ?? globalThis.fetch;
     try {
-      const response = await raceSignal(fetch(request, init), signal);
-      this.#host.debug?.(
-        `[parley] ← ${response.status} ${this.where} (request ${response.headers.get(REQUEST_ID_HEADER) ?? 'without id'})`,
-      );
-      if (response.ok) {
-        if (!this.#streaming) this.text = await raceSignal(response.text(), signal);
-      } else {
-        // An error body that cannot be read still leaves the status: a useful error.
-        this.text = await raceSignal(response.text(), signal).catch((error: unknown) => {
-          if (signal.aborted) throw error;
-          return '';
-        });
-      }
+      const { response, text } = await raceSignal(this.#receive(request, init), signal);
+      this.text = text;
       return response;
     } catch (error) {
       // ky's timeout and the caller's abort: ky and the client tell them apart.
       if (signal.aborted || isParleyError(error)) throw error;
       throw this.#connectionFailed(error);
     }
+  }
+
+  /** Sends `request` and reads what the attempt needs of the answer (see {@link Exchange.#fetch}). */
+  async #receive(
+    request: Request,
+    init: RequestInit | undefined,
+  ): Promise<{ response: Response; text: string }> {
+    const fetch = this.#host.fetch ?? globalThis.fetch;
+    const response = await fetch(request, init);
+    this.#host.debug?.(
+      `[parley] ← ${response.status} ${this.where} (request ${response.headers.get(REQUEST_ID_HEADER) ?? 'without id'})`,
+    );
+    if (response.ok) return { response, text: this.#streaming ? '' : await response.text() };
+    // An error body that cannot be read still leaves the status: a useful error.
+    const text = await response.text().catch((error: unknown) => {
+      if (request.signal.aborted) throw error;
+      return '';
+    });
+    return { response, text };
   }
 
   #connectionFailed(error: unknown): APIConnectionError {
