@@ -90,16 +90,20 @@ export class Exchange {
    * ky's `fetch`: sends the Request ky built through the client's fetch (looked up per call: msw
    * may patch the global one later), then reads the body within the attempt, so that ky's timeout
    * covers the last byte and a body that breaks off is a failed attempt ky may retry. A stream's
-   * 2xx body is left to its reader. Each step is raced against the request's signal: a fetch that
-   * ignores it (an in-process handler holding its answer) cannot hold the call past its deadline
-   * or turn an abort into an answer. A failed connection becomes an `APIConnectionError` here.
+   * 2xx body is left to its reader. With a `fetch` option the attempt is raced against the
+   * request's signal: a fetch that ignores it (an in-process handler holding its answer) cannot
+   * hold the call past an abort. A failed connection becomes an `APIConnectionError` here.
    */
   async #fetch(input: Input, init: RequestInit | undefined): Promise<Response> {
     // ky always passes the Request it built (its type also allows a URL).
     const request = input instanceof Request ? input : new Request(input, init);
     const signal = request.signal;
     try {
-      const { response, text } = await raceSignal(this.#receive(request, init), signal);
+      // The platform's fetch (and msw's) follows the signal; a `fetch` option may not.
+      const received = this.#receive(request, init);
+      const { response, text } = await (this.#host.fetch ? raceSignal(received, signal) : received);
+      // An attempt ky gave up on (its timeout) keeps nothing.
+      signal.throwIfAborted();
       this.text = text;
       return response;
     } catch (error) {

@@ -63,9 +63,12 @@ export class HttpClient {
   readonly #config: HttpClientConfig;
   readonly #ky: KyInstance;
   readonly #host: ExchangeHost;
+  /** The base URL without trailing slashes. */
+  readonly #base: string;
 
   constructor(config: HttpClientConfig) {
     this.#config = config;
+    this.#base = config.baseUrl.replace(/\/+$/, '');
     const log = levelLogger(config.logger ?? console, config.logLevel);
     const hint = baseUrlHint(config.baseUrl);
     if (hint) log.warn?.(`[parley]${hint}`);
@@ -200,9 +203,10 @@ export class HttpClient {
     return new APIConnectionError(message, { cause: error });
   }
 
+  /** The URL a call goes to, for messages (what ky builds from the prefix URL and the path). */
   #url(spec: RequestSpec): string {
     const query = spec.query ? `?${new URLSearchParams(spec.query).toString()}` : '';
-    return `${this.#config.baseUrl.replace(/\/+$/, '')}/${spec.path}${query}`;
+    return `${this.#base}/${spec.path}${query}`;
   }
 }
 
