@@ -67,6 +67,7 @@ export class HttpClient {
   readonly #base: string;
 
   constructor(config: HttpClientConfig) {
+    checkTimeout(config.timeoutMs, 'new Parley()');
     this.#config = config;
     this.#base = config.baseUrl.replace(/\/+$/, '');
     const log = levelLogger(config.logger ?? console, config.logLevel);
@@ -159,6 +160,7 @@ export class HttpClient {
     options: RequestOptions,
     streaming: boolean,
   ): Promise<Response> {
+    if (options.timeoutMs !== undefined) checkTimeout(options.timeoutMs, exchange.where);
     const userSignal = options.signal;
     if (userSignal?.aborted) {
       throw new APIUserAbortError(`Request was aborted (${exchange.where})`, { cause: userSignal.reason });
@@ -216,4 +218,14 @@ async function resolveToken(getToken: () => string | Promise<string>): Promise<s
   } catch (cause) {
     throw new ParleyError('getToken() failed', { cause });
   }
+}
+
+/** ky's timeout is one `setTimeout`, whose longest delay is 2^31 - 1 ms. */
+const LONGEST_TIMEOUT_MS = 2_147_483_647;
+
+function checkTimeout(timeoutMs: number, where: string): void {
+  if (typeof timeoutMs === 'number' && timeoutMs >= 0 && timeoutMs <= LONGEST_TIMEOUT_MS) return;
+  throw new TypeError(
+    `${where}: timeoutMs must be a number of ms from 0 to ${LONGEST_TIMEOUT_MS} (the longest timer), got ${String(timeoutMs)}`,
+  );
 }
