@@ -11,7 +11,6 @@ import {
   type ToolCall,
   type ToolReportError,
   type ToolRunResult,
-  type ToolTransport,
 } from '@parley/sdk';
 import { systemClock, type WorkerClock } from './clock.js';
 import type { Job, JobOutcome, JobStatus } from './job.js';
@@ -129,7 +128,7 @@ export class ToolWorker {
 
     this.#say(job, `running ${job.name}(${JSON.stringify(job.input)})`);
     try {
-      const result = await runTool(this.#loggingTransport(job), {
+      const result = await runTool(this.#client, {
         sessionId: job.sessionId,
         pending: job,
         tool,
@@ -204,24 +203,6 @@ export class ToolWorker {
         : outcome(job, 'ERROR', 1, { detail: kept.message });
     }
     return outcome(job, 'FAILED', 0, { detail: 'the server did not come back before the deadline' });
-  }
-
-  /** The client's tool endpoints, logging each report attempt that fails (runTool decides on retries). */
-  #loggingTransport(job: Job): ToolTransport {
-    const tools = this.#client.tools;
-    const logged = async (send: () => Promise<void>) => {
-      try {
-        await send();
-      } catch (error) {
-        this.#say(job, `report attempt failed (${describe(error)})`);
-        throw error;
-      }
-    };
-    return {
-      heartbeat: (...args) => tools.heartbeat(...args),
-      respond: (...args) => logged(() => tools.respond(...args)),
-      fail: (...args) => logged(() => tools.fail(...args)),
-    };
   }
 
   /** The call as the server sees it; `undefined` when the server cannot be reached (run anyway). */

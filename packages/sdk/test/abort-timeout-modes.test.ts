@@ -10,14 +10,15 @@ import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
 /**
- * The same abort and timeout cases, in the three ways a client reaches the reference server: over
- * real HTTP, through msw intercepting the global fetch, and with the server's `fetch` injected.
+ * The same abort and timeout cases, in the ways a client reaches the reference server: over real
+ * HTTP (with a `fetch` option, and with the global fetch), through msw intercepting the global
+ * fetch, and with the server's `fetch` injected.
  * Each case must reject with the same error and leave the same stored state in every mode. The
  * server's clock is manual and never moves here, so a held answer (a `latency` fault) is never
  * released: a call can only settle through its own signal or deadline.
  */
-type Mode = 'http' | 'msw' | 'injected';
-const MODES: Mode[] = ['http', 'msw', 'injected'];
+type Mode = 'http' | 'http, the global fetch' | 'msw' | 'injected';
+const MODES: Mode[] = ['http', 'http, the global fetch', 'msw', 'injected'];
 const TOKEN = 'parley-demo-token';
 const MSW_BASE_URL = 'http://parley.modes.test';
 const HOLD = { 'x-parley-fault': 'latency=3600000' };
@@ -36,11 +37,14 @@ interface Harness {
 async function start(mode: Mode): Promise<Harness> {
   const clock = new ManualClock(1_700_000_000_000);
   const base = { token: TOKEN, maxRetries: 0 };
-  if (mode === 'http') {
+  if (mode === 'http' || mode === 'http, the global fetch') {
     const running = await startServer({ port: 0, clock });
+    // Without a `fetch` option the client takes the global one at each call (msw listens only in
+    // its own mode's block), which the SDK trusts to follow the request's signal.
+    const fetch = mode === 'http' ? { fetch: realFetch } : {};
     return {
       server: running.server,
-      client: (options) => new Parley({ ...base, baseUrl: running.url, fetch: realFetch, ...options }),
+      client: (options) => new Parley({ ...base, baseUrl: running.url, ...fetch, ...options }),
       close: () => running.close(),
     };
   }

@@ -2,19 +2,17 @@ import { APIError } from '../errors/index.js';
 import { check } from '../internal/shape.js';
 import { ErrorBodyShape } from './response-shapes.js';
 
-/** Builds the {@link APIError} subclass for a non-2xx response from its `{ error }` body. */
-export async function apiErrorFrom(
+/**
+ * Builds the {@link APIError} subclass for a non-2xx response (ky's `HTTPError.response`) from its
+ * `{ error }` body, read as `text` within the attempt.
+ */
+export function apiErrorFrom(
   response: Response,
+  text: string,
   method: string,
   url: string,
   hint = '',
-): Promise<APIError> {
-  let text = '';
-  try {
-    text = await response.text();
-  } catch {
-    // The status alone still makes a useful error.
-  }
+): APIError {
   let body: unknown;
   try {
     body = JSON.parse(text);

@@ -1,6 +1,7 @@
 // What a failed fetch says, in words: runtimes put the system error code a few causes deep
 // (undici: TypeError "fetch failed" → Error { code: 'ECONNREFUSED' }, or an AggregateError of one
-// per address).
+// per address). `systemErrorCode` is the one walk over those causes: the message and the retry
+// decision both start from its answer.
 
 const CODES: Record<string, string> = {
   ECONNREFUSED: 'the connection was refused',
@@ -19,14 +20,20 @@ const CODES: Record<string, string> = {
 const NOT_THERE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 
 /**
+ * Codes that prove the request never reached a server (refused connection, DNS failure), so even a
+ * request that is not safe to repeat may be sent again.
+ */
+const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']);
+
+/**
  * What {@link systemErrorCode} returns for fetch refusing to follow a redirect: every request is
  * sent with `redirect: 'error'` (undici: TypeError "fetch failed" → Error "unexpected redirect").
  */
 export const REDIRECT = 'redirect';
 
 /**
- * The first system error code in `error`'s cause chain (or in an AggregateError's errors), or
- * {@link REDIRECT}.
+ * The first system error code in `error`'s cause chain (or in an AggregateError's errors: undici
+ * gathers one per address it tried to connect to), or {@link REDIRECT}.
  */
 export function systemErrorCode(error: unknown): string | undefined {
   let current: unknown = error;
@@ -46,17 +53,23 @@ export function systemErrorCode(error: unknown): string | undefined {
   return undefined;
 }
 
+/** True when `code` (from {@link systemErrorCode}) proves the request never reached a server. */
+export function neverSent(code: string | undefined): boolean {
+  return code !== undefined && NEVER_SENT.has(code);
+}
+
 /**
- * The message of an `APIConnectionError`: what failed, and what to check.
+ * The message of an `APIConnectionError`: what failed, and what to check. `code` is
+ * {@link systemErrorCode}'s answer for `error`.
  * `Could not connect to the server: the connection was refused (ECONNREFUSED) (POST http://127.0.0.1:4010/v1/sessions). Check that the server runs at the base URL http://127.0.0.1:4010.`
  */
 export function connectionFailureMessage(
+  code: string | undefined,
   error: unknown,
   where: string,
   baseUrl: string,
   hint: string,
 ): string {
-  const code = systemErrorCode(error);
   if (code === REDIRECT) {
     // Why not follow it (a redirected POST can come back as a GET without its body): docs/sdk.md.
     return `The server answered with a redirect (${where}), which the SDK does not follow: set the base URL to where the service answers.${hint}`;

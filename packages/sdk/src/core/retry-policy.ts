@@ -1,7 +1,5 @@
-import { parseRetryAfter } from '../errors/index.js';
-
-// Hand-written, not ky's retry: ky's stops at the response headers (no body-read timeouts) and cannot
-// tell a POST that provably never left from one that did.
+// The SDK's retry policy as plain rules. ky runs it: `Exchange` hands these rules to ky's `retry`
+// option (`shouldRetry` decides, `delay` returns the wait), and ky counts, waits and re-sends.
 
 /** First backoff delay; doubled on each retry. */
 export const INITIAL_RETRY_DELAY_MS = 500;
@@ -16,18 +14,6 @@ export function isRetryableStatus(status: number): boolean {
 }
 
 /**
- * How long to wait before retry number `retry` (0 for the first retry): the server's
- * `retry-after-ms` / `Retry-After` when it sent one (capped at 60 s), otherwise exponential
- * backoff with negative jitter, so clients that failed together do not retry together.
- */
-export function retryDelayMs(retry: number, headers?: Headers, random: () => number = Math.random): number {
-  const fromServer = headers ? parseRetryAfter(headers) : undefined;
-  if (fromServer !== undefined) return fromServer;
-  const base = Math.min(INITIAL_RETRY_DELAY_MS * 2 ** retry, MAX_RETRY_DELAY_MS);
-  return Math.round(base * (1 - JITTER * random()));
-}
-
-/**
  * Statuses that prove the server refused a request before storing anything, so even a message POST
  * may be sent again: the service answers `429` (quota, rate limit) before it processes a send.
  */
@@ -35,21 +21,12 @@ export function rejectedUnprocessed(status: number): boolean {
   return status === 429;
 }
 
-const NEVER_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']);
-
 /**
- * True when a fetch failure proves the request never reached a server (refused connection, DNS
- * failure), so even a non-idempotent POST can be sent again. Looks through the `cause` chain, where
- * undici and other runtimes put the system error code.
+ * The wait before retry number `retry` (1 for the first) when the server named none:
+ * `min(500 ms * 2^(retry-1), 8 s)`, shortened by up to a quarter of random (negative) jitter, so
+ * clients that failed together do not retry together.
  */
-export function provablyNotSent(error: unknown): boolean {
-  let current: unknown = error;
-  for (let depth = 0; depth < 5 && typeof current === 'object' && current !== null; depth++) {
-    const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string' && NEVER_SENT_CODES.has(code)) return true;
-    const errors = (current as { errors?: unknown }).errors;
-    if (Array.isArray(errors) && errors.length > 0 && errors.every((e) => provablyNotSent(e))) return true;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return false;
+export function backoffMs(retry: number, random: () => number = Math.random): number {
+  const base = Math.min(INITIAL_RETRY_DELAY_MS * 2 ** (retry - 1), MAX_RETRY_DELAY_MS);
+  return Math.round(base * (1 - JITTER * random()));
 }

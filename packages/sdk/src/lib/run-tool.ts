@@ -110,7 +110,7 @@ export interface RunToolOptions<TTool extends AnyTool = AnyTool> {
   maxBodyBytes?: number | undefined;
   /** Attempts of the terminal report. Default 5. */
   maxReportAttempts?: number | undefined;
-  /** Source of heartbeat and retry jitter, `[0, 1)`. */
+  /** Source of heartbeat jitter, `[0, 1)` (the report's retries wait the client's backoff). */
   random?: (() => number) | undefined;
   /** Called with each failed heartbeat that did not end the timer (for logging). */
   onHeartbeatError?: ((error: unknown) => void) | undefined;
@@ -192,7 +192,7 @@ export async function runTool<TTool extends AnyTool>(
         current.kind === 'complete'
           ? transport.respond(sessionId, pending.requestId, current.output, requestOptions)
           : transport.fail(sessionId, pending.requestId, current.message, requestOptions),
-      { signal, maxAttempts: options.maxReportAttempts, random: options.random },
+      { signal, maxAttempts: options.maxReportAttempts },
     );
   };
   try {

@@ -55,6 +55,6 @@ export interface RunToolLoopOptions {
    * an ERROR, and the loop goes on (see `runTool`). Default 1 MiB.
    */
   maxBodyBytes?: number | undefined;
-  /** Source of heartbeat and retry jitter, `[0, 1)`. */
+  /** Source of heartbeat jitter, `[0, 1)`. */
   random?: (() => number) | undefined;
 }

@@ -1,6 +1,7 @@
-import { defineTool, isToolCallLostError, runTool, type ToolContext } from '@parley/sdk';
+import { defineTool, isToolCallLostError, Parley, runTool, type ToolContext } from '@parley/sdk';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { z } from 'zod';
+import { createMockFetch } from '../helpers/mock-fetch.js';
 import {
   apiError,
   connectionError,
@@ -27,7 +28,42 @@ beforeEach(() => {
 });
 afterEach(() => {
   vi.useRealTimers();
+  vi.restoreAllMocks();
 });
+
+function serverError(status: number): Response {
+  return new Response(JSON.stringify({ error: { code: 'internal_error', message: 'boom' } }), { status });
+}
+
+/**
+ * A client over a mock fetch that answers heartbeats with 200 and the terminal report (`response`:
+ * the tool response; `failure`: a heartbeat with state ERROR) with `failures` first, then 200.
+ * `reports` records each report request: when (fake clock) and its body.
+ */
+function reportServer(kind: 'response' | 'failure', failures: Array<Response | Error>) {
+  const mock = createMockFetch();
+  const reports: Array<{ at: number; body: string }> = [];
+  const reply = async (request: Request): Promise<Response> => {
+    const body = await request.clone().text();
+    const isReport =
+      kind === 'response' ? request.url.includes('/v1/tools/response/') : body.includes('"ERROR"');
+    if (!isReport) return new Response(null, { status: 200 });
+    reports.push({ at: Date.now(), body });
+    const next = failures.shift();
+    if (next instanceof Error) throw next;
+    return next ?? new Response(null, { status: 200 });
+  };
+  mock.enqueue(...Array.from({ length: 20 }, () => reply));
+  const client = new Parley({ baseUrl: 'http://parley.test', token: 'tok', fetch: mock.fetch });
+  return { client, reports };
+}
+
+/** Runs the fake clock `ms` forward and returns how `running` settled (its error, if it failed). */
+async function settle<T>(running: Promise<T>, ms: number): Promise<T | unknown> {
+  const settled = running.catch((error: unknown) => error);
+  await vi.advanceTimersByTimeAsync(ms);
+  return settled;
+}
 
 describe('runTool', () => {
   test('heartbeats at once, runs the handler with parsed input, then submits the output', async () => {
@@ -226,64 +262,68 @@ describe('runTool', () => {
     expect(transport.of('fail')).toHaveLength(0);
   });
 
-  test('the response is retried on 5xx and network errors with backoff, without client retries', async () => {
-    const failures = [apiError(503), connectionError(), apiError(500)];
-    const transport = new FakeTransport((call) => {
-      if (call.kind !== 'respond') return undefined;
-      const next = failures.shift();
-      return next ? Promise.reject(next) : undefined;
-    });
-    const running = runTool(transport, {
-      sessionId,
-      pending,
-      tool: weatherTool(() => ({ temperature: 1 })),
-      random: () => 0,
-    });
-    await vi.advanceTimersByTimeAsync(10_000);
-    const result = await running;
-    expect(result.status).toBe('COMPLETE');
-    const responds = transport.of('respond');
-    expect(responds).toHaveLength(4);
+  test('the response is retried through the client on 5xx and network errors, with its backoff', async () => {
+    vi.spyOn(Math, 'random').mockReturnValue(0);
+    const server = reportServer('response', [
+      serverError(503),
+      new TypeError('socket hang up'),
+      serverError(500),
+    ]);
+    const result = await settle(
+      runTool(server.client, { sessionId, pending, tool: weatherTool(() => ({ temperature: 1 })) }),
+      10_000,
+    );
+    expect(result).toMatchObject({ status: 'COMPLETE' });
     // Backoff 500, 1000, 2000 ms between attempts (no jitter with random 0).
-    expect(responds.map((c) => c.at - responds[0]!.at)).toEqual([0, 500, 1_500, 3_500]);
-    expect(responds.every((c) => c.options?.maxRetries === 0)).toBe(true);
-    expect(responds.every((c) => c.output?.temperature === 1)).toBe(true);
+    expect(server.reports.map((r) => r.at - server.reports[0]!.at)).toEqual([0, 500, 1_500, 3_500]);
+    expect(server.reports.every((r) => r.body === '{"response":{"temperature":1,"state":"COMPLETE"}}')).toBe(
+      true,
+    );
   });
 
   test('the failure report is retried too', async () => {
-    const failures = [apiError(502)];
-    const transport = new FakeTransport((call) =>
-      call.kind === 'fail' && failures.length > 0 ? Promise.reject(failures.shift()) : undefined,
-    );
-    const running = runTool(transport, {
-      sessionId,
-      pending,
-      tool: weatherTool(() => {
-        throw new Error('x');
+    const server = reportServer('failure', [serverError(502)]);
+    const result = await settle(
+      runTool(server.client, {
+        sessionId,
+        pending,
+        tool: weatherTool(() => {
+          throw new Error('x');
+        }),
       }),
-    });
-    await vi.advanceTimersByTimeAsync(1_000);
-    expect((await running).status).toBe('ERROR');
-    expect(transport.of('fail')).toHaveLength(2);
+      1_000,
+    );
+    expect(result).toMatchObject({ status: 'ERROR' });
+    expect(server.reports).toHaveLength(2);
   });
 
   test('retries are bounded: after 5 attempts a ToolReportError keeps the output and the cause', async () => {
-    const transport = new FakeTransport((call) =>
-      call.kind === 'respond' ? Promise.reject(apiError(503)) : undefined,
+    const server = reportServer(
+      'response',
+      Array.from({ length: 5 }, () => serverError(503)),
     );
-    const running = runTool(transport, { sessionId, pending, tool: weatherTool(() => ({ temperature: 1 })) });
-    const settled = running.then(
-      () => 'resolved',
-      (e: unknown) => e,
+    const settled = settle(
+      runTool(server.client, { sessionId, pending, tool: weatherTool(() => ({ temperature: 1 })) }),
+      60_000,
     );
-    await vi.advanceTimersByTimeAsync(60_000);
     expect(await settled).toMatchObject({
       name: 'ToolReportError',
       requestId: pending.requestId,
       report: { kind: 'complete', output: { temperature: 1 } },
       cause: { name: 'InternalServerError', status: 503 },
     });
-    expect(transport.of('respond')).toHaveLength(5);
+    expect(server.reports).toHaveLength(5);
+  });
+
+  test('maxReportAttempts is the retry budget the report gives the client (attempts - 1)', async () => {
+    const transport = new FakeTransport();
+    await runTool(transport, {
+      sessionId,
+      pending,
+      tool: weatherTool(() => ({ temperature: 1 })),
+      maxReportAttempts: 3,
+    });
+    expect(transport.of('respond')[0]?.options).toEqual({ maxRetries: 2 });
   });
 
   test('a 4xx report (other than 409/404) is not retried; the result is kept in the ToolReportError', async () => {
