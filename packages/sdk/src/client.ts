@@ -1,8 +1,6 @@
 import { type FetchLike, HttpClient, type Logger } from './core/http-client.js';
 import { isLogLevel, LOG_LEVEL_ENV, type LogLevel } from './core/log-level.js';
 import { readEnv } from './internal/read-env.js';
-import { type RunToolLoopOptions, runToolLoop } from './lib/run-tool-loop.js';
-import type { ToolLoopRun } from './lib/tool-loop-run.js';
 import { Messages } from './resources/messages.js';
 import { Sessions } from './resources/sessions.js';
 import { Tools } from './resources/tools.js';
@@ -10,6 +8,8 @@ import {
   DEFAULT_STREAM_FIRST_EVENT_TIMEOUT_MS,
   DEFAULT_STREAM_IDLE_TIMEOUT_MS,
 } from './streaming/body-reader.js';
+import { type RunToolLoopOptions, runToolLoop } from './tools/loop/run-tool-loop.js';
+import type { ToolLoopRun } from './tools/loop/tool-loop-run.js';
 
 /** Per-attempt request time limit when `timeoutMs` is not set. */
 export const DEFAULT_TIMEOUT_MS = 60_000;

@@ -47,7 +47,11 @@ export {
   isStreamError,
   isToolCallLostError,
   isToolNotDeclaredError,
+  isToolOutputTooLargeError,
   isToolReportError,
+  isToolWorkerDataError,
+  isToolWorkerError,
+  isToolWorkerTimeoutError,
   MAX_RETRY_AFTER_MS,
   NotFoundError,
   ParleyError,
@@ -59,17 +63,12 @@ export {
   StreamError,
   ToolCallLostError,
   ToolNotDeclaredError,
+  ToolOutputTooLargeError,
   ToolReportError,
-} from './errors/index.js';
-export * from './lib/index.js';
-export {
-  isToolWorkerDataError,
-  isToolWorkerError,
-  isToolWorkerTimeoutError,
   ToolWorkerDataError,
   ToolWorkerError,
   ToolWorkerTimeoutError,
-} from './lib/tool-worker-errors.js';
+} from './errors/index.js';
 export type { SendMessageParams, StreamRequestOptions } from './resources/messages.js';
 export { Messages } from './resources/messages.js';
 export type { CreateSessionParams } from './resources/sessions.js';
@@ -99,6 +98,60 @@ export type {
   UnknownStreamEvent,
   UnknownStreamEventItem,
 } from './streaming/stream-events.js';
+export type {
+  AnyTool,
+  DefineToolOptions,
+  Tool,
+  ToolContext,
+  ToolOutputOf,
+} from './tools/define/define-tool.js';
+export { defineTool, RESERVED_OUTPUT_FIELD, toolsToExtensions } from './tools/define/define-tool.js';
+export type { JsonSchema } from './tools/define/json-schema.js';
+export { jsonSchema } from './tools/define/json-schema.js';
+export type {
+  ObjectSchema,
+  SchemaInput,
+  SchemaIssue,
+  SchemaOutput,
+  ToolObject,
+  ToolSchema,
+} from './tools/define/tool-schema.js';
+export { formatIssues } from './tools/define/tool-schema.js';
+export type { RunToolLoopOptions, ToolLoopClient, ToolLoopStream } from './tools/loop/run-tool-loop.js';
+export { DEFAULT_MAX_STEPS, DEFAULT_TOOL_CONCURRENCY, runToolLoop } from './tools/loop/run-tool-loop.js';
+export type { DeclaredTools } from './tools/loop/session-tools.js';
+export { MAX_REMEMBERED_SESSIONS } from './tools/loop/session-tools.js';
+export type { ToolLoopExecutor, ToolLoopResult, ToolLoopStep } from './tools/loop/tool-loop-run.js';
+export { ToolLoopRun } from './tools/loop/tool-loop-run.js';
+export type { HeartbeatEndReason, HeartbeatOptions } from './tools/run/heartbeat.js';
+export {
+  ASSUMED_HEARTBEAT_TIMEOUT_MS,
+  BEATS_PER_TIMEOUT,
+  DEFAULT_HEARTBEAT_INTERVAL_MS,
+  HEARTBEAT_JITTER,
+  Heartbeat,
+  heartbeatIntervalMs,
+  jitteredIntervalMs,
+  LOCAL_TIMEOUT_BUFFER_MS,
+  MAX_HEARTBEAT_INTERVAL_MS,
+  MIN_HEARTBEAT_INTERVAL_MS,
+  startHeartbeat,
+} from './tools/run/heartbeat.js';
+export { DEFAULT_MAX_BODY_BYTES } from './tools/run/output-size.js';
+export type { ReportRetryOptions } from './tools/run/report.js';
+export { MAX_REPORT_ATTEMPTS, reportWithRetry } from './tools/run/report.js';
+export type {
+  RunToolOptions,
+  ToolRunAlreadySettled,
+  ToolRunComplete,
+  ToolRunError,
+  ToolRunLost,
+  ToolRunOutput,
+  ToolRunResult,
+  ToolRunStatus,
+} from './tools/run/run-tool.js';
+export { reportUnknownTool, runTool } from './tools/run/run-tool.js';
+export type { ToolClient, ToolRequestOptions, ToolTransport } from './tools/run/tool-transport.js';
 export type {
   ContentBlock,
   ContentBlockDelta,

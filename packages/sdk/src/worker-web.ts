@@ -1,16 +1,16 @@
 // `@parley/sdk/worker` where the `node` export condition does not apply (browsers): module Web Workers.
-import type { ToolObject } from './lib/index.js';
-import { serveToolHandlerOn, type ToolWorkerHandler } from './lib/serve-tool-handler.js';
-import { spawnWebToolWorker, webToolWorkerEndpoint } from './lib/web-tool-worker.js';
+import type { ToolObject } from './tools/define/tool-schema.js';
+import { spawnWebToolWorker, webToolWorkerEndpoint } from './tools/worker/platform-web.js';
+import { serveToolHandlerOn, type ToolWorkerHandler } from './tools/worker/serve-tool-handler.js';
 import {
   createWorkerHandler,
   type WorkerHandlerOptions,
   type WorkerToolHandler,
-} from './lib/worker-handler.js';
+} from './tools/worker/worker-host.js';
 
-export type { ToolWorkerContext, ToolWorkerHandler } from './lib/serve-tool-handler.js';
-export type { ToolWorkerExit, WorkerHandlerOptions, WorkerToolHandler } from './lib/worker-handler.js';
-export { DEFAULT_ABORT_GRACE_MS } from './lib/worker-handler.js';
+export type { ToolWorkerContext, ToolWorkerHandler } from './tools/worker/serve-tool-handler.js';
+export type { ToolWorkerExit, WorkerHandlerOptions, WorkerToolHandler } from './tools/worker/worker-host.js';
+export { DEFAULT_ABORT_GRACE_MS } from './tools/worker/worker-host.js';
 
 /**
  * A tool handler that runs each call in its own module Web Worker, so a CPU-bound handler cannot starve

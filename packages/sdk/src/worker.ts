@@ -1,16 +1,16 @@
 // `@parley/sdk/worker` for Node: tool handlers on `worker_threads` threads.
-import type { ToolObject } from './lib/index.js';
-import { nodeToolWorkerEndpoint, spawnNodeToolWorker } from './lib/node-tool-worker.js';
-import { serveToolHandlerOn, type ToolWorkerHandler } from './lib/serve-tool-handler.js';
+import type { ToolObject } from './tools/define/tool-schema.js';
+import { nodeToolWorkerEndpoint, spawnNodeToolWorker } from './tools/worker/platform-node.js';
+import { serveToolHandlerOn, type ToolWorkerHandler } from './tools/worker/serve-tool-handler.js';
 import {
   createWorkerHandler,
   type WorkerHandlerOptions,
   type WorkerToolHandler,
-} from './lib/worker-handler.js';
+} from './tools/worker/worker-host.js';
 
-export type { ToolWorkerContext, ToolWorkerHandler } from './lib/serve-tool-handler.js';
-export type { ToolWorkerExit, WorkerHandlerOptions, WorkerToolHandler } from './lib/worker-handler.js';
-export { DEFAULT_ABORT_GRACE_MS } from './lib/worker-handler.js';
+export type { ToolWorkerContext, ToolWorkerHandler } from './tools/worker/serve-tool-handler.js';
+export type { ToolWorkerExit, WorkerHandlerOptions, WorkerToolHandler } from './tools/worker/worker-host.js';
+export { DEFAULT_ABORT_GRACE_MS } from './tools/worker/worker-host.js';
 
 /**
  * A tool handler that runs each call in its own worker thread, so a CPU-bound handler cannot starve

@@ -27,7 +27,7 @@ describe('bundle size (Vite and esbuild, minified, gzip)', () => {
     const chat = byName('chat app', 'vite');
     const lazy = chat.contributors.filter((c) => c.lazy).map((c) => c.what);
     expect(lazy).toEqual(
-      expect.arrayContaining(['sdk/src/lib/run-tool.ts', 'sdk/src/lib/heartbeat.ts', 'p-limit']),
+      expect.arrayContaining(['sdk/src/tools/run/run-tool.ts', 'sdk/src/tools/run/heartbeat.ts', 'p-limit']),
     );
     expect(chat.initialGzipBytes).toBeLessThan(chat.totalGzipBytes);
     // Only the app that imports `@parley/sdk/partial-input` carries the JSON parser.

@@ -1,6 +1,12 @@
 import type { WithResponse } from '../core/api-promise.js';
 import type { OpenResponse } from '../core/http-client.js';
-import { APIUserAbortError, isParleyError, ParleyError, REQUEST_ID_HEADER } from '../errors/index.js';
+import {
+  APIUserAbortError,
+  isParleyError,
+  ParleyError,
+  REQUEST_ID_HEADER,
+  ToolInputParseError,
+} from '../errors/index.js';
 import type { Message, MessageReply, PendingTool, StopReason } from '../wire/index.js';
 import {
   BodyReader,
@@ -10,7 +16,7 @@ import {
 } from './body-reader.js';
 import { EventQueue } from './event-queue.js';
 import { errorFromRelay, RELAYED_ERROR_KIND } from './relayed-error.js';
-import { type MessageSnapshot, ReplyAccumulator, ToolInputParseError } from './reply-accumulator.js';
+import { type MessageSnapshot, ReplyAccumulator } from './reply-accumulator.js';
 import { decodeStreamEvent, isExceptionEvent, type StreamEventItem } from './stream-events.js';
 import { ListenerFailure, type MessageStreamEvents, StreamListeners } from './stream-listeners.js';
 import { StreamProgress } from './stream-progress.js';

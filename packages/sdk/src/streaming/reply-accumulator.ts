@@ -1,3 +1,4 @@
+import { ToolInputParseError } from '../errors/index.js';
 import type {
   ContentBlock,
   Role,
@@ -33,9 +34,6 @@ type OpenBlock =
   | { kind: 'text'; block: TextBlock }
   | { kind: 'toolUse'; block: ToolUseBlock; fragments: string[] }
   | { kind: 'toolResult'; block: ToolResultBlock };
-
-/** Thrown when a tool's joined input fragments are not a JSON object. */
-export class ToolInputParseError extends Error {}
 
 /**
  * Rebuilds messages from stream events: text deltas appended, tool input fragments joined and

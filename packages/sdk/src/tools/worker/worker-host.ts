@@ -1,7 +1,8 @@
-import type { ToolContext, ToolObject } from './index.js';
+import { ToolWorkerDataError, ToolWorkerError, ToolWorkerTimeoutError } from '../../errors/index.js';
+import type { ToolContext } from '../define/define-tool.js';
+import type { ToolObject } from '../define/tool-schema.js';
 import { findNonPlainData } from './plain-data.js';
 import { readWorkerMessage } from './read-worker-message.js';
-import type * as ToolWorkerErrors from './tool-worker-errors.js';
 import {
   ABORT_FLAG,
   type HostMessage,
@@ -98,18 +99,6 @@ export function createWorkerHandler<TInput extends ToolObject, TOutput extends T
     runInWorker(spawn, module, { ...options, abortGraceMs }, input, ctx) as Promise<TOutput>;
 }
 
-let errorClasses: Promise<typeof ToolWorkerErrors> | undefined;
-
-/**
- * The error classes, loaded on first use: they extend `ParleyError`, whose module pulls in the
- * protocol schemas (zod). The worker thread imports this entry too (for `serveToolHandler`) and
- * must not pay for them at every start.
- */
-function loadErrors(): Promise<typeof ToolWorkerErrors> {
-  errorClasses ??= import('./tool-worker-errors.js');
-  return errorClasses;
-}
-
 async function runInWorker(
   spawn: ToolWorkerSpawner,
   module: string | URL,
@@ -118,9 +107,6 @@ async function runInWorker(
   ctx: ToolContext,
 ): Promise<ToolObject> {
   const { signal } = ctx;
-  signal.throwIfAborted();
-  const errors = await loadErrors();
-  const { ToolWorkerDataError, ToolWorkerError, ToolWorkerTimeoutError } = errors;
   signal.throwIfAborted();
   const problem = findNonPlainData(input, 'input');
   if (problem) {
@@ -209,7 +195,7 @@ async function runInWorker(
       }
       handlerRunning = false;
       if (message.kind === 'error') {
-        settle({ error: fromWire(errors, message.error) });
+        settle({ error: fromWire(message.error) });
       } else {
         // serveToolHandler checks the output before posting it; a module posting on its own may
         // not, and structured clone keeps a Map or a Date, which JSON would turn into `{}` or text.
@@ -325,10 +311,9 @@ async function runInWorker(
   });
 }
 
-function fromWire(errors: typeof ToolWorkerErrors, error: WireError): ToolWorkerErrors.ToolWorkerError {
-  if (error.dataPath !== undefined)
-    return new errors.ToolWorkerDataError(error.message, { path: error.dataPath });
-  return new errors.ToolWorkerError(error.message, {
+function fromWire(error: WireError): ToolWorkerError {
+  if (error.dataPath !== undefined) return new ToolWorkerDataError(error.message, { path: error.dataPath });
+  return new ToolWorkerError(error.message, {
     thrown: { name: error.name, message: error.message, stack: error.stack },
   });
 }

@@ -1,4 +1,4 @@
-import type { ToolDefinition } from '../wire/index.js';
+import type { ToolDefinition } from '../../wire/index.js';
 import {
   isToolSchema,
   JSON_SCHEMA_TARGET,

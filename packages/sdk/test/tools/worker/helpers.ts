@@ -3,7 +3,7 @@ import type { ToolWorkerExit, WorkerHandlerOptions } from '@parley/sdk/worker';
 
 /** A fixture worker module next to these tests. */
 export function fixture(name: string): URL {
-  return new URL(`../worker-fixtures/${name}`, import.meta.url);
+  return new URL(`./fixtures/${name}`, import.meta.url);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { isParleyError, ParleyError } from '../errors/index.js';
+import { ParleyError } from './parley-error.js';
 
 /**
  * A tool handler run by `workerHandler` failed in its worker: it threw (the message is the
@@ -40,16 +40,3 @@ export class ToolWorkerTimeoutError extends ToolWorkerError {
     this.timeoutMs = init.timeoutMs;
   }
 }
-
-const WORKER_ERROR_NAMES: readonly string[] = [
-  'ToolWorkerError',
-  'ToolWorkerDataError',
-  'ToolWorkerTimeoutError',
-];
-
-export const isToolWorkerError = (value: unknown): value is ToolWorkerError =>
-  isParleyError(value) && WORKER_ERROR_NAMES.includes(value.name);
-export const isToolWorkerDataError = (value: unknown): value is ToolWorkerDataError =>
-  isParleyError(value) && value.name === 'ToolWorkerDataError';
-export const isToolWorkerTimeoutError = (value: unknown): value is ToolWorkerTimeoutError =>
-  isParleyError(value) && value.name === 'ToolWorkerTimeoutError';

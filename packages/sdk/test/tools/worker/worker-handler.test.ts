@@ -7,14 +7,7 @@ import {
 } from '@parley/sdk';
 import { DEFAULT_ABORT_GRACE_MS, serveToolHandler, workerHandler } from '@parley/sdk/worker';
 import { describe, expect, test } from 'vitest';
-import {
-  ExitLog,
-  fixture,
-  SOURCE_EXEC_ARGV,
-  sharedFlags,
-  started,
-  toolContext,
-} from './helpers/tool-worker.js';
+import { ExitLog, fixture, SOURCE_EXEC_ARGV, sharedFlags, started, toolContext } from './helpers.js';
 
 const CPU_BOUND = fixture('cpu-bound-worker.mjs');
 

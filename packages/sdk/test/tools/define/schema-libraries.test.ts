@@ -5,7 +5,7 @@ import { type } from 'arktype';
 import * as v from 'valibot';
 import { describe, expect, expectTypeOf, test } from 'vitest';
 import { z } from 'zod';
-import { FakeTransport } from './helpers/fake-transport.js';
+import { FakeTransport } from '../helpers/fake-transport.js';
 
 // The same tool, written with each schema library a user may bring.
 const inputs = {

@@ -1,8 +1,8 @@
-import type { MessageReply, PendingTool, SendMessageRequest, UserContentBlock } from '../wire/index.js';
-import type { AnyTool } from './define-tool.js';
+import type { MessageReply, PendingTool, SendMessageRequest, UserContentBlock } from '../../wire/index.js';
+import type { AnyTool } from '../define/define-tool.js';
+import type { ToolClient, ToolRequestOptions } from '../run/tool-transport.js';
 import type { DeclaredTools } from './session-tools.js';
 import type { ToolLoopStep } from './tool-loop-run.js';
-import type { ToolClient, ToolRequestOptions } from './tool-transport.js';
 
 /** The part of a streamed reply the loop uses; `client.messages.stream(...)` returns one. */
 export interface ToolLoopStream {

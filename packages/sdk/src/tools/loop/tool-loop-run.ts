@@ -1,6 +1,6 @@
-import { APIUserAbortError } from '../errors/index.js';
-import type { Message, MessageReply, StopReason, Usage } from '../wire/index.js';
-import type { ToolRunResult } from './run-tool.js';
+import { APIUserAbortError } from '../../errors/index.js';
+import type { Message, MessageReply, StopReason, Usage } from '../../wire/index.js';
+import type { ToolRunResult } from '../run/run-tool.js';
 
 /** One model reply of a tool loop and the tool calls it asked for, all settled. */
 export interface ToolLoopStep {

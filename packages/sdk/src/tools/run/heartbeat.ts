@@ -4,8 +4,8 @@ import {
   isNotFoundError,
   ToolCallLostError,
   type ToolCallLostReason,
-} from '../errors/index.js';
-import { raceSignal } from '../internal/race-signal.js';
+} from '../../errors/index.js';
+import { raceSignal } from '../../internal/race-signal.js';
 import type { ToolTransport } from './tool-transport.js';
 
 /** Shortest interval between beats, whatever the server's timeout. */

@@ -7,7 +7,7 @@ import {
   deferred,
   FakeTransport,
   hangUntilAborted,
-} from './helpers/fake-transport.js';
+} from '../helpers/fake-transport.js';
 
 const sessionId = 'sess_1';
 const pending = { requestId: 'tooluse_1', name: 'get_weather', input: { city: 'Paris' } };

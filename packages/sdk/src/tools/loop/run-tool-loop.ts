@@ -1,5 +1,5 @@
-import { ToolNotDeclaredError } from '../errors/index.js';
-import type { AnyTool } from './define-tool.js';
+import { ToolNotDeclaredError } from '../../errors/index.js';
+import type { AnyTool } from '../define/define-tool.js';
 import { loadToolHelpers } from './load-tool-helpers.js';
 import type { RunToolLoopOptions, ToolLoopClient } from './tool-loop-options.js';
 import { ToolLoopRun } from './tool-loop-run.js';

@@ -1,5 +1,5 @@
 import type { ToolWorkerEndpoint } from './serve-tool-handler.js';
-import type { ToolWorkerSpawner } from './worker-handler.js';
+import type { ToolWorkerSpawner } from './worker-host.js';
 
 /** Starts a tool worker as a module Web Worker (browsers, Deno, Bun). */
 export const spawnWebToolWorker: ToolWorkerSpawner = (module, options, events) => {

@@ -1,4 +1,4 @@
-import type { ToolObject } from './index.js';
+import type { ToolObject } from '../define/tool-schema.js';
 import type { NonPlainData } from './plain-data.js';
 
 /** Tags every message between a tool worker and its host, so unrelated messages are ignored. */

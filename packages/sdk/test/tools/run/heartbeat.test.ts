@@ -17,7 +17,7 @@ import {
   deferred,
   FakeTransport,
   hangUntilAborted,
-} from './helpers/fake-transport.js';
+} from '../helpers/fake-transport.js';
 
 const ids = { sessionId: 'sess_1', requestId: 'tooluse_1' };
 /** No jitter: every wait is exactly one interval. */

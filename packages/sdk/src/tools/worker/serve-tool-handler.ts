@@ -1,4 +1,4 @@
-import type { ToolObject } from './index.js';
+import type { ToolObject } from '../define/tool-schema.js';
 import { findNonPlainData } from './plain-data.js';
 import {
   ABORT_FLAG,

@@ -8,8 +8,8 @@ import {
 } from '@parley/sdk';
 import { afterEach, beforeEach, describe, expect, expectTypeOf, test, vi } from 'vitest';
 import { z } from 'zod';
-import { FakeClient } from './helpers/fake-client.js';
-import { apiError } from './helpers/fake-transport.js';
+import { FakeClient } from '../helpers/fake-client.js';
+import { apiError } from '../helpers/fake-transport.js';
 
 const sessionId = 'sess_1';
 

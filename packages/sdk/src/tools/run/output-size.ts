@@ -1,5 +1,5 @@
-import { isParleyError, ParleyError } from '../errors/index.js';
-import type { ToolObject } from './tool-schema.js';
+import { ToolOutputTooLargeError } from '../../errors/index.js';
+import type { ToolObject } from '../define/tool-schema.js';
 
 /**
  * The request body limit `runTool` assumes when none is given: 1 MiB, the reference server's
@@ -7,30 +7,6 @@ import type { ToolObject } from './tool-schema.js';
  * `details.maxBytes`, which then names the limit in the report.
  */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
-
-/**
- * A tool's output is too large to send: its response body would be over the server's request
- * body limit (found before sending, or told by the server's `413`). `runTool` reports it to the
- * model as the call's ERROR, so the conversation goes on; this is that result's `cause`.
- */
-export class ToolOutputTooLargeError extends ParleyError {
-  override readonly name = 'ToolOutputTooLargeError' as const;
-  /** Bytes of the response body the output makes (`{"response":{...,"state":"COMPLETE"}}`, UTF-8). */
-  readonly bytes: number;
-  /**
-   * The limit it is over: the server's (from its `413`) or the one `runTool` assumed; `undefined`
-   * when a `413` did not say.
-   */
-  readonly maxBytes: number | undefined;
-  constructor(message: string, init: { bytes: number; maxBytes: number | undefined; cause?: unknown }) {
-    super(message, { cause: init.cause });
-    this.bytes = init.bytes;
-    this.maxBytes = init.maxBytes;
-  }
-}
-
-export const isToolOutputTooLargeError = (value: unknown): value is ToolOutputTooLargeError =>
-  isParleyError(value) && value.name === 'ToolOutputTooLargeError';
 
 /** UTF-8 bytes of the body `tools.respond` sends for `output`. */
 export function responseBodyBytes(output: ToolObject): number {

@@ -2,11 +2,11 @@
 // `client.tools.run` on their first run (a dynamic import), so an app that never runs a tool does
 // not download the tool helpers (run-tool, heartbeat, p-limit) where its bundler splits code at
 // dynamic imports.
-import { linkedSignal } from '../internal/linked-signal.js';
-import { mapConcurrent } from '../internal/map-concurrent.js';
-import type { Message, MessageReply, SendMessageRequest } from '../wire/index.js';
-import type { AnyTool } from './define-tool.js';
-import { reportUnknownTool, runTool, type ToolRunResult } from './run-tool.js';
+import { linkedSignal } from '../../internal/linked-signal.js';
+import { mapConcurrent } from '../../internal/map-concurrent.js';
+import type { Message, MessageReply, SendMessageRequest } from '../../wire/index.js';
+import type { AnyTool } from '../define/define-tool.js';
+import { reportUnknownTool, runTool, type ToolRunResult } from '../run/run-tool.js';
 import type { RunToolLoopOptions, ToolLoopClient } from './tool-loop-options.js';
 import type { ToolLoopResult, ToolLoopStep } from './tool-loop-run.js';
 

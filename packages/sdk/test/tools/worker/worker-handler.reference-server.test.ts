@@ -13,8 +13,8 @@ import {
 import { workerHandler } from '@parley/sdk/worker';
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
-import { ExitLog, fixture, release, SOURCE_EXEC_ARGV, sharedFlags, started } from './helpers/tool-worker.js';
-import { burnCpu } from './worker-fixtures/burn-cpu.mjs';
+import { burnCpu } from './fixtures/burn-cpu.mjs';
+import { ExitLog, fixture, release, SOURCE_EXEC_ARGV, sharedFlags, started } from './helpers.js';
 
 // The SDK beats at most every 250 ms (MIN_HEARTBEAT_INTERVAL_MS) and wants three beats per lease,
 // so 750 ms is the shortest lease it can keep; with `random: () => 0` every wait is exactly 250 ms.

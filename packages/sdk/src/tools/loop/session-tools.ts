@@ -1,5 +1,5 @@
-import type { Customizations, ToolDefinition } from '../wire/index.js';
-import { type AnyTool, toolsToExtensions } from './define-tool.js';
+import type { Customizations, ToolDefinition } from '../../wire/index.js';
+import { type AnyTool, toolsToExtensions } from '../define/define-tool.js';
 
 /** The client tools a session was created with, as `client.sessions.create` recorded them. */
 export interface DeclaredTools {

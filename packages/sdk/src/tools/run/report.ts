@@ -1,6 +1,6 @@
-import { isRetryableStatus, retryDelayMs } from '../core/retry-policy.js';
-import { APIUserAbortError, isAPIError, isAPIUserAbortError } from '../errors/index.js';
-import { sleep } from '../internal/sleep.js';
+import { isRetryableStatus, retryDelayMs } from '../../core/retry-policy.js';
+import { APIUserAbortError, isAPIError, isAPIUserAbortError } from '../../errors/index.js';
+import { sleep } from '../../internal/sleep.js';
 import type { ToolRequestOptions } from './tool-transport.js';
 
 /** Attempts of a terminal report (response or failure) before its error is thrown. */

@@ -5,21 +5,21 @@ import {
   isPayloadTooLargeError,
   ToolCallLostError,
   ToolReportError,
-} from '../errors/index.js';
-import { linkedSignal } from '../internal/linked-signal.js';
-import { raceSignal } from '../internal/race-signal.js';
-import type { PendingTool } from '../wire/index.js';
-import { type AnyTool, RESERVED_OUTPUT_FIELD, type Tool, type ToolContext } from './define-tool.js';
-import { Heartbeat } from './heartbeat.js';
-import { reportWithRetry } from './report-with-retry.js';
-import { DEFAULT_MAX_BODY_BYTES, responseBodyBytes, toolOutputTooLarge } from './tool-output-too-large.js';
+} from '../../errors/index.js';
+import { linkedSignal } from '../../internal/linked-signal.js';
+import { raceSignal } from '../../internal/race-signal.js';
+import type { PendingTool } from '../../wire/index.js';
+import { type AnyTool, RESERVED_OUTPUT_FIELD, type Tool, type ToolContext } from '../define/define-tool.js';
 import {
   formatIssues,
   type ObjectSchema,
   type SchemaOutput,
   type ToolObject,
   validateWith,
-} from './tool-schema.js';
+} from '../define/tool-schema.js';
+import { Heartbeat } from './heartbeat.js';
+import { DEFAULT_MAX_BODY_BYTES, responseBodyBytes, toolOutputTooLarge } from './output-size.js';
+import { reportWithRetry } from './report.js';
 import type { ToolClient, ToolTransport } from './tool-transport.js';
 
 /**
