@@ -6,13 +6,12 @@ import {
   isToolCallLostError,
   isToolReportError,
   type Parley,
-  reportUnknownTool,
-  runTool,
   type ToolCall,
   type ToolReportError,
   type ToolRunResult,
   type ToolTransport,
 } from '@parley/sdk';
+import { reportUnknownTool, runTool } from '@parley/sdk/tools';
 import { systemClock, type WorkerClock } from './clock.js';
 import type { Job, JobOutcome, JobStatus } from './job.js';
 

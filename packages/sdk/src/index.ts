@@ -1,19 +1,15 @@
+// `@parley/sdk`: the client, its resources' types, `MessageStream`, the errors and their guards,
+// tools (`defineTool`, `jsonSchema`, `runToolLoop`) and the wire types. The tool machinery a worker
+// author drives by hand (`runTool`, the heartbeat) is on `@parley/sdk/tools`; tool handlers in
+// workers on `@parley/sdk/worker`; the partial JSON parser on `@parley/sdk/partial-input`. Tuning
+// constants are not exported one by one: read them on `defaults`.
 export type { ParleyOptions } from './client.js';
-export {
-  BASE_URL_ENV,
-  DEFAULT_MAX_RETRIES,
-  DEFAULT_STREAM_FIRST_EVENT_TIMEOUT_MS,
-  DEFAULT_STREAM_IDLE_TIMEOUT_MS,
-  DEFAULT_TIMEOUT_MS,
-  Parley,
-  TOKEN_ENV,
-} from './client.js';
+export { Parley } from './client.js';
 export type { WithResponse } from './core/api-promise.js';
 export { APIPromise } from './core/api-promise.js';
+export { defaults } from './core/defaults.js';
 export type { FetchLike, Logger, RequestOptions } from './core/http-client.js';
 export type { LogLevel } from './core/log-level.js';
-export { LOG_LEVEL_ENV } from './core/log-level.js';
-export { INITIAL_RETRY_DELAY_MS, MAX_RETRY_DELAY_MS } from './core/retry-policy.js';
 export type {
   APIErrorInit,
   StreamErrorInit,
@@ -52,12 +48,10 @@ export {
   isToolWorkerDataError,
   isToolWorkerError,
   isToolWorkerTimeoutError,
-  MAX_RETRY_AFTER_MS,
   NotFoundError,
   ParleyError,
   PayloadTooLargeError,
   PermissionDeniedError,
-  parseRetryAfter,
   RateLimitError,
   ResponseValidationError,
   StreamError,
@@ -69,12 +63,9 @@ export {
   ToolWorkerError,
   ToolWorkerTimeoutError,
 } from './errors/index.js';
-export type { SendMessageParams, StreamRequestOptions } from './resources/messages.js';
-export { Messages } from './resources/messages.js';
-export type { CreateSessionParams } from './resources/sessions.js';
-export { Sessions } from './resources/sessions.js';
-export { Tools } from './resources/tools.js';
-export { STREAM_HIGH_WATER_MARK, STREAM_LOW_WATER_MARK } from './streaming/event-queue.js';
+export type { Messages, SendMessageParams, StreamRequestOptions } from './resources/messages.js';
+export type { CreateSessionParams, Sessions } from './resources/sessions.js';
+export type { Tools } from './resources/tools.js';
 // Partial tool input (the parser itself is in `@parley/sdk/partial-input`) and relayed streams.
 export type {
   AnyToolInputs,
@@ -105,7 +96,7 @@ export type {
   ToolContext,
   ToolOutputOf,
 } from './tools/define/define-tool.js';
-export { defineTool, RESERVED_OUTPUT_FIELD, toolsToExtensions } from './tools/define/define-tool.js';
+export { defineTool, toolsToExtensions } from './tools/define/define-tool.js';
 export type { JsonSchema } from './tools/define/json-schema.js';
 export { jsonSchema } from './tools/define/json-schema.js';
 export type {
@@ -116,30 +107,10 @@ export type {
   ToolObject,
   ToolSchema,
 } from './tools/define/tool-schema.js';
-export { formatIssues } from './tools/define/tool-schema.js';
 export type { RunToolLoopOptions, ToolLoopClient, ToolLoopStream } from './tools/loop/run-tool-loop.js';
-export { DEFAULT_MAX_STEPS, DEFAULT_TOOL_CONCURRENCY, runToolLoop } from './tools/loop/run-tool-loop.js';
+export { runToolLoop } from './tools/loop/run-tool-loop.js';
 export type { DeclaredTools } from './tools/loop/session-tools.js';
-export { MAX_REMEMBERED_SESSIONS } from './tools/loop/session-tools.js';
-export type { ToolLoopExecutor, ToolLoopResult, ToolLoopStep } from './tools/loop/tool-loop-run.js';
-export { ToolLoopRun } from './tools/loop/tool-loop-run.js';
-export type { HeartbeatEndReason, HeartbeatOptions } from './tools/run/heartbeat.js';
-export {
-  ASSUMED_HEARTBEAT_TIMEOUT_MS,
-  BEATS_PER_TIMEOUT,
-  DEFAULT_HEARTBEAT_INTERVAL_MS,
-  HEARTBEAT_JITTER,
-  Heartbeat,
-  heartbeatIntervalMs,
-  jitteredIntervalMs,
-  LOCAL_TIMEOUT_BUFFER_MS,
-  MAX_HEARTBEAT_INTERVAL_MS,
-  MIN_HEARTBEAT_INTERVAL_MS,
-  startHeartbeat,
-} from './tools/run/heartbeat.js';
-export { DEFAULT_MAX_BODY_BYTES } from './tools/run/output-size.js';
-export type { ReportRetryOptions } from './tools/run/report.js';
-export { MAX_REPORT_ATTEMPTS, reportWithRetry } from './tools/run/report.js';
+export type { ToolLoopResult, ToolLoopRun, ToolLoopStep } from './tools/loop/tool-loop-run.js';
 export type {
   RunToolOptions,
   ToolRunAlreadySettled,
@@ -150,7 +121,6 @@ export type {
   ToolRunResult,
   ToolRunStatus,
 } from './tools/run/run-tool.js';
-export { reportUnknownTool, runTool } from './tools/run/run-tool.js';
 export type { ToolClient, ToolRequestOptions, ToolTransport } from './tools/run/tool-transport.js';
 export type {
   ContentBlock,

@@ -38,7 +38,7 @@ export {
   isToolWorkerTimeoutError,
 } from './guards.js';
 export { ParleyError } from './parley-error.js';
-export { MAX_RETRY_AFTER_MS, parseRetryAfter } from './retry-after.js';
+export { parseRetryAfter } from './retry-after.js';
 export type { StreamErrorInit, ValidationIssue } from './stream-errors.js';
 export {
   describeReceived,

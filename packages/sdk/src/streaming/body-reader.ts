@@ -1,12 +1,7 @@
+import { STREAM_HIGH_WATER_MARK, STREAM_LOW_WATER_MARK } from '../core/defaults.js';
 import { raceSignal } from '../internal/race-signal.js';
-import { STREAM_HIGH_WATER_MARK, STREAM_LOW_WATER_MARK } from './event-queue.js';
-import { StreamBodyParser } from './stream-body-parser.js';
+import { StreamBodyScanner } from './stream-body-scanner.js';
 import { type ReadLimit, timedRead } from './timed-read.js';
-
-/** Longest wait for a stream's first event when `streamFirstEventTimeoutMs` is not set. */
-export const DEFAULT_STREAM_FIRST_EVENT_TIMEOUT_MS = 60_000;
-/** Longest gap between two chunks of a stream when `streamIdleTimeoutMs` is not set. */
-export const DEFAULT_STREAM_IDLE_TIMEOUT_MS = 60_000;
 
 /** Stream time limits, in ms. */
 export interface StreamTimeouts {
@@ -31,7 +26,7 @@ export interface BodyReaderHost {
   /** `after 3 events, last messageStop, ...`, for timeout messages. */
   received(): string;
   /** The error for a body that breaks off or is not JSON. */
-  broken(message: string, cause: unknown): Error;
+  broken(message: string, cause?: unknown): Error;
 }
 
 /**
@@ -54,26 +49,25 @@ export class BodyReader {
     const reader = body.getReader();
     const firstEventDeadline = Date.now() + host.timeouts.firstEventTimeoutMs;
     const raws: unknown[] = [];
-    const parser = new StreamBodyParser({
-      sessionId: (id) => host.sessionId(id),
+    const scanner = new StreamBodyScanner({
+      field: (key, value) => {
+        if (key === 'sessionId' && typeof value === 'string') host.sessionId(value);
+      },
       event: (raw) => raws.push(raw),
     });
     try {
       for (;;) {
         if (host.queued() >= STREAM_HIGH_WATER_MARK) await this.#paused();
         const { done, value } = await timedRead(reader, this.#limit(firstEventDeadline), host.signal);
-        if (done) {
-          try {
-            parser.end();
-          } catch (cause) {
-            throw host.broken('The stream ended before the body was complete', cause);
-          }
-          return;
-        }
         try {
-          parser.write(value);
+          if (done) scanner.end();
+          else scanner.write(value);
         } catch (cause) {
-          throw host.broken('The stream body is not valid JSON', cause);
+          throw host.broken(`The stream body is not valid JSON: ${(cause as Error).message}`, cause);
+        }
+        if (done) {
+          if (!scanner.complete) throw host.broken('The stream ended before the body was complete');
+          return;
         }
         for (let i = 0; i < raws.length; i++) host.event(raws[i]);
         raws.length = 0;

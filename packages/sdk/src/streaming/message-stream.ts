@@ -1,4 +1,5 @@
 import type { WithResponse } from '../core/api-promise.js';
+import { DEFAULT_STREAM_FIRST_EVENT_TIMEOUT_MS, DEFAULT_STREAM_IDLE_TIMEOUT_MS } from '../core/defaults.js';
 import type { OpenResponse } from '../core/http-client.js';
 import {
   APIUserAbortError,
@@ -8,12 +9,7 @@ import {
   ToolInputParseError,
 } from '../errors/index.js';
 import type { Message, MessageReply, PendingTool, StopReason } from '../wire/index.js';
-import {
-  BodyReader,
-  DEFAULT_STREAM_FIRST_EVENT_TIMEOUT_MS,
-  DEFAULT_STREAM_IDLE_TIMEOUT_MS,
-  type StreamTimeouts,
-} from './body-reader.js';
+import { BodyReader, type StreamTimeouts } from './body-reader.js';
 import { EventQueue } from './event-queue.js';
 import { errorFromRelay, RELAYED_ERROR_KIND } from './relayed-error.js';
 import { type MessageSnapshot, ReplyAccumulator } from './reply-accumulator.js';
@@ -44,8 +40,8 @@ const noop = () => {};
  * The request starts at once; the body is read from the first use (iteration, `.on()`, or any
  * `final*()` call), so iterate or listen from the start to see every event. A `for await` loop
  * that falls behind pauses the reading: the body is not pulled while the loop has
- * `STREAM_HIGH_WATER_MARK` events waiting, and reading resumes once it is down to
- * `STREAM_LOW_WATER_MARK`. Listeners (`.on`) are called as events are parsed.
+ * `defaults.stream.highWaterMark` (1024) events waiting, and reading resumes once it is down to
+ * `defaults.stream.lowWaterMark` (256). Listeners (`.on`) are called as events are parsed.
  */
 export class MessageStream<M extends ToolInputMap = AnyToolInputs> implements AsyncIterable<StreamEventItem> {
   readonly #controller = new AbortController();
@@ -62,6 +58,8 @@ export class MessageStream<M extends ToolInputMap = AnyToolInputs> implements As
   readonly #progress = new StreamProgress(() => this.requestId);
   #ended = false;
   #failure: Error | undefined;
+  /** Stops listening to the caller's signal. */
+  #unlink: (() => void) | undefined;
   /** Set with the `partialInput` option: turns a tool input fragment into a `toolInputDelta`. */
   readonly #deltas: ToolInputDeltaMaker | undefined;
 
@@ -87,10 +85,12 @@ export class MessageStream<M extends ToolInputMap = AnyToolInputs> implements As
       received: () => this.#progress.received(),
       broken: (message, cause) => this.#progress.broken(message, cause),
     });
-    if (userSignal) {
-      if (userSignal.aborted) this.#controller.abort(userSignal.reason);
-      else
-        userSignal.addEventListener('abort', () => this.#controller.abort(userSignal.reason), { once: true });
+    if (userSignal?.aborted) this.#controller.abort(userSignal.reason);
+    else if (userSignal) {
+      // Removed when the stream ends (#finish): an app-wide signal must not hold every stream.
+      const onAbort = () => this.#controller.abort(userSignal.reason);
+      userSignal.addEventListener('abort', onAbort, { once: true });
+      this.#unlink = () => userSignal.removeEventListener('abort', onAbort);
     }
     this.#opening = open(this.#controller.signal);
     this.#opening.catch(noop);
@@ -228,6 +228,7 @@ export class MessageStream<M extends ToolInputMap = AnyToolInputs> implements As
 
   /** Cancels the request. Pending promises and iteration reject with `APIUserAbortError`. */
   abort(): void {
+    this.#unlink?.();
     this.#controller.abort(new APIUserAbortError('Stream was aborted'));
   }
 
@@ -383,6 +384,7 @@ export class MessageStream<M extends ToolInputMap = AnyToolInputs> implements As
     if (this.#ended) return;
     this.#ended = true;
     this.#failure = failure;
+    this.#unlink?.();
     if (failure) this.#controller.abort(failure);
     for (const queue of this.#iterators) queue.finish(failure);
     this.#iterators.clear();

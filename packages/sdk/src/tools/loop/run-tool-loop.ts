@@ -1,3 +1,4 @@
+import { DEFAULT_MAX_STEPS, DEFAULT_TOOL_CONCURRENCY } from '../../core/defaults.js';
 import { ToolNotDeclaredError } from '../../errors/index.js';
 import type { AnyTool } from '../define/define-tool.js';
 import { loadToolHelpers } from './load-tool-helpers.js';
@@ -5,11 +6,6 @@ import type { RunToolLoopOptions, ToolLoopClient } from './tool-loop-options.js'
 import { ToolLoopRun } from './tool-loop-run.js';
 
 export type { RunToolLoopOptions, ToolLoopClient, ToolLoopStream } from './tool-loop-options.js';
-
-/** Model replies per run when `maxSteps` is not set. */
-export const DEFAULT_MAX_STEPS = 10;
-/** Tool calls run at once when `concurrency` is not set. */
-export const DEFAULT_TOOL_CONCURRENCY = 4;
 
 /**
  * Sends the user's turn and keeps the conversation going until the model stops asking for tools:

@@ -1,3 +1,4 @@
+import { MAX_REMEMBERED_SESSIONS } from '../../core/defaults.js';
 import type { Customizations, ToolDefinition } from '../../wire/index.js';
 import { type AnyTool, toolsToExtensions } from '../define/define-tool.js';
 
@@ -15,9 +16,6 @@ export interface DeclaredTools {
    */
   exhaustive: boolean;
 }
-
-/** Sessions whose tools a client remembers; the oldest is forgotten past this many. */
-export const MAX_REMEMBERED_SESSIONS = 1_000;
 
 /**
  * `customizations` with `tools` added under `extensions.tools`. A name declared in both places

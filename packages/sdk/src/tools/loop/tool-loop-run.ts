@@ -1,4 +1,5 @@
 import { APIUserAbortError } from '../../errors/index.js';
+import { EventQueue } from '../../streaming/event-queue.js';
 import type { Message, MessageReply, StopReason, Usage } from '../../wire/index.js';
 import type { ToolRunResult } from '../run/run-tool.js';
 
@@ -44,14 +45,17 @@ const noop = () => {};
 export class ToolLoopRun implements PromiseLike<ToolLoopResult>, AsyncIterable<ToolLoopStep> {
   readonly #controller = new AbortController();
   readonly #steps: ToolLoopStep[] = [];
-  readonly #wakers = new Set<() => void>();
+  /** One queue per `for await` loop still reading. */
+  readonly #iterators = new Set<EventQueue<ToolLoopStep>>();
   readonly #result: Promise<ToolLoopResult>;
-  #outcome: { ok: true } | { ok: false; error: unknown } | undefined;
+  #outcome: { error: unknown } | undefined;
 
   constructor(executor: ToolLoopExecutor, signal?: AbortSignal) {
     const controller = this.#controller;
-    if (signal?.aborted) controller.abort(signal.reason);
-    else signal?.addEventListener('abort', () => controller.abort(signal.reason), { once: true });
+    // Removed when the run ends: a long-lived caller's signal must not keep every run alive.
+    const onAbort = () => controller.abort(signal?.reason);
+    if (signal?.aborted) onAbort();
+    else signal?.addEventListener('abort', onAbort, { once: true });
     this.#result = Promise.resolve()
       .then(() => executor((step) => this.#push(step), controller.signal))
       .catch((error: unknown) => {
@@ -60,10 +64,11 @@ export class ToolLoopRun implements PromiseLike<ToolLoopResult>, AsyncIterable<T
           throw new APIUserAbortError('Tool loop was aborted', { cause: controller.signal.reason });
         }
         throw error;
-      });
+      })
+      .finally(() => signal?.removeEventListener('abort', onAbort));
     this.#result.then(
-      () => this.#settle({ ok: true }),
-      (error: unknown) => this.#settle({ ok: false, error }),
+      () => this.#settle({ error: undefined }),
+      (error: unknown) => this.#settle({ error }),
     );
     // A run consumed only by iteration must not also raise an unhandled rejection.
     this.#result.catch(noop);
@@ -103,40 +108,24 @@ export class ToolLoopRun implements PromiseLike<ToolLoopResult>, AsyncIterable<T
   }
 
   [Symbol.asyncIterator](): AsyncIterator<ToolLoopStep> {
-    let cursor = 0;
-    return {
-      next: async (): Promise<IteratorResult<ToolLoopStep>> => {
-        for (;;) {
-          const step = this.#steps[cursor];
-          if (step !== undefined) {
-            cursor++;
-            return { value: step, done: false };
-          }
-          const outcome = this.#outcome;
-          if (outcome?.ok) return { value: undefined, done: true };
-          if (outcome) throw outcome.error;
-          await new Promise<void>((wake) => this.#wakers.add(wake));
-        }
-      },
-      return: async (): Promise<IteratorResult<ToolLoopStep>> => {
-        if (this.#outcome === undefined) this.abort(new APIUserAbortError('Tool loop iteration was stopped'));
-        return { value: undefined, done: true };
-      },
-    };
+    const queue: EventQueue<ToolLoopStep> = new EventQueue(() => {
+      this.#iterators.delete(queue);
+      if (this.#outcome === undefined) this.abort(new APIUserAbortError('Tool loop iteration was stopped'));
+    }, noop);
+    for (const step of this.#steps) queue.push(step);
+    if (this.#outcome) queue.finish(this.#outcome.error as Error | undefined);
+    else this.#iterators.add(queue);
+    return queue;
   }
 
   #push(step: ToolLoopStep): void {
     this.#steps.push(step);
-    this.#wake();
+    for (const queue of this.#iterators) queue.push(step);
   }
 
-  #settle(outcome: { ok: true } | { ok: false; error: unknown }): void {
+  #settle(outcome: { error: unknown }): void {
     this.#outcome = outcome;
-    this.#wake();
-  }
-
-  #wake(): void {
-    for (const wake of this.#wakers) wake();
-    this.#wakers.clear();
+    for (const queue of this.#iterators) queue.finish(outcome.error as Error | undefined);
+    this.#iterators.clear();
   }
 }

@@ -1,4 +1,13 @@
 import {
+  ASSUMED_HEARTBEAT_TIMEOUT_MS,
+  BEATS_PER_TIMEOUT,
+  DEFAULT_HEARTBEAT_INTERVAL_MS,
+  HEARTBEAT_JITTER,
+  LOCAL_TIMEOUT_BUFFER_MS,
+  MAX_HEARTBEAT_INTERVAL_MS,
+  MIN_HEARTBEAT_INTERVAL_MS,
+} from '../../core/defaults.js';
+import {
   APITimeoutError,
   isConflictError,
   isNotFoundError,
@@ -7,24 +16,6 @@ import {
 } from '../../errors/index.js';
 import { raceSignal } from '../../internal/race-signal.js';
 import type { ToolTransport } from './tool-transport.js';
-
-/** Shortest interval between beats, whatever the server's timeout. */
-export const MIN_HEARTBEAT_INTERVAL_MS = 250;
-/** Longest interval between beats, whatever the server's timeout. */
-export const MAX_HEARTBEAT_INTERVAL_MS = 5_000;
-/** The interval when the server's timeout is unknown. */
-export const DEFAULT_HEARTBEAT_INTERVAL_MS = 1_000;
-/** Beats per server timeout: two may fail and the lease still holds. */
-export const BEATS_PER_TIMEOUT = 3;
-/** Share of the interval that jitter may remove (never add): each wait is interval × 0.8..1.0. */
-export const HEARTBEAT_JITTER = 0.2;
-/** The server timeout assumed when the caller does not know it (the reference server's default). */
-export const ASSUMED_HEARTBEAT_TIMEOUT_MS = 15_000;
-/**
- * Added to the server's timeout before the timer gives up locally. The lease is certainly stale by
- * `timeout` after the last successful beat; the buffer lets a beat already on its way land first.
- */
-export const LOCAL_TIMEOUT_BUFFER_MS = 1_000;
 
 /** Why a heartbeat timer ended: stopped by its owner, the owner's signal aborted, or the call was lost. */
 export type HeartbeatEndReason = 'STOPPED' | 'ABORTED' | ToolCallLostReason;
@@ -65,7 +56,7 @@ export function jitteredIntervalMs(intervalMs: number, random: () => number = Ma
  * deadline of one interval and is never retried by the client. A 409 ends the timer with
  * `ABANDONED`, a 404 with `NOT_FOUND`; other failures are reported to `onBeatError` and the timer
  * keeps going, until no beat has succeeded for the server's timeout plus
- * {@link LOCAL_TIMEOUT_BUFFER_MS}, which ends it with `TIMED_OUT`. In those three cases {@link lost}
+ * `defaults.heartbeat.localTimeoutBufferMs` (1 s), which ends it with `TIMED_OUT`. In those three cases {@link lost}
  * aborts with a {@link ToolCallLostError}.
  *
  * @example

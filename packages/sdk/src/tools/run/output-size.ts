@@ -1,13 +1,6 @@
 import { ToolOutputTooLargeError } from '../../errors/index.js';
 import type { ToolObject } from '../define/tool-schema.js';
 
-/**
- * The request body limit `runTool` assumes when none is given: 1 MiB, the reference server's
- * default `maxBodyBytes`. A server that refuses a body answers `413` with its own limit in
- * `details.maxBytes`, which then names the limit in the report.
- */
-export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
-
 /** UTF-8 bytes of the body `tools.respond` sends for `output`. */
 export function responseBodyBytes(output: ToolObject): number {
   return utf8Length(JSON.stringify({ response: { ...output, state: 'COMPLETE' } }));

@@ -1,3 +1,4 @@
+import { DEFAULT_MAX_BODY_BYTES } from '../../core/defaults.js';
 import {
   APIUserAbortError,
   isConflictError,
@@ -18,7 +19,7 @@ import {
   validateWith,
 } from '../define/tool-schema.js';
 import { Heartbeat } from './heartbeat.js';
-import { DEFAULT_MAX_BODY_BYTES, responseBodyBytes, toolOutputTooLarge } from './output-size.js';
+import { responseBodyBytes, toolOutputTooLarge } from './output-size.js';
 import { reportWithRetry } from './report.js';
 import type { ToolClient, ToolTransport } from './tool-transport.js';
 
@@ -104,7 +105,7 @@ export interface RunToolOptions<TTool extends AnyTool = AnyTool> {
    * The server's request body limit in bytes. An output whose response body would be larger is
    * not sent: the model gets an ERROR saying how large it was (a `ToolOutputTooLargeError`), and
    * so it does when the server refuses the body with `413` (its limit then comes from the 413).
-   * Default {@link DEFAULT_MAX_BODY_BYTES} (1 MiB, the reference server's `maxBodyBytes`);
+   * Default `defaults.tools.maxBodyBytes` (1 MiB, the reference server's `maxBodyBytes`);
    * `Infinity` leaves the size to the server.
    */
   maxBodyBytes?: number | undefined;

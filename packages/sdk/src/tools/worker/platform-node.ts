@@ -3,7 +3,7 @@ import type { ToolWorkerEndpoint } from './serve-tool-handler.js';
 import type { ToolWorkerSpawner } from './worker-host.js';
 
 /** Starts a tool worker on a Node `worker_threads` thread. */
-export const spawnNodeToolWorker: ToolWorkerSpawner = (module, options, events) => {
+export const spawnToolWorker: ToolWorkerSpawner = (module, options, events) => {
   const worker = new Worker(module, {
     name: options.name,
     ...(options.execArgv ? { execArgv: [...options.execArgv] } : {}),
@@ -21,7 +21,7 @@ export const spawnNodeToolWorker: ToolWorkerSpawner = (module, options, events) 
 };
 
 /** The worker thread's end of the channel: `parentPort`. */
-export function nodeToolWorkerEndpoint(): ToolWorkerEndpoint {
+export function toolWorkerEndpoint(): ToolWorkerEndpoint {
   const port = parentPort;
   if (port === null) {
     throw new Error(

@@ -2,7 +2,7 @@ import type { ToolWorkerEndpoint } from './serve-tool-handler.js';
 import type { ToolWorkerSpawner } from './worker-host.js';
 
 /** Starts a tool worker as a module Web Worker (browsers, Deno, Bun). */
-export const spawnWebToolWorker: ToolWorkerSpawner = (module, options, events) => {
+export const spawnToolWorker: ToolWorkerSpawner = (module, options, events) => {
   if (typeof Worker !== 'function') throw new Error('this runtime has no Web Worker (globalThis.Worker)');
   const worker = new Worker(module, { type: 'module', name: options.name });
   worker.addEventListener('message', (event) => events.message(event.data));
@@ -32,7 +32,7 @@ interface WorkerScope {
 }
 
 /** The worker's end of the channel: its global scope. */
-export function webToolWorkerEndpoint(): ToolWorkerEndpoint {
+export function toolWorkerEndpoint(): ToolWorkerEndpoint {
   const scope = globalThis as unknown as WorkerScope & { WorkerGlobalScope?: unknown };
   const inWorker =
     typeof scope.WorkerGlobalScope === 'function' &&

@@ -1,3 +1,4 @@
+import { DEFAULT_ABORT_GRACE_MS } from '../../core/defaults.js';
 import { ToolWorkerDataError, ToolWorkerError, ToolWorkerTimeoutError } from '../../errors/index.js';
 import type { ToolContext } from '../define/define-tool.js';
 import type { ToolObject } from '../define/tool-schema.js';
@@ -12,9 +13,6 @@ import {
   type WireError,
 } from './tool-worker-messages.js';
 
-/** How long an aborted handler may take to stop on its own before its worker is terminated. */
-export const DEFAULT_ABORT_GRACE_MS = 100;
-
 export interface WorkerHandlerOptions {
   /**
    * Stop the handler after it has run this long (counted from when the call reaches the started
@@ -26,7 +24,7 @@ export interface WorkerHandlerOptions {
   timeoutMs?: number | undefined;
   /**
    * After an abort or a timeout, how long the handler may take to stop on its own (it sees its
-   * `signal` abort) before its worker is terminated. Default {@link DEFAULT_ABORT_GRACE_MS}.
+   * `signal` abort) before its worker is terminated. Default `defaults.tools.abortGraceMs` (100 ms).
    */
   abortGraceMs?: number | undefined;
   /** Given to the handler as `ctx.workerData` (structured-cloned; a `SharedArrayBuffer` stays shared). */

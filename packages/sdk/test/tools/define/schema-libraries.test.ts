@@ -1,5 +1,6 @@
 import { TOOL_NAME_PATTERN, ToolDefinitionSchema } from '@parley/protocol';
-import { defineTool, jsonSchema, runTool, type ToolObject, type ToolSchema } from '@parley/sdk';
+import { defineTool, jsonSchema, type ToolObject, type ToolSchema } from '@parley/sdk';
+import { runTool } from '@parley/sdk/tools';
 import { toStandardJsonSchema } from '@valibot/to-json-schema';
 import { type } from 'arktype';
 import * as v from 'valibot';

@@ -1,8 +1,8 @@
 import { createReferenceServer } from '@parley/reference-server';
 import {
+  defaults,
   defineTool,
   isToolNotDeclaredError,
-  MAX_REMEMBERED_SESSIONS,
   Parley,
   ToolNotDeclaredError,
   toolsToExtensions,
@@ -130,10 +130,10 @@ describe('tools declared once, on the session', () => {
     expect(client.sessions.declaredTools(sessionId)).toBeUndefined();
   });
 
-  test('a client remembers the tools of its last MAX_REMEMBERED_SESSIONS sessions, the oldest forgotten first', async () => {
+  test('a client remembers the tools of its last defaults.tools.maxRememberedSessions sessions, the oldest forgotten first', async () => {
     const { client } = setup();
     const ids: string[] = [];
-    for (let i = 0; i <= MAX_REMEMBERED_SESSIONS; i++)
+    for (let i = 0; i <= defaults.tools.maxRememberedSessions; i++)
       ids.push((await client.sessions.create({ tools: [getWeather] })).sessionId);
     expect(client.sessions.declaredTools(ids[0] ?? '')).toBeUndefined();
     expect(client.sessions.declaredTools(ids[1] ?? '')?.names).toEqual(['get_weather']);

@@ -1,5 +1,6 @@
 import { createReferenceServer } from '@parley/reference-server';
-import { defineTool, Parley, runTool, runToolLoop, toolsToExtensions } from '@parley/sdk';
+import { defineTool, Parley, runToolLoop, toolsToExtensions } from '@parley/sdk';
+import { runTool } from '@parley/sdk/tools';
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
 

@@ -1,14 +1,5 @@
-import {
-  DEFAULT_HEARTBEAT_INTERVAL_MS,
-  Heartbeat,
-  heartbeatIntervalMs,
-  isToolCallLostError,
-  jitteredIntervalMs,
-  LOCAL_TIMEOUT_BUFFER_MS,
-  MAX_HEARTBEAT_INTERVAL_MS,
-  MIN_HEARTBEAT_INTERVAL_MS,
-  startHeartbeat,
-} from '@parley/sdk';
+import { defaults, isToolCallLostError } from '@parley/sdk';
+import { Heartbeat, heartbeatIntervalMs, jitteredIntervalMs, startHeartbeat } from '@parley/sdk/tools';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import {
@@ -33,9 +24,9 @@ afterEach(() => {
 describe('interval', () => {
   test('is a third of the server timeout, clamped to 250 ms..5 s', () => {
     expect(heartbeatIntervalMs(3_000)).toBe(1_000);
-    expect(heartbeatIntervalMs(300)).toBe(MIN_HEARTBEAT_INTERVAL_MS);
-    expect(heartbeatIntervalMs(15_000)).toBe(MAX_HEARTBEAT_INTERVAL_MS);
-    expect(heartbeatIntervalMs(600_000)).toBe(MAX_HEARTBEAT_INTERVAL_MS);
+    expect(heartbeatIntervalMs(300)).toBe(defaults.heartbeat.minIntervalMs);
+    expect(heartbeatIntervalMs(15_000)).toBe(defaults.heartbeat.maxIntervalMs);
+    expect(heartbeatIntervalMs(600_000)).toBe(defaults.heartbeat.maxIntervalMs);
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 10_000_000 }), (timeout) => {
         const interval = heartbeatIntervalMs(timeout);
@@ -45,7 +36,7 @@ describe('interval', () => {
   });
 
   test('is 1 s when the server timeout is unknown or nonsense', () => {
-    expect(heartbeatIntervalMs(undefined)).toBe(DEFAULT_HEARTBEAT_INTERVAL_MS);
+    expect(heartbeatIntervalMs(undefined)).toBe(defaults.heartbeat.intervalMs);
     expect(heartbeatIntervalMs(0)).toBe(1_000);
     expect(heartbeatIntervalMs(-5)).toBe(1_000);
     expect(heartbeatIntervalMs(Number.NaN)).toBe(1_000);
@@ -280,7 +271,7 @@ describe('Heartbeat', () => {
   test('gives up locally with TIMED_OUT when no beat succeeds for the server timeout plus the buffer', async () => {
     const transport = new FakeTransport(() => Promise.reject(apiError(503)));
     const heartbeat = startHeartbeat(transport, { ...ids, heartbeatTimeoutMs: 3_000, random: noJitter });
-    expect(heartbeat.localTimeoutMs).toBe(3_000 + LOCAL_TIMEOUT_BUFFER_MS);
+    expect(heartbeat.localTimeoutMs).toBe(3_000 + defaults.heartbeat.localTimeoutBufferMs);
     await vi.advanceTimersByTimeAsync(3_999);
     expect(heartbeat.lost.aborted).toBe(false);
     await vi.advanceTimersByTimeAsync(1);
@@ -305,7 +296,7 @@ describe('Heartbeat', () => {
 
   test('the local timeout assumes 15 s when the server timeout is unknown', () => {
     const heartbeat = new Heartbeat(new FakeTransport(), ids);
-    expect(heartbeat.localTimeoutMs).toBe(15_000 + LOCAL_TIMEOUT_BUFFER_MS);
+    expect(heartbeat.localTimeoutMs).toBe(15_000 + defaults.heartbeat.localTimeoutBufferMs);
   });
 
   test('stop() resolves only after the beat in flight settled, and no beat follows', async () => {

@@ -1,4 +1,5 @@
-import { defineTool, isToolCallLostError, runTool, type ToolContext } from '@parley/sdk';
+import { defineTool, isToolCallLostError, type ToolContext } from '@parley/sdk';
+import { runTool } from '@parley/sdk/tools';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { z } from 'zod';
 import {

@@ -1,14 +1,14 @@
 import { createReferenceServer, type ReferenceServerOptions, startServer } from '@parley/reference-server';
 import {
-  DEFAULT_MAX_BODY_BYTES,
+  defaults,
   defineTool,
   isToolOutputTooLargeError,
   Parley,
-  runTool,
   runToolLoop,
   type ToolOutputTooLargeError,
   toolsToExtensions,
 } from '@parley/sdk';
+import { runTool } from '@parley/sdk/tools';
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
 
@@ -45,7 +45,7 @@ async function setup(serverOptions: ReferenceServerOptions = {}) {
 
 describe('a tool output over the server body limit reaches the model as an ERROR', () => {
   test('an output over 1 MiB is not sent: the model gets its size, and the loop finishes', async () => {
-    expect(DEFAULT_MAX_BODY_BYTES).toBe(1024 * 1024);
+    expect(defaults.tools.maxBodyBytes).toBe(1024 * 1024);
     const { client, sessionId, responses } = await setup();
     const size = Math.round(2.1 * 1024 * 1024);
     const result = await runToolLoop(client, {

@@ -6,17 +6,17 @@ import {
   isAPIUserAbortError,
   isToolCallLostError,
   Parley,
-  runTool,
   runToolLoop,
   toolsToExtensions,
 } from '@parley/sdk';
+import { runTool } from '@parley/sdk/tools';
 import { workerHandler } from '@parley/sdk/worker';
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { burnCpu } from './fixtures/burn-cpu.mjs';
 import { ExitLog, fixture, release, SOURCE_EXEC_ARGV, sharedFlags, started } from './helpers.js';
 
-// The SDK beats at most every 250 ms (MIN_HEARTBEAT_INTERVAL_MS) and wants three beats per lease,
+// The SDK beats at most every 250 ms (defaults.heartbeat.minIntervalMs) and wants three beats per lease,
 // so 750 ms is the shortest lease it can keep; with `random: () => 0` every wait is exactly 250 ms.
 const LEASE_MS = 750;
 // Beats the server must receive while the handler blocks its thread: 9 × 250 ms = 3 lease lengths.

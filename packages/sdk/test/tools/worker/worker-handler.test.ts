@@ -1,11 +1,12 @@
 import {
+  defaults,
   isToolWorkerDataError,
   isToolWorkerError,
   isToolWorkerTimeoutError,
   ToolWorkerDataError,
   ToolWorkerError,
 } from '@parley/sdk';
-import { DEFAULT_ABORT_GRACE_MS, serveToolHandler, workerHandler } from '@parley/sdk/worker';
+import { serveToolHandler, workerHandler } from '@parley/sdk/worker';
 import { describe, expect, test } from 'vitest';
 import { ExitLog, fixture, SOURCE_EXEC_ARGV, sharedFlags, started, toolContext } from './helpers.js';
 
@@ -191,7 +192,7 @@ describe('workerHandler: abort, time limit and a failing worker', () => {
     expect(() => workerHandler(CPU_BOUND, { abortGraceMs: -1 })).toThrow(
       'workerHandler: abortGraceMs must be a number >= 0, got -1',
     );
-    expect(DEFAULT_ABORT_GRACE_MS).toBe(100);
+    expect(defaults.tools.abortGraceMs).toBe(100);
   });
 
   test('serveToolHandler refuses to run on the main thread', () => {
