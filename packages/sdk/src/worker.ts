@@ -4,15 +4,19 @@
 
 import { spawnToolWorker, toolWorkerEndpoint } from '#platform';
 import type { ToolObject } from './tools/define/tool-schema.js';
-import { serveToolHandlerOn, type ToolWorkerHandler } from './tools/worker/serve-tool-handler.js';
 import {
   createWorkerHandler,
   type WorkerHandlerOptions,
   type WorkerToolHandler,
-} from './tools/worker/worker-host.js';
+} from './tools/worker/create-worker-handler.js';
+import { serveToolHandlerOn, type ToolWorkerHandler } from './tools/worker/serve-tool-handler.js';
 
+export type {
+  ToolWorkerExit,
+  WorkerHandlerOptions,
+  WorkerToolHandler,
+} from './tools/worker/create-worker-handler.js';
 export type { ToolWorkerContext, ToolWorkerHandler } from './tools/worker/serve-tool-handler.js';
-export type { ToolWorkerExit, WorkerHandlerOptions, WorkerToolHandler } from './tools/worker/worker-host.js';
 
 /**
  * A tool handler that runs each call in its own worker (a `worker_threads` thread on Node, a module

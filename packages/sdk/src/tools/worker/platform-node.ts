@@ -1,6 +1,6 @@
 import { parentPort, Worker } from 'node:worker_threads';
 import type { ToolWorkerEndpoint } from './serve-tool-handler.js';
-import type { ToolWorkerSpawner } from './worker-host.js';
+import type { ToolWorkerSpawner } from './tool-worker-spawner.js';
 
 /** Starts a tool worker on a Node `worker_threads` thread. */
 export const spawnToolWorker: ToolWorkerSpawner = (module, options, events) => {

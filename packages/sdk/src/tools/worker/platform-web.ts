@@ -1,5 +1,5 @@
 import type { ToolWorkerEndpoint } from './serve-tool-handler.js';
-import type { ToolWorkerSpawner } from './worker-host.js';
+import type { ToolWorkerSpawner } from './tool-worker-spawner.js';
 
 /** Starts a tool worker as a module Web Worker (browsers, Deno, Bun). */
 export const spawnToolWorker: ToolWorkerSpawner = (module, options, events) => {

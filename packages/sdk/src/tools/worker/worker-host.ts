@@ -1,4 +1,3 @@
-import { DEFAULT_ABORT_GRACE_MS } from '../../core/defaults.js';
 import { ToolWorkerDataError, ToolWorkerError, ToolWorkerTimeoutError } from '../../errors/index.js';
 import type { ToolContext } from '../define/define-tool.js';
 import type { ToolObject } from '../define/tool-schema.js';
@@ -11,302 +10,274 @@ import {
   TOOL_WORKER_PROTOCOL,
   toWireError,
   type WireError,
+  type WorkerMessage,
 } from './tool-worker-messages.js';
+import type { SpawnedToolWorker, ToolWorkerSpawner } from './tool-worker-spawner.js';
+import type { ToolWorkerExit, WorkerHandlerOptions } from './worker-handler-options.js';
 
-export interface WorkerHandlerOptions {
+type Timer = ReturnType<typeof setTimeout>;
+type ExitReason = ToolWorkerExit['reason'];
+
+/**
+ * Where one call's worker is. Each event (a message, an abort, a timer, the worker's error or exit)
+ * moves it on, and each phase holds what is still owed: the call is settled on leaving `starting`
+ * or `running`, never later.
+ */
+type HostState =
+  /** Spawned; the call is posted once the worker says it is ready. */
+  | { phase: 'starting' }
+  /** The call was posted and the handler runs, against `timeoutMs` when one is set. */
+  | { phase: 'running'; clock: Timer | undefined }
   /**
-   * Stop the handler after it has run this long (counted from when the call reaches the started
-   * worker, so start-up time is not included): its
-   * worker is terminated and the call fails with a `ToolWorkerTimeoutError`, reported to the model
-   * as a tool error. Default: no limit of its own (the call's deadline still applies: the server
-   * answers the heartbeat with 409, the call is lost and the worker terminated).
+   * Aborted or past `timeoutMs`: the call has failed; the handler may stop on its own within the
+   * grace period, after which its worker is terminated.
    */
-  timeoutMs?: number | undefined;
-  /**
-   * After an abort or a timeout, how long the handler may take to stop on its own (it sees its
-   * `signal` abort) before its worker is terminated. Default `defaults.tools.abortGraceMs` (100 ms).
-   */
-  abortGraceMs?: number | undefined;
-  /** Given to the handler as `ctx.workerData` (structured-cloned; a `SharedArrayBuffer` stays shared). */
-  workerData?: unknown;
-  /** Node only: the worker's `execArgv`, e.g. a loader for TypeScript worker modules. */
-  execArgv?: readonly string[] | undefined;
-  /** The worker's name (shows in debuggers). Default `parley-tool:<tool name>`. */
-  name?: string | undefined;
-  /** Called once the worker of a call has exited (for logging and metrics). */
-  onExit?: ((exit: ToolWorkerExit) => void) | undefined;
-}
+  | { phase: 'stopping'; reason: 'aborted' | 'timed_out'; posted: boolean; grace: Timer | undefined }
+  /** Settled; the worker was told to terminate (`terminated`: before its handler had finished). */
+  | { phase: 'terminating'; reason: ExitReason; terminated: boolean }
+  /** The worker is gone (or never started); nothing more happens. */
+  | { phase: 'exited' };
 
-/** How the worker of one call ended. */
-export interface ToolWorkerExit {
-  requestId: string;
-  /**
-   * `done`: the handler returned or threw. `aborted`: the call's signal aborted (lost call, aborted
-   * run). `timed_out`: `timeoutMs` passed. `failed`: the worker failed, exited on its own, or sent
-   * a malformed message (then it was terminated).
-   */
-  reason: 'done' | 'aborted' | 'timed_out' | 'failed';
-  /** Whether the handler was still running when its worker was terminated. */
-  terminated: boolean;
-}
+/**
+ * The host's side of one tool call run in a worker, as a state machine: starts the worker, posts
+ * the call when it is ready, settles {@link result} with its output or a `ToolWorkerError`, and
+ * terminates the worker when the call is over, aborted, past its time limit, or when the worker
+ * breaks the protocol (nothing a worker sends can take the host down).
+ */
+export class WorkerHost {
+  /** The handler's output, or why the call failed. */
+  readonly result: Promise<ToolObject>;
+  readonly #options: WorkerHandlerOptions & { abortGraceMs: number };
+  readonly #input: ToolObject;
+  readonly #ctx: ToolContext;
+  /** Shared with the worker: lets a handler that never awaits still see the abort. */
+  readonly #flag = typeof SharedArrayBuffer === 'function' ? new SharedArrayBuffer(4) : undefined;
+  #state: HostState = { phase: 'starting' };
+  #worker: SpawnedToolWorker | undefined;
+  #resolve!: (output: ToolObject) => void;
+  #reject!: (error: unknown) => void;
 
-/** The events a runtime adapter forwards from its worker. */
-export interface ToolWorkerEvents {
-  message(data: unknown): void;
-  error(error: unknown): void;
-  /** The worker is gone; `code` where the runtime reports one. */
-  exit(code: number | undefined): void;
-}
-
-/** A started worker, as the runtime adapter exposes it. */
-export interface SpawnedToolWorker {
-  post(message: HostMessage): void;
-  /** Stops the worker; the adapter calls `events.exit` once it is gone. */
-  terminate(): Promise<void>;
-}
-
-/** Starts a worker on a runtime (Node `worker_threads`, a Web Worker). */
-export type ToolWorkerSpawner = (
-  module: string | URL,
-  options: { name: string; execArgv: readonly string[] | undefined },
-  events: ToolWorkerEvents,
-) => SpawnedToolWorker;
-
-/** A handler for `defineTool({ run })` that runs the tool's work in a worker. */
-export type WorkerToolHandler<TInput extends ToolObject, TOutput extends ToolObject> = (
-  input: TInput,
-  ctx: ToolContext,
-) => Promise<TOutput>;
-
-/** Builds `workerHandler` for one runtime. */
-export function createWorkerHandler<TInput extends ToolObject, TOutput extends ToolObject>(
-  spawn: ToolWorkerSpawner,
-  module: string | URL,
-  options: WorkerHandlerOptions,
-): WorkerToolHandler<TInput, TOutput> {
-  const { timeoutMs, abortGraceMs = DEFAULT_ABORT_GRACE_MS } = options;
-  if (timeoutMs !== undefined && !(Number.isFinite(timeoutMs) && timeoutMs > 0)) {
-    throw new RangeError(
-      `workerHandler: timeoutMs must be a positive number of milliseconds, got ${timeoutMs}`,
-    );
-  }
-  if (!(Number.isFinite(abortGraceMs) && abortGraceMs >= 0)) {
-    throw new RangeError(`workerHandler: abortGraceMs must be a number >= 0, got ${abortGraceMs}`);
-  }
-  return (input, ctx) =>
-    runInWorker(spawn, module, { ...options, abortGraceMs }, input, ctx) as Promise<TOutput>;
-}
-
-async function runInWorker(
-  spawn: ToolWorkerSpawner,
-  module: string | URL,
-  options: WorkerHandlerOptions & { abortGraceMs: number },
-  input: ToolObject,
-  ctx: ToolContext,
-): Promise<ToolObject> {
-  const { signal } = ctx;
-  signal.throwIfAborted();
-  const problem = findNonPlainData(input, 'input');
-  if (problem) {
-    throw new ToolWorkerDataError(
-      `Tool "${ctx.name}": its parsed input cannot be sent to its worker: ${problem.path} is ${problem.found}. ` +
-        'An input schema for a tool worker must produce plain JSON data.',
-      { path: problem.path },
-    );
-  }
-  return new Promise<ToolObject>((resolve, reject) => {
-    const flag = typeof SharedArrayBuffer === 'function' ? new SharedArrayBuffer(4) : undefined;
-    let settled = false;
-    let handlerRunning = true;
-    let stopping = false;
-    let exitReason: ToolWorkerExit['reason'] = 'done';
-    let terminated = false;
-    let timeout: ReturnType<typeof setTimeout> | undefined;
-    let grace: ReturnType<typeof setTimeout> | undefined;
-    let worker: SpawnedToolWorker | undefined;
-    let posted = false;
-
-    const settle = (outcome: { output: ToolObject } | { error: unknown }): void => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timeout);
-      signal.removeEventListener('abort', onAbort);
-      if ('output' in outcome) resolve(outcome.output);
-      else reject(outcome.error);
-    };
-    const shutdown = (): void => {
-      clearTimeout(grace);
-      if (stopping || worker === undefined) return;
-      stopping = true;
-      terminated = handlerRunning;
-      worker.terminate().catch(() => {});
-    };
-    // Abort or timeout: the call fails at once; the handler gets a grace period to stop by itself.
-    const stop = (reason: 'aborted' | 'timed_out', error: unknown): void => {
-      if (settled) return;
-      exitReason = reason;
-      settle({ error });
-      if (flag)
-        Atomics.store(
-          new Int32Array(flag),
-          0,
-          reason === 'aborted' ? ABORT_FLAG.ABORTED : ABORT_FLAG.TIMED_OUT,
-        );
-      try {
-        worker?.post({ protocol: TOOL_WORKER_PROTOCOL, kind: 'abort', reason: toWireError(error) });
-      } catch {
-        // The worker may already be gone.
-      }
-      if (options.abortGraceMs === 0) shutdown();
-      else grace = setTimeout(shutdown, options.abortGraceMs);
-    };
-    const onAbort = (): void => stop('aborted', signal.reason);
-
-    // A message the host cannot trust: the call fails at once, naming what was wrong, and the
-    // worker is terminated wherever its code is (it broke the protocol; nothing it does is awaited).
-    const refuse = (problem: string, cause?: unknown): void => {
-      if (!settled) exitReason = 'failed';
-      settle({
-        error: new ToolWorkerError(
-          `Tool "${ctx.name}": its worker sent a malformed message (${problem}); the worker was stopped`,
-          { cause },
-        ),
-      });
-      shutdown();
-    };
-    const onMessage = (data: unknown): void => {
-      const read = readWorkerMessage(data);
-      if (read.kind === 'foreign') return;
-      if (read.kind === 'malformed') {
-        refuse(read.problem);
-        return;
-      }
-      const message = read.message;
-      if (message.kind === 'ready') {
-        if (posted) refuse('a second "ready" message');
-        else if (!settled) post();
-        return;
-      }
-      if (!posted) {
-        refuse(`a "${message.kind}" message before the call was sent to it`);
-        return;
-      }
-      handlerRunning = false;
-      if (message.kind === 'error') {
-        settle({ error: fromWire(message.error) });
-      } else {
-        // serveToolHandler checks the output before posting it; a module posting on its own may
-        // not, and structured clone keeps a Map or a Date, which JSON would turn into `{}` or text.
-        const problem = findNonPlainData(message.output, 'output');
-        settle(
-          problem
-            ? {
-                error: new ToolWorkerDataError(nonPlainOutputMessage(ctx.name, problem), {
-                  path: problem.path,
-                }),
-              }
-            : { output: message.output },
-        );
-      }
-      shutdown();
-    };
-
-    const events: ToolWorkerEvents = {
-      message(data) {
-        try {
-          onMessage(data);
-        } catch (error) {
-          // Nothing thrown here may reach the runtime's event loop: it would end the host process.
-          refuse(`it could not be read: ${error instanceof Error ? error.message : String(error)}`, error);
-        }
-      },
-      error(error) {
-        if (!settled) exitReason = 'failed';
-        handlerRunning = false;
-        const message = error instanceof Error ? error.message : String(error);
-        settle({
-          error: new ToolWorkerError(`Tool "${ctx.name}": its worker failed: ${message}`, { cause: error }),
-        });
-        shutdown();
-      },
-      exit(code) {
-        clearTimeout(grace);
-        if (!settled) {
-          exitReason = 'failed';
-          const how = code === undefined ? 'exited' : `exited with code ${code}`;
-          settle({
-            error: new ToolWorkerError(
-              `Tool "${ctx.name}": its worker ${how} before returning a result (does the module call serveToolHandler?)`,
-            ),
-          });
-        }
-        try {
-          options.onExit?.({ requestId: ctx.requestId, reason: exitReason, terminated });
-        } catch {
-          // A logging hook must not break the run.
-        }
-      },
-    };
-    const post = (): void => {
-      const message: HostMessage = {
-        protocol: TOOL_WORKER_PROTOCOL,
-        kind: 'run',
-        input,
-        context: {
-          sessionId: ctx.sessionId,
-          requestId: ctx.requestId,
-          name: ctx.name,
-          rawInput: ctx.rawInput,
-        },
-        abortFlag: flag,
-        workerData: options.workerData,
-      };
-      try {
-        posted = true;
-        worker?.post(message);
-        startClock();
-      } catch (error) {
-        // Only workerData can fail to clone here: the input was checked above.
-        handlerRunning = false;
-        exitReason = 'failed';
-        settle({
-          error: new ToolWorkerDataError(
-            `Tool "${ctx.name}": workerData cannot be sent to its worker: ${error instanceof Error ? error.message : String(error)}`,
-            { path: 'workerData', cause: error },
-          ),
-        });
-        shutdown();
-      }
-    };
-
-    // The time limit is the handler's: it starts when the call reaches the ready worker.
-    const startClock = (): void => {
-      const limit = options.timeoutMs;
-      if (limit === undefined) return;
-      const error = new ToolWorkerTimeoutError(
-        `Tool "${ctx.name}" ran past its ${limit} ms time limit and was stopped`,
-        { timeoutMs: limit },
-      );
-      timeout = setTimeout(() => stop('timed_out', error), limit);
-    };
-
-    signal.addEventListener('abort', onAbort, { once: true });
+  constructor(
+    spawn: ToolWorkerSpawner,
+    module: string | URL,
+    options: WorkerHandlerOptions & { abortGraceMs: number },
+    input: ToolObject,
+    ctx: ToolContext,
+  ) {
+    this.#options = options;
+    this.#input = input;
+    this.#ctx = ctx;
+    this.result = new Promise((resolve, reject) => {
+      this.#resolve = resolve;
+      this.#reject = reject;
+    });
+    ctx.signal.addEventListener('abort', this.#onAbort, { once: true });
     try {
-      worker = spawn(
+      this.#worker = spawn(
         module,
         { name: options.name ?? `parley-tool:${ctx.name}`, execArgv: options.execArgv },
-        events,
+        {
+          message: (data) => this.#onMessage(data),
+          error: (error) => this.#onError(error),
+          exit: (code) => this.#onExit(code),
+        },
       );
     } catch (error) {
-      exitReason = 'failed';
-      const message = error instanceof Error ? error.message : String(error);
-      settle({
-        error: new ToolWorkerError(`Tool "${ctx.name}": its worker could not start: ${message}`, {
-          cause: error,
-        }),
-      });
+      this.#settle({ error: this.#failure(`its worker could not start: ${describe(error)}`, error) });
+      this.#state = { phase: 'exited' };
     }
-  });
+  }
+
+  #onAbort = (): void => this.#stop('aborted', this.#ctx.signal.reason);
+
+  #onMessage(data: unknown): void {
+    try {
+      this.#read(data);
+    } catch (error) {
+      // Nothing thrown here may reach the runtime's event loop: it would end the host process.
+      this.#refuse(`it could not be read: ${describe(error)}`, error);
+    }
+  }
+
+  #read(data: unknown): void {
+    const state = this.#state;
+    if (state.phase === 'terminating' || state.phase === 'exited') return;
+    const read = readWorkerMessage(data);
+    if (read.kind === 'foreign') return;
+    if (read.kind === 'malformed') {
+      this.#refuse(read.problem);
+      return;
+    }
+    const message = read.message;
+    const posted = state.phase === 'running' || (state.phase === 'stopping' && state.posted);
+    if (message.kind === 'ready') {
+      if (posted) this.#refuse('a second "ready" message');
+      else if (state.phase === 'starting') this.#post();
+      return;
+    }
+    if (!posted) {
+      this.#refuse(`a "${message.kind}" message before the call was sent to it`);
+      return;
+    }
+    if (state.phase === 'running') this.#settle(this.#outcome(message));
+    this.#terminate('done', false);
+  }
+
+  #onError(error: unknown): void {
+    const { phase } = this.#state;
+    if (phase === 'terminating' || phase === 'exited') return;
+    this.#settle({ error: this.#failure(`its worker failed: ${describe(error)}`, error) });
+    this.#terminate('failed', false);
+  }
+
+  #onExit(code: number | undefined): void {
+    const state = this.#state;
+    if (state.phase === 'exited') return;
+    this.#clearTimers();
+    const how = code === undefined ? 'exited' : `exited with code ${code}`;
+    this.#settle({
+      error: this.#failure(
+        `its worker ${how} before returning a result (does the module call serveToolHandler?)`,
+      ),
+    });
+    const exit: ToolWorkerExit = {
+      requestId: this.#ctx.requestId,
+      reason: state.phase === 'stopping' || state.phase === 'terminating' ? state.reason : 'failed',
+      terminated: state.phase === 'terminating' && state.terminated,
+    };
+    this.#state = { phase: 'exited' };
+    try {
+      this.#options.onExit?.(exit);
+    } catch {
+      // A logging hook must not break the run.
+    }
+  }
+
+  #post(): void {
+    const ctx = this.#ctx;
+    const message: HostMessage = {
+      protocol: TOOL_WORKER_PROTOCOL,
+      kind: 'run',
+      input: this.#input,
+      context: { sessionId: ctx.sessionId, requestId: ctx.requestId, name: ctx.name, rawInput: ctx.rawInput },
+      abortFlag: this.#flag,
+      workerData: this.#options.workerData,
+    };
+    try {
+      this.#worker?.post(message);
+    } catch (error) {
+      // Only workerData can fail to clone here: the input was checked before the worker started.
+      this.#settle({
+        error: new ToolWorkerDataError(
+          `Tool "${ctx.name}": workerData cannot be sent to its worker: ${describe(error)}`,
+          { path: 'workerData', cause: error },
+        ),
+      });
+      this.#terminate('failed', false);
+      return;
+    }
+    // The time limit is the handler's: it starts when the call reaches the ready worker.
+    const limit = this.#options.timeoutMs;
+    const timedOut = (timeoutMs: number) =>
+      this.#stop(
+        'timed_out',
+        new ToolWorkerTimeoutError(
+          `Tool "${ctx.name}" ran past its ${timeoutMs} ms time limit and was stopped`,
+          {
+            timeoutMs,
+          },
+        ),
+      );
+    this.#state = {
+      phase: 'running',
+      clock: limit === undefined ? undefined : setTimeout(timedOut, limit, limit),
+    };
+  }
+
+  /** Abort or timeout: the call fails at once; the handler gets a grace period to stop by itself. */
+  #stop(reason: 'aborted' | 'timed_out', error: unknown): void {
+    const state = this.#state;
+    if (state.phase !== 'starting' && state.phase !== 'running') return;
+    this.#settle({ error });
+    if (this.#flag) {
+      Atomics.store(
+        new Int32Array(this.#flag),
+        0,
+        reason === 'aborted' ? ABORT_FLAG.ABORTED : ABORT_FLAG.TIMED_OUT,
+      );
+    }
+    try {
+      this.#worker?.post({ protocol: TOOL_WORKER_PROTOCOL, kind: 'abort', reason: toWireError(error) });
+    } catch {
+      // The worker may already be gone.
+    }
+    const graceMs = this.#options.abortGraceMs;
+    this.#state = {
+      phase: 'stopping',
+      reason,
+      posted: state.phase === 'running',
+      grace: graceMs === 0 ? undefined : setTimeout(() => this.#terminate(reason, true), graceMs),
+    };
+    if (graceMs === 0) this.#terminate(reason, true);
+  }
+
+  /**
+   * A message the host cannot trust: the call fails at once, naming what was wrong, and the worker
+   * is terminated wherever its code is (it broke the protocol; nothing it does is awaited).
+   */
+  #refuse(problem: string, cause?: unknown): void {
+    this.#settle({
+      error: this.#failure(`its worker sent a malformed message (${problem}); the worker was stopped`, cause),
+    });
+    this.#terminate('failed', true);
+  }
+
+  /**
+   * Ends the worker. `reason` is why, unless the call was already stopping (an abort or a timeout
+   * stays the reason); `handlerRunning`: whether its handler had yet to return or throw.
+   */
+  #terminate(reason: ExitReason, handlerRunning: boolean): void {
+    const state = this.#state;
+    if (state.phase === 'terminating' || state.phase === 'exited') return;
+    this.#clearTimers();
+    this.#state = {
+      phase: 'terminating',
+      reason: state.phase === 'stopping' ? state.reason : reason,
+      terminated: handlerRunning,
+    };
+    this.#worker?.terminate().catch(() => {});
+  }
+
+  /** Resolves or rejects the call, once: only on leaving `starting` or `running`. */
+  #settle(outcome: { output: ToolObject } | { error: unknown }): void {
+    const state = this.#state;
+    if (state.phase !== 'starting' && state.phase !== 'running') return;
+    if (state.phase === 'running') clearTimeout(state.clock);
+    this.#ctx.signal.removeEventListener('abort', this.#onAbort);
+    if ('output' in outcome) this.#resolve(outcome.output);
+    else this.#reject(outcome.error);
+  }
+
+  #outcome(message: Exclude<WorkerMessage, { kind: 'ready' }>): { output: ToolObject } | { error: unknown } {
+    if (message.kind === 'error') return { error: fromWire(message.error) };
+    // serveToolHandler checks the output before posting it; a module posting on its own may not,
+    // and structured clone keeps a Map or a Date, which JSON would turn into `{}` or text.
+    const problem = findNonPlainData(message.output, 'output');
+    if (!problem) return { output: message.output };
+    return {
+      error: new ToolWorkerDataError(nonPlainOutputMessage(this.#ctx.name, problem), { path: problem.path }),
+    };
+  }
+
+  #failure(what: string, cause?: unknown): ToolWorkerError {
+    return new ToolWorkerError(`Tool "${this.#ctx.name}": ${what}`, { cause });
+  }
+
+  #clearTimers(): void {
+    const state = this.#state;
+    if (state.phase === 'running') clearTimeout(state.clock);
+    if (state.phase === 'stopping') clearTimeout(state.grace);
+  }
 }
 
 function fromWire(error: WireError): ToolWorkerError {
@@ -314,4 +285,8 @@ function fromWire(error: WireError): ToolWorkerError {
   return new ToolWorkerError(error.message, {
     thrown: { name: error.name, message: error.message, stack: error.stack },
   });
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
