@@ -111,8 +111,8 @@ export type { RunToolLoopOptions, ToolLoopClient, ToolLoopStream } from './tools
 export { runToolLoop } from './tools/loop/run-tool-loop.js';
 export type { DeclaredTools } from './tools/loop/session-tools.js';
 export type { ToolLoopResult, ToolLoopRun, ToolLoopStep } from './tools/loop/tool-loop-run.js';
+export type { RunToolOptions } from './tools/run/run-tool.js';
 export type {
-  RunToolOptions,
   ToolRunAlreadySettled,
   ToolRunComplete,
   ToolRunError,
@@ -120,7 +120,7 @@ export type {
   ToolRunOutput,
   ToolRunResult,
   ToolRunStatus,
-} from './tools/run/run-tool.js';
+} from './tools/run/tool-run-result.js';
 export type { ToolClient, ToolRequestOptions, ToolTransport } from './tools/run/tool-transport.js';
 export type {
   ContentBlock,

@@ -8,8 +8,10 @@ export type { ToolLoopExecutor, ToolLoopResult, ToolLoopStep } from './tools/loo
 export { ToolLoopRun } from './tools/loop/tool-loop-run.js';
 export type { HeartbeatEndReason, HeartbeatOptions } from './tools/run/heartbeat.js';
 export { Heartbeat, heartbeatIntervalMs, jitteredIntervalMs, startHeartbeat } from './tools/run/heartbeat.js';
+export { reportUnknownTool } from './tools/run/report-unknown-tool.js';
+export type { RunToolOptions } from './tools/run/run-tool.js';
+export { runTool } from './tools/run/run-tool.js';
 export type {
-  RunToolOptions,
   ToolRunAlreadySettled,
   ToolRunComplete,
   ToolRunError,
@@ -17,6 +19,5 @@ export type {
   ToolRunOutput,
   ToolRunResult,
   ToolRunStatus,
-} from './tools/run/run-tool.js';
-export { reportUnknownTool, runTool } from './tools/run/run-tool.js';
+} from './tools/run/tool-run-result.js';
 export type { ToolClient, ToolRequestOptions, ToolTransport } from './tools/run/tool-transport.js';

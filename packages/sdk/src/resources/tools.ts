@@ -3,8 +3,9 @@ import type { HttpClient, RequestOptions } from '../core/http-client.js';
 import { ToolCallShape } from '../core/response-shapes.js';
 import { pathSegment } from '../internal/path.js';
 import type { AnyTool } from '../tools/define/define-tool.js';
-import { loadToolHelpers } from '../tools/loop/load-tool-helpers.js';
-import type { RunToolOptions, ToolRunResult } from '../tools/run/run-tool.js';
+import { loadToolHelpers } from '../tools/load-tool-helpers.js';
+import type { RunToolOptions } from '../tools/run/run-tool.js';
+import type { ToolRunResult } from '../tools/run/tool-run-result.js';
 import type { ToolCall } from '../wire/index.js';
 
 /** `client.tools`: report on the client tool calls a reply stopped for. */

@@ -87,10 +87,11 @@ export class MessageStream<M extends ToolInputMap = AnyToolInputs> implements As
     });
     if (userSignal?.aborted) this.#controller.abort(userSignal.reason);
     else if (userSignal) {
-      // Removed when the stream ends (#finish): an app-wide signal must not hold every stream.
+      // Removed once the stream ends or aborts: an app-wide signal must not hold every stream.
       const onAbort = () => this.#controller.abort(userSignal.reason);
       userSignal.addEventListener('abort', onAbort, { once: true });
       this.#unlink = () => userSignal.removeEventListener('abort', onAbort);
+      this.#controller.signal.addEventListener('abort', this.#unlink, { once: true });
     }
     this.#opening = open(this.#controller.signal);
     this.#opening.catch(noop);
@@ -228,7 +229,6 @@ export class MessageStream<M extends ToolInputMap = AnyToolInputs> implements As
 
   /** Cancels the request. Pending promises and iteration reject with `APIUserAbortError`. */
   abort(): void {
-    this.#unlink?.();
     this.#controller.abort(new APIUserAbortError('Stream was aborted'));
   }
 

@@ -1,7 +1,7 @@
 import { DEFAULT_MAX_STEPS, DEFAULT_TOOL_CONCURRENCY } from '../../core/defaults.js';
 import { ToolNotDeclaredError } from '../../errors/index.js';
 import type { AnyTool } from '../define/define-tool.js';
-import { loadToolHelpers } from './load-tool-helpers.js';
+import { loadToolHelpers } from '../load-tool-helpers.js';
 import type { RunToolLoopOptions, ToolLoopClient } from './tool-loop-options.js';
 import { ToolLoopRun } from './tool-loop-run.js';
 

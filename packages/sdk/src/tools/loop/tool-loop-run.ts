@@ -1,7 +1,7 @@
 import { APIUserAbortError } from '../../errors/index.js';
 import { EventQueue } from '../../streaming/event-queue.js';
 import type { Message, MessageReply, StopReason, Usage } from '../../wire/index.js';
-import type { ToolRunResult } from '../run/run-tool.js';
+import type { ToolRunResult } from '../run/tool-run-result.js';
 
 /** One model reply of a tool loop and the tool calls it asked for, all settled. */
 export interface ToolLoopStep {

@@ -1,17 +1,14 @@
-// The tool loop's body: send, run the pending tools, resume. Loaded by `runToolLoop` and
-// `client.tools.run` on their first run (a dynamic import), so an app that never runs a tool does
-// not download the tool helpers (run-tool, heartbeat, p-limit) where its bundler splits code at
-// dynamic imports.
+// The tool loop's body: send, run the pending tools, resume. `runToolLoop` loads it on its first
+// run, with the other tool helpers (../tool-helpers.ts).
 import { linkedSignal } from '../../internal/linked-signal.js';
 import { mapConcurrent } from '../../internal/map-concurrent.js';
 import type { Message, MessageReply, SendMessageRequest } from '../../wire/index.js';
 import type { AnyTool } from '../define/define-tool.js';
-import { reportUnknownTool, runTool, type ToolRunResult } from '../run/run-tool.js';
+import { reportUnknownTool } from '../run/report-unknown-tool.js';
+import { runTool } from '../run/run-tool.js';
+import type { ToolRunResult } from '../run/tool-run-result.js';
 import type { RunToolLoopOptions, ToolLoopClient } from './tool-loop-options.js';
 import type { ToolLoopResult, ToolLoopStep } from './tool-loop-run.js';
-
-// `client.tools.run` loads `runTool` from here: one chunk holds every tool helper.
-export { runTool };
 
 /** The loop's settings, checked by `runToolLoop` before the run starts. */
 export interface ToolLoopConfig {

@@ -1,4 +1,3 @@
-import { DEFAULT_MAX_BODY_BYTES } from '../../core/defaults.js';
 import {
   APIUserAbortError,
   isConflictError,
@@ -10,87 +9,13 @@ import {
 import { linkedSignal } from '../../internal/linked-signal.js';
 import { raceSignal } from '../../internal/race-signal.js';
 import type { PendingTool } from '../../wire/index.js';
-import { type AnyTool, RESERVED_OUTPUT_FIELD, type Tool, type ToolContext } from '../define/define-tool.js';
-import {
-  formatIssues,
-  type ObjectSchema,
-  type SchemaOutput,
-  type ToolObject,
-  validateWith,
-} from '../define/tool-schema.js';
+import type { AnyTool, ToolContext } from '../define/define-tool.js';
+import { checkOutputSize, executeTool, type Outcome } from './execute-tool.js';
 import { Heartbeat } from './heartbeat.js';
 import { responseBodyBytes, toolOutputTooLarge } from './output-size.js';
 import { reportWithRetry } from './report.js';
+import type { ToolRunBase, ToolRunLost, ToolRunOutput, ToolRunResult } from './tool-run-result.js';
 import type { ToolClient, ToolTransport } from './tool-transport.js';
-
-/**
- * How one tool call ended:
- * - `COMPLETE`: the output was submitted;
- * - `ERROR`: a failure was reported to the model (bad input, a thrown error, bad output);
- * - `LOST`: the call was abandoned (409), is gone (404) or its heartbeats failed for too long;
- *   nothing was reported;
- * - `ALREADY_SETTLED`: the report got 409: another worker (or an earlier attempt) settled it first.
- */
-export type ToolRunStatus = 'COMPLETE' | 'ERROR' | 'LOST' | 'ALREADY_SETTLED';
-
-/** The output a tool submits: its output schema's parsed value, or any object without one. */
-export type ToolRunOutput<TTool extends AnyTool = AnyTool> =
-  TTool extends Tool<infer _I, infer O>
-    ? [O] extends [ObjectSchema]
-      ? unknown extends SchemaOutput<O>
-        ? ToolObject
-        : SchemaOutput<O>
-      : ToolObject
-    : ToolObject;
-
-interface ToolRunBase {
-  requestId: string;
-  name: string;
-}
-
-/** The output was checked and submitted. */
-export interface ToolRunComplete<TTool extends AnyTool = AnyTool> extends ToolRunBase {
-  status: 'COMPLETE';
-  /** The submitted output, typed from the tool's output schema when it has one. */
-  output: ToolRunOutput<TTool>;
-  error?: undefined;
-  cause?: undefined;
-}
-
-/** A failure was reported to the model: bad input, a thrown error, bad output, an unknown tool. */
-export interface ToolRunError extends ToolRunBase {
-  status: 'ERROR';
-  output?: undefined;
-  /** The message the model got. */
-  error: string;
-  /** The thrown value, or the schema library's issues (an array); none for an unknown tool. */
-  cause?: unknown;
-}
-
-/** The call was abandoned (409), is gone (404) or its heartbeats failed for too long; nothing was reported. */
-export interface ToolRunLost extends ToolRunBase {
-  status: 'LOST';
-  output?: undefined;
-  /** Why nothing was reported. */
-  error: string;
-  cause: ToolCallLostError;
-}
-
-/** The report got 409: another worker (or an earlier attempt) settled the call first. */
-export interface ToolRunAlreadySettled extends ToolRunBase {
-  status: 'ALREADY_SETTLED';
-  output?: undefined;
-  error: string;
-  /** The `ConflictError` of the report. */
-  cause: unknown;
-}
-
-/** How one tool call ended: a union on `status`, so `result.output` is there after `status === 'COMPLETE'`. */
-export type ToolRunResult<TTool extends AnyTool = AnyTool> =
-  | ToolRunComplete<TTool>
-  | ToolRunError
-  | ToolRunLost
-  | ToolRunAlreadySettled;
 
 export interface RunToolOptions<TTool extends AnyTool = AnyTool> {
   sessionId: string;
@@ -119,8 +44,6 @@ export interface RunToolOptions<TTool extends AnyTool = AnyTool> {
   onHeartbeat?: ((beats: number) => void) | undefined;
 }
 
-type Outcome = { kind: 'complete'; output: ToolObject } | { kind: 'error'; message: string; cause: unknown };
-
 /**
  * Runs one pending tool call from start to terminal report. The heartbeat starts at once, beside
  * the handler; the input is parsed with the tool's schema (a failure is reported as ERROR without
@@ -146,14 +69,28 @@ export async function runTool<TTool extends AnyTool>(
   options: RunToolOptions<TTool>,
 ): Promise<ToolRunResult<TTool>> {
   const transport = 'tools' in client ? client.tools : client;
-  const { sessionId, pending, tool, signal } = options;
-  const base = { requestId: pending.requestId, name: pending.name };
-  const { maxBodyBytes } = options;
+  const { signal, maxBodyBytes } = options;
   if (maxBodyBytes !== undefined && !(maxBodyBytes > 0)) {
     throw new RangeError(`runTool: maxBodyBytes must be a positive number of bytes, got ${maxBodyBytes}`);
   }
   if (signal?.aborted) throw abortError(signal);
+  // One listener on the caller's signal for the whole call, released at its end (not one for each
+  // part of it): a loop's step signal serves several calls at once, and Node warns past ten.
+  const link = signal ? linkedSignal(signal) : undefined;
+  try {
+    return await run(transport, options, link?.signal);
+  } finally {
+    link?.unlink();
+  }
+}
 
+async function run<TTool extends AnyTool>(
+  transport: ToolTransport,
+  options: RunToolOptions<TTool>,
+  signal: AbortSignal | undefined,
+): Promise<ToolRunResult<TTool>> {
+  const { sessionId, pending, tool } = options;
+  const base = { requestId: pending.requestId, name: pending.name };
   const heartbeat = new Heartbeat(transport, {
     sessionId,
     requestId: pending.requestId,
@@ -176,9 +113,9 @@ export async function runTool<TTool extends AnyTool>(
   let outcome: Outcome | undefined;
   try {
     // The handler may ignore its signal; the race lets the run end when the call is lost anyway.
-    outcome = await raceSignal(execute(tool, pending, ctx), heartbeat.lost, ...(signal ? [signal] : []));
+    outcome = await raceSignal(executeTool(tool, pending, ctx), heartbeat.lost, ...(signal ? [signal] : []));
   } catch {
-    // Only the race's signal rejects here: execute() never throws.
+    // Only the race's signal rejects here: executeTool() never throws.
   }
   await heartbeat.stop();
   handler?.unlink();
@@ -253,122 +190,6 @@ export async function runTool<TTool extends AnyTool>(
   return settled.kind === 'complete'
     ? { ...base, status: 'COMPLETE', output: settled.output as ToolRunOutput<TTool> }
     : { ...base, status: 'ERROR', error: settled.message, cause: settled.cause };
-}
-
-/**
- * Reports a call for a tool this worker does not have as ERROR, naming the tools it has, so the
- * model can recover. Used by `runToolLoop`; the report is retried like any other.
- */
-export async function reportUnknownTool(
-  client: ToolClient | ToolTransport,
-  options: {
-    sessionId: string;
-    pending: Pick<PendingTool, 'requestId' | 'name'>;
-    available: readonly string[];
-    signal?: AbortSignal | undefined;
-  },
-): Promise<ToolRunResult> {
-  const transport = 'tools' in client ? client.tools : client;
-  const { sessionId, pending } = options;
-  const list = options.available.length > 0 ? options.available.join(', ') : '(none)';
-  const message = `Unknown tool "${pending.name}". Available tools: ${list}`;
-  const base = { requestId: pending.requestId, name: pending.name };
-  try {
-    await reportWithRetry((o) => transport.fail(sessionId, pending.requestId, message, o), {
-      signal: options.signal,
-    });
-  } catch (error) {
-    if (isConflictError(error)) {
-      return {
-        ...base,
-        status: 'ALREADY_SETTLED',
-        error: 'The call was already settled (409)',
-        cause: error,
-      };
-    }
-    throw error;
-  }
-  return { ...base, status: 'ERROR', error: message };
-}
-
-async function execute(
-  tool: AnyTool,
-  pending: Pick<PendingTool, 'name' | 'input'>,
-  ctx: ToolContext,
-): Promise<Outcome> {
-  const input = await validateWith(tool.input, pending.input);
-  if ('issues' in input) {
-    // The model gets the schema library's own issue texts, so it can correct its input.
-    return {
-      kind: 'error',
-      message: `Invalid input for tool "${pending.name}":\n${formatIssues(input.issues)}`,
-      cause: input.issues,
-    };
-  }
-  let raw: unknown;
-  try {
-    raw = await tool.run(input.value, ctx);
-  } catch (error) {
-    return { kind: 'error', message: errorMessage(error, pending.name), cause: error };
-  }
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-    const got = raw === null ? 'null' : Array.isArray(raw) ? 'an array' : typeof raw;
-    return {
-      kind: 'error',
-      message: `Tool "${pending.name}" returned ${got}; a tool output must be an object`,
-      cause: raw,
-    };
-  }
-  let output = raw as ToolObject;
-  if (tool.output) {
-    const checked = await validateWith(tool.output, raw);
-    if ('issues' in checked) {
-      return {
-        kind: 'error',
-        message: `Tool "${pending.name}" returned output that does not match its output schema:\n${formatIssues(checked.issues)}`,
-        cause: checked.issues,
-      };
-    }
-    output = checked.value as ToolObject;
-  }
-  if (Object.hasOwn(output, RESERVED_OUTPUT_FIELD)) {
-    return {
-      kind: 'error',
-      message: `Tool "${pending.name}" returned a "${RESERVED_OUTPUT_FIELD}" field, which the protocol reserves`,
-      cause: output,
-    };
-  }
-  return { kind: 'complete', output };
-}
-
-/** A complete outcome, or an ERROR when its response body would be over the body limit. */
-function checkOutputSize(
-  outcome: Outcome & { kind: 'complete' },
-  name: string,
-  options: Pick<RunToolOptions, 'maxBodyBytes'>,
-): Outcome {
-  const maxBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  let bytes: number;
-  try {
-    bytes = responseBodyBytes(outcome.output);
-  } catch (error) {
-    // A bigint or a cycle: no report could carry it, and the model can be told why.
-    const reason = error instanceof Error ? error.message : String(error);
-    return {
-      kind: 'error',
-      message: `Tool "${name}" returned output that cannot be sent as JSON: ${reason}`,
-      cause: error,
-    };
-  }
-  if (bytes <= maxBytes) return outcome;
-  const tooLarge = toolOutputTooLarge(name, bytes, maxBytes);
-  return { kind: 'error', message: tooLarge.message, cause: tooLarge };
-}
-
-function errorMessage(error: unknown, name: string): string {
-  const message = error instanceof Error ? error.message : typeof error === 'string' ? error : '';
-  // The server needs a non-empty message, and the model needs something to react to.
-  return message.trim() !== '' ? message : `Tool "${name}" failed without a message`;
 }
 
 function lost(base: ToolRunBase, error: ToolCallLostError): ToolRunLost {

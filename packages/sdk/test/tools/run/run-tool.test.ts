@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { defineTool, isToolCallLostError, type ToolContext } from '@parley/sdk';
 import { runTool } from '@parley/sdk/tools';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
@@ -52,6 +53,23 @@ describe('runTool', () => {
     });
     expect(transport.of('respond')[0]).toMatchObject({ requestId: 'tooluse_1', output: { temperature: 5 } });
     expect(transport.log).toEqual(['heartbeat:start', 'heartbeat:end', 'respond']);
+  });
+
+  test("listens to its caller's signal once for the whole call (heartbeat, handler, race, report) and lets go at its end", async () => {
+    // A loop's step signal serves every call of the step: three listeners a call made Node warn at four calls.
+    const transport = new FakeTransport();
+    const caller = new AbortController();
+    const release = deferred();
+    const tool = weatherTool(async () => {
+      await release.promise;
+      return { temperature: 1 };
+    });
+    const running = runTool({ tools: transport }, { sessionId, pending, tool, signal: caller.signal });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(getEventListeners(caller.signal, 'abort')).toHaveLength(1);
+    release.resolve();
+    expect((await running).status).toBe('COMPLETE');
+    expect(getEventListeners(caller.signal, 'abort')).toHaveLength(0);
   });
 
   test('keeps heartbeating while a slow handler runs, independently of it', async () => {

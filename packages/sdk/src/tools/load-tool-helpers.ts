@@ -1,4 +1,4 @@
-import type * as ToolHelpers from './tool-loop-steps.js';
+import type * as ToolHelpers from './tool-helpers.js';
 
 let loading: Promise<typeof ToolHelpers> | undefined;
 
@@ -9,6 +9,6 @@ let loading: Promise<typeof ToolHelpers> | undefined;
  * on every `import()`).
  */
 export function loadToolHelpers(): Promise<typeof ToolHelpers> {
-  loading ??= import('./tool-loop-steps.js');
+  loading ??= import('./tool-helpers.js');
   return loading;
 }
