@@ -40,16 +40,33 @@ export interface RunToolLoopOptions {
   signal?: AbortSignal | undefined;
   /** Stream each reply (`client.messages.stream`) instead of waiting for the buffered JSON. */
   stream?: boolean | undefined;
-  /** Text deltas of assistant messages as they stream (only with `stream: true`). */
+  /**
+   * Assistant text as it streams (only with `stream: true`): `delta` is the new text, `snapshot`
+   * the text of its block so far (a new block starts when they are equal).
+   */
   onText?: ((delta: string, snapshot: string) => void) | undefined;
-  /** Called after each step, its tools settled, before the loop resumes; the loop waits for it. */
+  /**
+   * After each step: `step` is `{ step, reply, toolResults }` (the reply and one result per pending
+   * tool, all settled). Called before the loop resumes, which waits for it.
+   */
   onStep?: ((step: ToolLoopStep) => void | Promise<void>) | undefined;
-  /** Called with each failed heartbeat that did not end a tool's timer (for logging). */
-  onHeartbeatError?: ((error: unknown, pending: PendingTool) => void) | undefined;
-  /** Called after each successful heartbeat of a tool call, with the count so far. */
-  onHeartbeat?: ((beats: number, pending: PendingTool) => void) | undefined;
-  /** Called when a tool call starts running (before its handler), e.g. to show it. */
+  /**
+   * When a tool call starts, before its handler runs: `pending` is the entry of
+   * `reply.pendingTools`, as the reply had it (`state: 'PENDING'`).
+   */
   onToolStart?: ((pending: PendingTool) => void) | undefined;
+  /**
+   * After each successful heartbeat of a call: `beats` counts the successful beats so far (1 for the
+   * first), `call` is the call as the server now reads it (`state: 'PROCESSING'`).
+   */
+  onHeartbeat?: ((beats: number, call: PendingTool) => void) | undefined;
+  /**
+   * A heartbeat failed without losing the call (a network error, a timeout, a 5xx or 429; the timer
+   * keeps beating), for logging: `error` is the SDK error, `call` the call as the server last read
+   * it (`PENDING` until a beat succeeded, then `PROCESSING`). A 409 or 404 is no error here: the
+   * call is lost, and its result says so (`LOST`).
+   */
+  onHeartbeatError?: ((error: unknown, call: PendingTool) => void) | undefined;
   /**
    * The server's request body limit: a tool output too large to send is reported to the model as
    * an ERROR, and the loop goes on (see `runTool`). Default 1 MiB.

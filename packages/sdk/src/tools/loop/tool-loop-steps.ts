@@ -95,6 +95,8 @@ async function runPending(
             signal: stepSignal,
           });
         const { onHeartbeatError, onHeartbeat } = options;
+        // The call as the server reads it: the reply's PENDING until a beat succeeds, then PROCESSING.
+        let call = pending;
         options.onToolStart?.(pending);
         return runTool(client, {
           sessionId: options.sessionId,
@@ -104,8 +106,11 @@ async function runPending(
           signal: stepSignal,
           random: options.random,
           maxBodyBytes: options.maxBodyBytes,
-          onHeartbeatError: onHeartbeatError && ((error) => onHeartbeatError(error, pending)),
-          onHeartbeat: onHeartbeat && ((beats) => onHeartbeat(beats, pending)),
+          onHeartbeatError: onHeartbeatError && ((error) => onHeartbeatError(error, call)),
+          onHeartbeat: (beats) => {
+            if (call.state !== 'PROCESSING') call = { ...pending, state: 'PROCESSING' };
+            onHeartbeat?.(beats, call);
+          },
         });
       },
       (error) => step.abort(error),

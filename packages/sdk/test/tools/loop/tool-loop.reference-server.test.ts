@@ -141,6 +141,35 @@ describe('the client shortcuts', () => {
     expect((await client.tools.get(sessionId, pending.requestId)).state).toBe('COMPLETE');
   });
 
+  test('the callbacks get the call as the server reads it: PENDING at its start, PROCESSING once a beat succeeded', async () => {
+    const { client, sessionId } = await setup();
+    const seen: string[] = [];
+    let read: (state: Promise<string>) => void = () => {};
+    const onServer = new Promise<string>((resolve) => {
+      read = resolve;
+    });
+    // The handler waits for the server's answer, so the call is still running when it is read.
+    const slowTime = defineTool({
+      ...getTime,
+      run: async () => ({ time: `read as ${await onServer}` }),
+    });
+    const result = await client.runToolLoop({
+      sessionId,
+      content: '/tool get_time {"city":"Paris"}\n/then Done.',
+      tools: [slowTime],
+      onToolStart: (pending) => seen.push(`start ${pending.state}`),
+      onHeartbeat: (beats, pending) => {
+        seen.push(`beat ${beats} ${pending.state}`);
+        read(client.tools.get(sessionId, pending.requestId).then((call) => call.state));
+      },
+    });
+    expect(seen).toEqual(['start PENDING', 'beat 1 PROCESSING']);
+    expect(result.steps[0]?.toolResults[0]).toMatchObject({
+      status: 'COMPLETE',
+      output: { time: 'read as PROCESSING' },
+    });
+  });
+
   test('client.runToolLoop drives the same loop as runToolLoop(client, ...)', async () => {
     const { client, sessionId } = await setup();
     const started: string[] = [];
