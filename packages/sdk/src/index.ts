@@ -67,19 +67,10 @@ export type { Messages, SendMessageParams, StreamRequestOptions } from './resour
 export type { CreateSessionParams, Sessions } from './resources/sessions.js';
 export type { Tools } from './resources/tools.js';
 // Partial tool input (the parser itself is in `@parley/sdk/partial-input`) and relayed streams.
-export type {
-  AnyToolInputs,
-  DeepPartial,
-  FromReadableStreamOptions,
-  MessageStreamEvents,
-  PartialInput,
-  StreamTimeouts,
-  ToolInputDelta,
-  ToolInputDeltaOf,
-  ToolInputMap,
-} from './streaming/message-stream.js';
+export type { StreamTimeouts } from './streaming/body-reader.js';
 export { MessageStream } from './streaming/message-stream.js';
 export type { MessageSnapshot } from './streaming/reply-accumulator.js';
+export type { MessageStreamEvents } from './streaming/stream-consumers.js';
 export type {
   KnownStreamEvent,
   KnownStreamEventItem,
@@ -89,6 +80,15 @@ export type {
   UnknownStreamEvent,
   UnknownStreamEventItem,
 } from './streaming/stream-events.js';
+export type { FromReadableStreamOptions } from './streaming/stream-relay.js';
+export type {
+  AnyToolInputs,
+  DeepPartial,
+  PartialInput,
+  ToolInputDelta,
+  ToolInputDeltaOf,
+  ToolInputMap,
+} from './streaming/tool-input-delta.js';
 export type {
   AnyTool,
   DefineToolOptions,

@@ -44,7 +44,6 @@ export {
   describeReceived,
   ResponseValidationError,
   StreamError,
-  ToolInputParseError,
 } from './stream-errors.js';
 export type { ToolCallLostReason } from './tool-errors.js';
 export { ToolCallLostError, ToolOutputTooLargeError, ToolReportError } from './tool-errors.js';

@@ -64,9 +64,3 @@ export class StreamError extends ParleyError {
     this.requestId = init.requestId;
   }
 }
-
-/**
- * A tool's joined input fragments are not a JSON object. Internal: the stream turns it into a
- * {@link StreamError} that says how far it got.
- */
-export class ToolInputParseError extends Error {}

@@ -1,4 +1,5 @@
 import { APIUserAbortError } from '../../errors/index.js';
+import { forwardAbort } from '../../internal/forward-abort.js';
 import { EventQueue } from '../../streaming/event-queue.js';
 import type { Message, MessageReply, StopReason, Usage } from '../../wire/index.js';
 import type { ToolRunResult } from '../run/tool-run-result.js';
@@ -52,10 +53,7 @@ export class ToolLoopRun implements PromiseLike<ToolLoopResult>, AsyncIterable<T
 
   constructor(executor: ToolLoopExecutor, signal?: AbortSignal) {
     const controller = this.#controller;
-    // Removed when the run ends: a long-lived caller's signal must not keep every run alive.
-    const onAbort = () => controller.abort(signal?.reason);
-    if (signal?.aborted) onAbort();
-    else signal?.addEventListener('abort', onAbort, { once: true });
+    const unlink = forwardAbort(signal, controller);
     this.#result = Promise.resolve()
       .then(() => executor((step) => this.#push(step), controller.signal))
       .catch((error: unknown) => {
@@ -65,7 +63,8 @@ export class ToolLoopRun implements PromiseLike<ToolLoopResult>, AsyncIterable<T
         }
         throw error;
       })
-      .finally(() => signal?.removeEventListener('abort', onAbort));
+      // Released when the run ends: a long-lived caller's signal must not keep every run alive.
+      .finally(unlink);
     this.#result.then(
       () => this.#settle({ error: undefined }),
       (error: unknown) => this.#settle({ error }),

@@ -1,4 +1,5 @@
 import type { MessageReply, ToolUseBlock } from '../wire/index.js';
+import { EventQueue } from './event-queue.js';
 import type { MessageSnapshot } from './reply-accumulator.js';
 import type { StreamEventItem } from './stream-events.js';
 import type { AnyToolInputs, ToolInputDeltaOf, ToolInputMap } from './tool-input-delta.js';
@@ -33,9 +34,20 @@ export class ListenerFailure {
   constructor(readonly error: Error) {}
 }
 
-/** The listeners of one stream, by event name. */
-export class StreamListeners {
+/**
+ * Who reads one stream: its listeners (`.on`), by event name, and its `for await` loops, each with
+ * its own queue. Every event goes to both, in order; the stream's end (or failure) reaches both once.
+ */
+export class StreamConsumers {
   readonly #lists = new Map<keyof MessageStreamEvents, Entry[]>();
+  readonly #iterators = new Set<EventQueue>();
+  #ended = false;
+  #failure: Error | undefined;
+
+  /** Whether the stream is over (its reply complete, or failed). */
+  get ended(): boolean {
+    return this.#ended;
+  }
 
   add<E extends keyof MessageStreamEvents>(event: E, fn: MessageStreamEvents[E], once: boolean): void {
     const list = this.#lists.get(event);
@@ -62,5 +74,50 @@ export class StreamListeners {
         throw new ListenerFailure(error instanceof Error ? error : new Error(String(error)));
       }
     }
+  }
+
+  /** One event for every `for await` loop, then for the `event` listeners. */
+  deliver(item: StreamEventItem): void {
+    for (const queue of this.#iterators) queue.push(item);
+    this.emit('event', item);
+  }
+
+  /**
+   * A new `for await` loop's queue: `stopped` when it is left early, `drained` when it has taken
+   * enough for reading to resume. A loop that starts after the end gets the end (or the failure).
+   */
+  iterate(stopped: () => void, drained: () => void): EventQueue {
+    const queue = new EventQueue(() => {
+      this.#iterators.delete(queue);
+      stopped();
+    }, drained);
+    if (this.#ended) queue.finish(this.#failure);
+    else this.#iterators.add(queue);
+    return queue;
+  }
+
+  /** The most events any `for await` loop has waiting. */
+  queued(): number {
+    let most = 0;
+    for (const queue of this.#iterators) most = Math.max(most, queue.size);
+    return most;
+  }
+
+  /**
+   * The stream is over: every loop ends (or rejects with `failure`), then `error` and `end` fire.
+   * `late` is what a loop that starts afterwards gets: no failure once the reply was complete.
+   */
+  finish(failure: Error | undefined, late: Error | undefined = failure): void {
+    this.#ended = true;
+    this.#failure = late;
+    for (const queue of this.#iterators) queue.finish(failure);
+    this.#iterators.clear();
+    // A throwing 'error' or 'end' listener must not turn into an unhandled rejection.
+    try {
+      if (failure) this.emit('error', failure);
+    } catch {}
+    try {
+      this.emit('end');
+    } catch {}
   }
 }
