@@ -2,10 +2,18 @@ import { defineConfig, type Options } from 'tsup';
 
 const entry = {
   index: 'src/index.ts',
+  tools: 'src/tools.ts',
   worker: 'src/worker.ts',
-  'worker-web': 'src/worker-web.ts',
   'partial-input': 'src/partial-input.ts',
 };
+// The two worker runtimes `#platform` chooses between (package.json `imports`, by export condition).
+const platforms = {
+  'tools/worker/platform-node': 'src/tools/worker/platform-node.ts',
+  'tools/worker/platform-web': 'src/tools/worker/platform-web.ts',
+};
+// The stream scanner shared with the server's proxy, from @parley/protocol: inlined, so that
+// installing the SDK installs neither the protocol package nor zod.
+const SCANNER = 'src/streaming/stream-body-scanner.ts';
 const shared: Options = { sourcemap: true, target: 'es2022' };
 
 export default defineConfig([
@@ -15,12 +23,28 @@ export default defineConfig([
   // file would merge them with code every app needs. Types are bundled per entry.
   {
     ...shared,
-    entry: ['src/**/*.ts'],
+    entry: ['src/**/*.ts', `!${SCANNER}`],
     bundle: false,
     format: ['esm'],
     dts: { entry },
     clean: false,
   },
+  // The scanner's one file, with the protocol's module inside it.
+  {
+    ...shared,
+    entry: { 'streaming/stream-body-scanner': SCANNER },
+    format: ['esm'],
+    noExternal: ['@parley/protocol'],
+    clean: false,
+  },
   // ky and p-limit ship ESM only: the CommonJS build carries their own copies so `require('@parley/sdk')` works.
-  { ...shared, entry, format: ['cjs'], dts: true, noExternal: ['ky', 'p-limit', 'yocto-queue'] },
+  // `#platform` stays an import, resolved where the package runs.
+  {
+    ...shared,
+    entry: { ...entry, ...platforms },
+    format: ['cjs'],
+    dts: { entry },
+    external: ['#platform'],
+    noExternal: ['ky', 'p-limit', 'yocto-queue', '@parley/protocol'],
+  },
 ]);

@@ -1,5 +1,6 @@
 import { DEMO_USER, startServer } from '@parley/reference-server';
-import { type MessageReply, Parley, runTool, type ToolTransport, toolsToExtensions } from '@parley/sdk';
+import { type MessageReply, Parley, type ToolTransport, toolsToExtensions } from '@parley/sdk';
+import { runTool } from '@parley/sdk/tools';
 import { type Output, Transcript } from './transcript.js';
 import { weatherModel } from './weather-model.js';
 import { createWeatherTool } from './weather-tool.js';

@@ -6,12 +6,11 @@ import {
   isToolCallLostError,
   isToolReportError,
   type Parley,
-  reportUnknownTool,
-  runTool,
   type ToolCall,
   type ToolReportError,
   type ToolRunResult,
 } from '@parley/sdk';
+import { reportUnknownTool, runTool } from '@parley/sdk/tools';
 import { systemClock, type WorkerClock } from './clock.js';
 import type { Job, JobOutcome, JobStatus } from './job.js';
 

@@ -1,22 +1,17 @@
+import {
+  DEFAULT_MAX_RETRIES,
+  DEFAULT_STREAM_FIRST_EVENT_TIMEOUT_MS,
+  DEFAULT_STREAM_IDLE_TIMEOUT_MS,
+  DEFAULT_TIMEOUT_MS,
+} from './core/defaults.js';
 import { type FetchLike, HttpClient, type Logger } from './core/http-client.js';
 import { isLogLevel, LOG_LEVEL_ENV, type LogLevel } from './core/log-level.js';
 import { readEnv } from './internal/read-env.js';
-import { type RunToolLoopOptions, runToolLoop } from './lib/run-tool-loop.js';
-import type { ToolLoopRun } from './lib/tool-loop-run.js';
 import { Messages } from './resources/messages.js';
 import { Sessions } from './resources/sessions.js';
 import { Tools } from './resources/tools.js';
-import {
-  DEFAULT_STREAM_FIRST_EVENT_TIMEOUT_MS,
-  DEFAULT_STREAM_IDLE_TIMEOUT_MS,
-} from './streaming/body-reader.js';
-
-/** Per-attempt request time limit when `timeoutMs` is not set. */
-export const DEFAULT_TIMEOUT_MS = 60_000;
-/** Retries of a repeat-safe request when `maxRetries` is not set. */
-export const DEFAULT_MAX_RETRIES = 2;
-// Defined beside the stream reader, which `MessageStream.fromReadableStream` also defaults to.
-export { DEFAULT_STREAM_FIRST_EVENT_TIMEOUT_MS, DEFAULT_STREAM_IDLE_TIMEOUT_MS };
+import { type RunToolLoopOptions, runToolLoop } from './tools/loop/run-tool-loop.js';
+import type { ToolLoopRun } from './tools/loop/tool-loop-run.js';
 
 /** The environment variable read when `baseUrl` is not given. */
 export const BASE_URL_ENV = 'PARLEY_BASE_URL';

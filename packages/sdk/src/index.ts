@@ -1,19 +1,15 @@
+// `@parley/sdk`: the client, its resources' types, `MessageStream`, the errors and their guards,
+// tools (`defineTool`, `jsonSchema`, `runToolLoop`) and the wire types. The tool machinery a worker
+// author drives by hand (`runTool`, the heartbeat) is on `@parley/sdk/tools`; tool handlers in
+// workers on `@parley/sdk/worker`; the partial JSON parser on `@parley/sdk/partial-input`. Tuning
+// constants are not exported one by one: read them on `defaults`.
 export type { ParleyOptions } from './client.js';
-export {
-  BASE_URL_ENV,
-  DEFAULT_MAX_RETRIES,
-  DEFAULT_STREAM_FIRST_EVENT_TIMEOUT_MS,
-  DEFAULT_STREAM_IDLE_TIMEOUT_MS,
-  DEFAULT_TIMEOUT_MS,
-  Parley,
-  TOKEN_ENV,
-} from './client.js';
+export { Parley } from './client.js';
 export type { WithResponse } from './core/api-promise.js';
 export { APIPromise } from './core/api-promise.js';
+export { defaults } from './core/defaults.js';
 export type { FetchLike, Logger, RequestOptions } from './core/http-client.js';
 export type { LogLevel } from './core/log-level.js';
-export { LOG_LEVEL_ENV } from './core/log-level.js';
-export { INITIAL_RETRY_DELAY_MS, MAX_RETRY_DELAY_MS } from './core/retry-policy.js';
 export type {
   APIErrorInit,
   StreamErrorInit,
@@ -47,49 +43,34 @@ export {
   isStreamError,
   isToolCallLostError,
   isToolNotDeclaredError,
+  isToolOutputTooLargeError,
   isToolReportError,
-  MAX_RETRY_AFTER_MS,
+  isToolWorkerDataError,
+  isToolWorkerError,
+  isToolWorkerTimeoutError,
   NotFoundError,
   ParleyError,
   PayloadTooLargeError,
   PermissionDeniedError,
-  parseRetryAfter,
   RateLimitError,
   ResponseValidationError,
   StreamError,
   ToolCallLostError,
   ToolNotDeclaredError,
+  ToolOutputTooLargeError,
   ToolReportError,
-} from './errors/index.js';
-export * from './lib/index.js';
-export {
-  isToolWorkerDataError,
-  isToolWorkerError,
-  isToolWorkerTimeoutError,
   ToolWorkerDataError,
   ToolWorkerError,
   ToolWorkerTimeoutError,
-} from './lib/tool-worker-errors.js';
-export type { SendMessageParams, StreamRequestOptions } from './resources/messages.js';
-export { Messages } from './resources/messages.js';
-export type { CreateSessionParams } from './resources/sessions.js';
-export { Sessions } from './resources/sessions.js';
-export { Tools } from './resources/tools.js';
-export { STREAM_HIGH_WATER_MARK, STREAM_LOW_WATER_MARK } from './streaming/event-queue.js';
+} from './errors/index.js';
+export type { Messages, SendMessageParams, StreamRequestOptions } from './resources/messages.js';
+export type { CreateSessionParams, Sessions } from './resources/sessions.js';
+export type { Tools } from './resources/tools.js';
 // Partial tool input (the parser itself is in `@parley/sdk/partial-input`) and relayed streams.
-export type {
-  AnyToolInputs,
-  DeepPartial,
-  FromReadableStreamOptions,
-  MessageStreamEvents,
-  PartialInput,
-  StreamTimeouts,
-  ToolInputDelta,
-  ToolInputDeltaOf,
-  ToolInputMap,
-} from './streaming/message-stream.js';
+export type { StreamTimeouts } from './streaming/body-reader.js';
 export { MessageStream } from './streaming/message-stream.js';
 export type { MessageSnapshot } from './streaming/reply-accumulator.js';
+export type { MessageStreamEvents } from './streaming/stream-consumers.js';
 export type {
   KnownStreamEvent,
   KnownStreamEventItem,
@@ -99,6 +80,48 @@ export type {
   UnknownStreamEvent,
   UnknownStreamEventItem,
 } from './streaming/stream-events.js';
+export type { FromReadableStreamOptions } from './streaming/stream-relay.js';
+export type {
+  AnyToolInputs,
+  DeepPartial,
+  PartialInput,
+  ToolInputDelta,
+  ToolInputDeltaOf,
+  ToolInputMap,
+} from './streaming/tool-input-delta.js';
+export type {
+  AnyTool,
+  DefineToolOptions,
+  Tool,
+  ToolContext,
+  ToolOutputOf,
+} from './tools/define/define-tool.js';
+export { defineTool, toolsToExtensions } from './tools/define/define-tool.js';
+export type { JsonSchema } from './tools/define/json-schema.js';
+export { jsonSchema } from './tools/define/json-schema.js';
+export type {
+  ObjectSchema,
+  SchemaInput,
+  SchemaIssue,
+  SchemaOutput,
+  ToolObject,
+  ToolSchema,
+} from './tools/define/tool-schema.js';
+export type { RunToolLoopOptions, ToolLoopClient, ToolLoopStream } from './tools/loop/run-tool-loop.js';
+export { runToolLoop } from './tools/loop/run-tool-loop.js';
+export type { DeclaredTools } from './tools/loop/session-tools.js';
+export type { ToolLoopResult, ToolLoopRun, ToolLoopStep } from './tools/loop/tool-loop-run.js';
+export type { RunToolOptions } from './tools/run/run-tool.js';
+export type {
+  ToolRunAlreadySettled,
+  ToolRunComplete,
+  ToolRunError,
+  ToolRunLost,
+  ToolRunOutput,
+  ToolRunResult,
+  ToolRunStatus,
+} from './tools/run/tool-run-result.js';
+export type { ToolClient, ToolRequestOptions, ToolTransport } from './tools/run/tool-transport.js';
 export type {
   ContentBlock,
   ContentBlockDelta,

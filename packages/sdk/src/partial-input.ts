@@ -1,11 +1,11 @@
 // `@parley/sdk/partial-input`: tool input parsed as it streams. An entry of its own so the JSON
 // parser it carries (@streamparser/json) reaches only the apps that import it.
 import { ParleyError } from './errors/index.js';
-import type { AnyTool } from './lib/define-tool.js';
-import type { SchemaInput } from './lib/tool-schema.js';
 import { partialJsonParser } from './streaming/partial-json.js';
 import type { AnyToolInputs, PartialInput, ToolInputMap } from './streaming/tool-input-delta.js';
 import { deltaMaker } from './streaming/tool-input-deltas.js';
+import type { AnyTool } from './tools/define/define-tool.js';
+import type { SchemaInput } from './tools/define/tool-schema.js';
 
 export { partialJsonParser } from './streaming/partial-json.js';
 export type {

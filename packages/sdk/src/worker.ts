@@ -1,19 +1,26 @@
-// `@parley/sdk/worker` for Node: tool handlers on `worker_threads` threads.
-import type { ToolObject } from './lib/index.js';
-import { nodeToolWorkerEndpoint, spawnNodeToolWorker } from './lib/node-tool-worker.js';
-import { serveToolHandlerOn, type ToolWorkerHandler } from './lib/serve-tool-handler.js';
+// `@parley/sdk/worker`: tool handlers in workers. One source for every runtime: `#platform` (the
+// `imports` of package.json) resolves by export condition to the Node adapter (`worker_threads`)
+// under `node`, and to the Web Worker adapter everywhere else (browsers, Deno, Bun).
+
+import { spawnToolWorker, toolWorkerEndpoint } from '#platform';
+import type { ToolObject } from './tools/define/tool-schema.js';
 import {
   createWorkerHandler,
   type WorkerHandlerOptions,
   type WorkerToolHandler,
-} from './lib/worker-handler.js';
+} from './tools/worker/create-worker-handler.js';
+import { serveToolHandlerOn, type ToolWorkerHandler } from './tools/worker/serve-tool-handler.js';
 
-export type { ToolWorkerContext, ToolWorkerHandler } from './lib/serve-tool-handler.js';
-export type { ToolWorkerExit, WorkerHandlerOptions, WorkerToolHandler } from './lib/worker-handler.js';
-export { DEFAULT_ABORT_GRACE_MS } from './lib/worker-handler.js';
+export type {
+  ToolWorkerExit,
+  WorkerHandlerOptions,
+  WorkerToolHandler,
+} from './tools/worker/create-worker-handler.js';
+export type { ToolWorkerContext, ToolWorkerHandler } from './tools/worker/serve-tool-handler.js';
 
 /**
- * A tool handler that runs each call in its own worker thread, so a CPU-bound handler cannot starve
+ * A tool handler that runs each call in its own worker (a `worker_threads` thread on Node, a module
+ * Web Worker elsewhere), so a CPU-bound handler cannot starve
  * the heartbeat on the main thread. The module at `module` calls {@link serveToolHandler}. The
  * input reaches the worker after the tool's input schema parsed it; the output comes back to the
  * output schema; both must be plain JSON data. When the call's signal aborts (call lost, run
@@ -35,7 +42,7 @@ export function workerHandler<
   TInput extends ToolObject = ToolObject,
   TOutput extends ToolObject = ToolObject,
 >(module: string | URL, options: WorkerHandlerOptions = {}): WorkerToolHandler<TInput, TOutput> {
-  return createWorkerHandler(spawnNodeToolWorker, module, options);
+  return createWorkerHandler(spawnToolWorker, module, options);
 }
 
 /**
@@ -46,5 +53,5 @@ export function serveToolHandler<
   TInput extends ToolObject = ToolObject,
   TOutput extends ToolObject = ToolObject,
 >(handler: ToolWorkerHandler<TInput, TOutput>): void {
-  serveToolHandlerOn(nodeToolWorkerEndpoint(), handler as unknown as ToolWorkerHandler);
+  serveToolHandlerOn(toolWorkerEndpoint(), handler as unknown as ToolWorkerHandler);
 }

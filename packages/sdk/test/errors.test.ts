@@ -19,12 +19,13 @@ import {
   NotFoundError,
   PayloadTooLargeError,
   PermissionDeniedError,
-  parseRetryAfter,
   RateLimitError,
   StreamError,
   ToolCallLostError,
 } from '@parley/sdk';
 import { describe, expect, it } from 'vitest';
+// Not exported: the retry policy's reading of Retry-After, tested on its own.
+import { parseRetryAfter } from '../src/errors/retry-after.js';
 
 function init(status: number, headers: Record<string, string> = {}) {
   return {

@@ -1,6 +1,6 @@
 import { EXCEPTION_EVENT_KINDS, isKnownStreamEventKind, STREAM_EVENT_SCHEMAS } from '@parley/protocol';
+import { StreamBodyScanner } from '@parley/protocol/stream-body-scanner';
 import type { ProtocolViolation } from '../http/protocol-violation.js';
-import { StreamBodyScanner } from './stream-body-scanner.js';
 import { describeValue, violationsOf } from './violations-of.js';
 
 /** A stream event longer than this (characters) passes unchecked: the scanner keeps one event at a time. */
@@ -26,6 +26,8 @@ export class StreamChecker {
   /** Set once the bytes stop being the expected JSON: nothing more is checked. */
   #broken = false;
   #sessionIdSeen = false;
+  /** Elements of `events` read to their end (checked, or skipped as too long). */
+  #eventsRead = 0;
   #lastKind: string | undefined;
 
   constructor(handlers: StreamCheckerHandlers) {
@@ -34,9 +36,11 @@ export class StreamChecker {
       {
         field: (key, value) => this.#field(key, value),
         event: (value, index) => this.#event(value, index),
-        oversized: () => {},
+        oversized: (index) => {
+          this.#eventsRead = index + 1;
+        },
       },
-      MAX_CHECKED_EVENT_CHARS,
+      { maxValueChars: MAX_CHECKED_EVENT_CHARS },
     );
   }
 
@@ -65,12 +69,12 @@ export class StreamChecker {
     }
     const scanner = this.#scanner;
     if (!scanner.complete) {
-      const n = scanner.eventsBegun;
+      const open = scanner.openEvent;
       this.#handlers.violation(
-        scanner.insideEvent
+        open !== undefined
           ? {
               in: 'response',
-              path: `events[${n - 1}]`,
+              path: `events[${open}]`,
               expected: 'the whole event',
               got: 'the body ended inside it',
             }
@@ -78,7 +82,7 @@ export class StreamChecker {
               in: 'response',
               path: '',
               expected: 'the body to end with the events array closed (]})',
-              got: `the body ended open after ${n} events`,
+              got: `the body ended open after ${this.#eventsRead} events`,
             },
       );
       return;
@@ -90,7 +94,7 @@ export class StreamChecker {
     if (last === undefined || !LAST_KINDS.has(last)) {
       this.#handlers.violation({
         in: 'response',
-        path: `events[${Math.max(0, scanner.eventsBegun - 1)}]`,
+        path: `events[${Math.max(0, this.#eventsRead - 1)}]`,
         expected: 'a replyStop or an exception event last',
         got: last === undefined ? 'no events' : `a ${last} event`,
       });
@@ -99,10 +103,10 @@ export class StreamChecker {
 
   #syntax(error: Error): void {
     this.#broken = true;
-    const scanner = this.#scanner;
+    const open = this.#scanner.openEvent;
     this.#handlers.violation({
       in: 'response',
-      path: scanner.insideEvent ? `events[${scanner.eventsBegun - 1}]` : '',
+      path: open === undefined ? '' : `events[${open}]`,
       expected: 'a JSON body {"sessionId": ..., "events": [...]}',
       got: `invalid JSON: ${error.message}`,
     });
@@ -130,6 +134,7 @@ export class StreamChecker {
   }
 
   #event(value: unknown, index: number): void {
+    this.#eventsRead = index + 1;
     const handlers = this.#handlers;
     const isObject = typeof value === 'object' && value !== null && !Array.isArray(value);
     handlers.event(isObject ? (value as Record<string, unknown>) : JSON.stringify(value), index);

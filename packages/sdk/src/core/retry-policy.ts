@@ -1,12 +1,7 @@
 // The SDK's retry policy as plain rules. ky runs it: `Exchange` hands these rules to ky's `retry`
 // option (`shouldRetry` decides, `delay` returns the wait), and ky counts, waits and re-sends.
 
-/** First backoff delay; doubled on each retry. */
-export const INITIAL_RETRY_DELAY_MS = 500;
-/** Longest backoff delay (before jitter). */
-export const MAX_RETRY_DELAY_MS = 8_000;
-/** Share of the delay that negative jitter may remove. */
-const JITTER = 0.25;
+import { INITIAL_RETRY_DELAY_MS, MAX_RETRY_DELAY_MS, RETRY_JITTER } from './defaults.js';
 
 /** Statuses worth another attempt for a request that is safe to repeat. 501 is final. */
 export function isRetryableStatus(status: number): boolean {
@@ -28,5 +23,5 @@ export function rejectedUnprocessed(status: number): boolean {
  */
 export function backoffMs(retry: number, random: () => number = Math.random): number {
   const base = Math.min(INITIAL_RETRY_DELAY_MS * 2 ** (retry - 1), MAX_RETRY_DELAY_MS);
-  return Math.round(base * (1 - JITTER * random()));
+  return Math.round(base * (1 - RETRY_JITTER * random()));
 }

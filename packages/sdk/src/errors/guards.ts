@@ -12,8 +12,9 @@ import type {
 import type { APIConnectionError, APITimeoutError, APIUserAbortError } from './connection-errors.js';
 import { hasParleyBrand, type ParleyError } from './parley-error.js';
 import type { ResponseValidationError, StreamError } from './stream-errors.js';
-import type { ToolCallLostError, ToolReportError } from './tool-errors.js';
+import type { ToolCallLostError, ToolOutputTooLargeError, ToolReportError } from './tool-errors.js';
 import type { ToolNotDeclaredError } from './tool-not-declared-error.js';
+import type { ToolWorkerDataError, ToolWorkerError, ToolWorkerTimeoutError } from './tool-worker-errors.js';
 
 function named(value: unknown, ...names: string[]): boolean {
   return hasParleyBrand(value) && names.includes(value.name);
@@ -71,3 +72,11 @@ export const isToolCallLostError = (value: unknown): value is ToolCallLostError 
   named(value, 'ToolCallLostError');
 export const isToolNotDeclaredError = (value: unknown): value is ToolNotDeclaredError =>
   named(value, 'ToolNotDeclaredError');
+export const isToolOutputTooLargeError = (value: unknown): value is ToolOutputTooLargeError =>
+  named(value, 'ToolOutputTooLargeError');
+export const isToolWorkerError = (value: unknown): value is ToolWorkerError =>
+  named(value, 'ToolWorkerError', 'ToolWorkerDataError', 'ToolWorkerTimeoutError');
+export const isToolWorkerDataError = (value: unknown): value is ToolWorkerDataError =>
+  named(value, 'ToolWorkerDataError');
+export const isToolWorkerTimeoutError = (value: unknown): value is ToolWorkerTimeoutError =>
+  named(value, 'ToolWorkerTimeoutError');

@@ -31,12 +31,21 @@ export {
   isStreamError,
   isToolCallLostError,
   isToolNotDeclaredError,
+  isToolOutputTooLargeError,
   isToolReportError,
+  isToolWorkerDataError,
+  isToolWorkerError,
+  isToolWorkerTimeoutError,
 } from './guards.js';
 export { ParleyError } from './parley-error.js';
-export { MAX_RETRY_AFTER_MS, parseRetryAfter } from './retry-after.js';
+export { parseRetryAfter } from './retry-after.js';
 export type { StreamErrorInit, ValidationIssue } from './stream-errors.js';
-export { describeReceived, ResponseValidationError, StreamError } from './stream-errors.js';
+export {
+  describeReceived,
+  ResponseValidationError,
+  StreamError,
+} from './stream-errors.js';
 export type { ToolCallLostReason } from './tool-errors.js';
-export { ToolCallLostError, ToolReportError } from './tool-errors.js';
+export { ToolCallLostError, ToolOutputTooLargeError, ToolReportError } from './tool-errors.js';
 export { ToolNotDeclaredError } from './tool-not-declared-error.js';
+export { ToolWorkerDataError, ToolWorkerError, ToolWorkerTimeoutError } from './tool-worker-errors.js';

@@ -1,5 +1,4 @@
-/** Longest server-requested wait the SDK honours. */
-export const MAX_RETRY_AFTER_MS = 60_000;
+import { MAX_RETRY_AFTER_MS } from '../core/defaults.js';
 
 /**
  * Reads `retry-after-ms`, then `Retry-After` (seconds or an HTTP date). Returns `undefined` when

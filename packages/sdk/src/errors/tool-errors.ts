@@ -49,3 +49,24 @@ export class ToolReportError extends ParleyError {
     this.report = init.report;
   }
 }
+
+/**
+ * A tool's output is too large to send: its response body would be over the server's request
+ * body limit (found before sending, or told by the server's `413`). `runTool` reports it to the
+ * model as the call's ERROR, so the conversation goes on; this is that result's `cause`.
+ */
+export class ToolOutputTooLargeError extends ParleyError {
+  override readonly name = 'ToolOutputTooLargeError' as const;
+  /** Bytes of the response body the output makes (`{"response":{...,"state":"COMPLETE"}}`, UTF-8). */
+  readonly bytes: number;
+  /**
+   * The limit it is over: the server's (from its `413`) or the one `runTool` assumed; `undefined`
+   * when a `413` did not say.
+   */
+  readonly maxBytes: number | undefined;
+  constructor(message: string, init: { bytes: number; maxBytes: number | undefined; cause?: unknown }) {
+    super(message, { cause: init.cause });
+    this.bytes = init.bytes;
+    this.maxBytes = init.maxBytes;
+  }
+}

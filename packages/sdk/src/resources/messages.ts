@@ -2,13 +2,9 @@ import type { APIPromise } from '../core/api-promise.js';
 import type { HttpClient, RequestOptions } from '../core/http-client.js';
 import { ExportMessagesShape, MessageReplyShape, RewindShape } from '../core/response-shapes.js';
 import { pathSegment } from '../internal/path.js';
-import {
-  type AnyToolInputs,
-  MessageStream,
-  type PartialInput,
-  type StreamTimeouts,
-  type ToolInputMap,
-} from '../streaming/message-stream.js';
+import type { StreamTimeouts } from '../streaming/body-reader.js';
+import { MessageStream } from '../streaming/message-stream.js';
+import type { AnyToolInputs, PartialInput, ToolInputMap } from '../streaming/tool-input-delta.js';
 import type {
   ExportMessagesResponse,
   Message,
@@ -87,20 +83,20 @@ export class Messages {
     options: StreamRequestOptions<M> = {},
   ): MessageStream<M> {
     const { firstEventTimeoutMs, idleTimeoutMs, partialInput, ...requestOptions } = options;
-    return MessageStream.start<M>(
-      (signal) =>
+    return MessageStream.start<M>({
+      open: (signal) =>
         this.#http.open(
           { method: 'POST', path: `v1/messages/${pathSegment(sessionId)}/stream`, body, idempotent: false },
           { ...requestOptions, signal },
         ),
-      {
+      timeouts: {
         firstEventTimeoutMs: firstEventTimeoutMs ?? this.#streamDefaults.firstEventTimeoutMs,
         idleTimeoutMs: idleTimeoutMs ?? this.#streamDefaults.idleTimeoutMs,
       },
-      requestOptions.signal,
+      signal: requestOptions.signal,
       sessionId,
       partialInput,
-    );
+    });
   }
 
   /**

@@ -2,8 +2,8 @@ import type { APIPromise } from '../core/api-promise.js';
 import type { HttpClient, RequestOptions } from '../core/http-client.js';
 import { CreateSessionShape, ListSessionsShape } from '../core/response-shapes.js';
 import { pathSegment } from '../internal/path.js';
-import type { AnyTool } from '../lib/define-tool.js';
-import { type DeclaredTools, SessionTools, withTools } from '../lib/session-tools.js';
+import type { AnyTool } from '../tools/define/define-tool.js';
+import { type DeclaredTools, SessionTools, withTools } from '../tools/loop/session-tools.js';
 import type { Customizations, ListSessionsResponse, SessionSummary } from '../wire/index.js';
 
 /** Body of `client.sessions.create`: one of the three variants (Simple, Full, Minimal), and tools. */

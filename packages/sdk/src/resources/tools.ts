@@ -2,9 +2,10 @@ import type { APIPromise } from '../core/api-promise.js';
 import type { HttpClient, RequestOptions } from '../core/http-client.js';
 import { ToolCallShape } from '../core/response-shapes.js';
 import { pathSegment } from '../internal/path.js';
-import type { AnyTool } from '../lib/define-tool.js';
-import { loadToolHelpers } from '../lib/load-tool-helpers.js';
-import type { RunToolOptions, ToolRunResult } from '../lib/run-tool.js';
+import type { AnyTool } from '../tools/define/define-tool.js';
+import { loadToolHelpers } from '../tools/load-tool-helpers.js';
+import type { RunToolOptions } from '../tools/run/run-tool.js';
+import type { ToolRunResult } from '../tools/run/tool-run-result.js';
 import type { ToolCall } from '../wire/index.js';
 
 /** `client.tools`: report on the client tool calls a reply stopped for. */

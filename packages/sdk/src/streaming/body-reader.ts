@@ -1,12 +1,8 @@
+import { STREAM_HIGH_WATER_MARK, STREAM_LOW_WATER_MARK } from '../core/defaults.js';
 import { raceSignal } from '../internal/race-signal.js';
-import { STREAM_HIGH_WATER_MARK, STREAM_LOW_WATER_MARK } from './event-queue.js';
-import { StreamBodyParser } from './stream-body-parser.js';
+import { StreamBodyScanner } from './stream-body-scanner.js';
+import type { StreamProgress } from './stream-progress.js';
 import { type ReadLimit, timedRead } from './timed-read.js';
-
-/** Longest wait for a stream's first event when `streamFirstEventTimeoutMs` is not set. */
-export const DEFAULT_STREAM_FIRST_EVENT_TIMEOUT_MS = 60_000;
-/** Longest gap between two chunks of a stream when `streamIdleTimeoutMs` is not set. */
-export const DEFAULT_STREAM_IDLE_TIMEOUT_MS = 60_000;
 
 /** Stream time limits, in ms. */
 export interface StreamTimeouts {
@@ -21,17 +17,13 @@ export interface BodyReaderHost {
   timeouts: StreamTimeouts;
   /** Aborts a read in progress (and a pause). */
   signal: AbortSignal;
-  /** Events delivered so far: the first-event limit applies until there is one. */
-  eventCount(): number;
+  /** Events delivered so far (the first-event limit applies until there is one), and the errors that say so. */
+  progress: StreamProgress;
   /** The most events any `for await` loop has waiting. */
   queued(): number;
   sessionId(id: string): void;
   /** One raw element of `events`, in order. */
   event(raw: unknown): void;
-  /** `after 3 events, last messageStop, ...`, for timeout messages. */
-  received(): string;
-  /** The error for a body that breaks off or is not JSON. */
-  broken(message: string, cause: unknown): Error;
 }
 
 /**
@@ -54,26 +46,25 @@ export class BodyReader {
     const reader = body.getReader();
     const firstEventDeadline = Date.now() + host.timeouts.firstEventTimeoutMs;
     const raws: unknown[] = [];
-    const parser = new StreamBodyParser({
-      sessionId: (id) => host.sessionId(id),
+    const scanner = new StreamBodyScanner({
+      field: (key, value) => {
+        if (key === 'sessionId' && typeof value === 'string') host.sessionId(value);
+      },
       event: (raw) => raws.push(raw),
     });
     try {
       for (;;) {
         if (host.queued() >= STREAM_HIGH_WATER_MARK) await this.#paused();
         const { done, value } = await timedRead(reader, this.#limit(firstEventDeadline), host.signal);
-        if (done) {
-          try {
-            parser.end();
-          } catch (cause) {
-            throw host.broken('The stream ended before the body was complete', cause);
-          }
-          return;
-        }
         try {
-          parser.write(value);
+          if (done) scanner.end();
+          else scanner.write(value);
         } catch (cause) {
-          throw host.broken('The stream body is not valid JSON', cause);
+          throw host.progress.broken(`The stream body is not valid JSON: ${(cause as Error).message}`, cause);
+        }
+        if (done) {
+          if (!scanner.complete) throw host.progress.broken('The stream ended before the body was complete');
+          return;
         }
         for (let i = 0; i < raws.length; i++) host.event(raws[i]);
         raws.length = 0;
@@ -104,7 +95,7 @@ export class BodyReader {
   #limit(firstEventDeadline: number): ReadLimit {
     const { firstEventTimeoutMs, idleTimeoutMs } = this.#host.timeouts;
     const untilFirst =
-      this.#host.eventCount() === 0 ? firstEventDeadline - Date.now() : Number.POSITIVE_INFINITY;
+      this.#host.progress.eventCount === 0 ? firstEventDeadline - Date.now() : Number.POSITIVE_INFINITY;
     const firstLimits = untilFirst < idleTimeoutMs;
     return {
       ms: Math.max(0, Math.min(idleTimeoutMs, untilFirst)),
@@ -113,7 +104,7 @@ export class BodyReader {
           firstLimits
             ? `No stream event within ${firstEventTimeoutMs} ms`
             : `The stream was idle for ${idleTimeoutMs} ms`
-        } (${this.#host.received()})`,
+        } (${this.#host.progress.received()})`,
     };
   }
 }

@@ -1,9 +1,5 @@
+import { STREAM_LOW_WATER_MARK } from '../core/defaults.js';
 import type { StreamEventItem } from './stream-events.js';
-
-/** Events held for one `for await` loop before the stream stops reading the body. */
-export const STREAM_HIGH_WATER_MARK = 1024;
-/** Reading resumes once the slowest loop has this many events or fewer left. */
-export const STREAM_LOW_WATER_MARK = 256;
 
 /**
  * The buffer between the reader loop and one `for await` loop. Taking an event is O(1) (a moving

@@ -1,33 +1,16 @@
 import type { WithResponse } from '../core/api-promise.js';
 import type { OpenResponse } from '../core/http-client.js';
-import { APIUserAbortError, isParleyError, ParleyError, REQUEST_ID_HEADER } from '../errors/index.js';
+import { APIUserAbortError, ParleyError, REQUEST_ID_HEADER } from '../errors/index.js';
+import { forwardAbort } from '../internal/forward-abort.js';
 import type { Message, MessageReply, PendingTool, StopReason } from '../wire/index.js';
-import {
-  BodyReader,
-  DEFAULT_STREAM_FIRST_EVENT_TIMEOUT_MS,
-  DEFAULT_STREAM_IDLE_TIMEOUT_MS,
-  type StreamTimeouts,
-} from './body-reader.js';
-import { EventQueue } from './event-queue.js';
-import { errorFromRelay, RELAYED_ERROR_KIND } from './relayed-error.js';
-import { type MessageSnapshot, ReplyAccumulator, ToolInputParseError } from './reply-accumulator.js';
-import { decodeStreamEvent, isExceptionEvent, type StreamEventItem } from './stream-events.js';
-import { ListenerFailure, type MessageStreamEvents, StreamListeners } from './stream-listeners.js';
+import { BodyReader } from './body-reader.js';
+import type { MessageStreamStart } from './message-stream-start.js';
+import { type MessageSnapshot, ReplyAccumulator } from './reply-accumulator.js';
+import { type MessageStreamEvents, StreamConsumers } from './stream-consumers.js';
+import { isExceptionEvent, type StreamEventItem } from './stream-events.js';
 import { StreamProgress } from './stream-progress.js';
-import { type FromReadableStreamOptions, relayBody } from './stream-relay.js';
-import type { AnyToolInputs, PartialInput, ToolInputDeltaMaker, ToolInputMap } from './tool-input-delta.js';
-
-export type { StreamTimeouts } from './body-reader.js';
-export type { MessageStreamEvents } from './stream-listeners.js';
-export type { FromReadableStreamOptions } from './stream-relay.js';
-export type {
-  AnyToolInputs,
-  DeepPartial,
-  PartialInput,
-  ToolInputDelta,
-  ToolInputDeltaOf,
-  ToolInputMap,
-} from './tool-input-delta.js';
+import { type FromReadableStreamOptions, relayBody, relayedStart } from './stream-relay.js';
+import type { AnyToolInputs, ToolInputDeltaMaker, ToolInputMap } from './tool-input-delta.js';
 
 const noop = () => {};
 
@@ -37,88 +20,61 @@ const noop = () => {};
  *
  * The request starts at once; the body is read from the first use (iteration, `.on()`, or any
  * `final*()` call), so iterate or listen from the start to see every event. A `for await` loop
- * that falls behind pauses the reading: the body is not pulled while the loop has
- * `STREAM_HIGH_WATER_MARK` events waiting, and reading resumes once it is down to
- * `STREAM_LOW_WATER_MARK`. Listeners (`.on`) are called as events are parsed.
+ * that falls behind pauses the reading while it has `defaults.stream.highWaterMark` (1024) events
+ * waiting, until it is down to `defaults.stream.lowWaterMark` (256). Listeners (`.on`) are called
+ * as events are parsed. The caller's `signal` is let go of once the stream ends or aborts.
  */
 export class MessageStream<M extends ToolInputMap = AnyToolInputs> implements AsyncIterable<StreamEventItem> {
   readonly #controller = new AbortController();
   readonly #opening: Promise<OpenResponse>;
   readonly #reader: BodyReader;
   readonly #fallbackSessionId: string | undefined;
-  readonly #listeners = new StreamListeners();
+  readonly #consumers = new StreamConsumers();
   readonly #accumulator: ReplyAccumulator;
-  readonly #iterators = new Set<EventQueue>();
   #done: Promise<MessageReply> | undefined;
   #sessionId: string | undefined;
   #response: Response | undefined;
   #reply: MessageReply | undefined;
   readonly #progress = new StreamProgress(() => this.requestId);
-  #ended = false;
-  #failure: Error | undefined;
+  readonly #unlink: () => void;
   /** Set with the `partialInput` option: turns a tool input fragment into a `toolInputDelta`. */
   readonly #deltas: ToolInputDeltaMaker | undefined;
 
-  private constructor(
-    open: (signal: AbortSignal) => Promise<OpenResponse>,
-    timeouts: StreamTimeouts,
-    userSignal: AbortSignal | undefined,
-    sessionId: string | undefined,
-    partialInput?: PartialInput<ToolInputMap>,
-  ) {
+  private constructor(start: MessageStreamStart<M>) {
+    const { open, timeouts, signal: userSignal, sessionId, partialInput } = start;
     this.#fallbackSessionId = sessionId;
     const deltas = partialInput?.deltas();
     this.#deltas = deltas;
     this.#reader = new BodyReader({
       timeouts,
       signal: this.#controller.signal,
-      eventCount: () => this.#progress.eventCount,
-      queued: () => this.#queued(),
+      progress: this.#progress,
+      queued: () => this.#consumers.queued(),
       sessionId: (id) => {
         this.#sessionId = id;
       },
       event: (raw) => this.#handle(raw),
-      received: () => this.#progress.received(),
-      broken: (message, cause) => this.#progress.broken(message, cause),
     });
-    if (userSignal) {
-      if (userSignal.aborted) this.#controller.abort(userSignal.reason);
-      else
-        userSignal.addEventListener('abort', () => this.#controller.abort(userSignal.reason), { once: true });
-    }
+    this.#unlink = forwardAbort(userSignal, this.#controller);
     this.#opening = open(this.#controller.signal);
     this.#opening.catch(noop);
     this.#accumulator = new ReplyAccumulator({
-      text: (delta, snapshot) => this.#listeners.emit('text', delta, snapshot),
-      toolUse: (block) => this.#listeners.emit('toolUse', block),
-      message: (message) => this.#listeners.emit('message', message),
+      text: (delta, snapshot) => this.#consumers.emit('text', delta, snapshot),
+      toolUse: (block) => this.#consumers.emit('toolUse', block),
+      message: (message) => this.#consumers.emit('message', message),
+      broken: (message, cause) => this.#progress.broken(message, cause),
       ...(deltas && {
         toolInput: (block, fragment) => {
           const delta = deltas(block, fragment);
-          if (delta) this.#listeners.emit('toolInputDelta', delta);
+          if (delta) this.#consumers.emit('toolInputDelta', delta);
         },
       }),
     });
   }
 
-  /**
-   * Starts a streamed request. `open` sends it with the given signal (aborted by `abort()`,
-   * `break`, or `userSignal`). Used by `client.messages.stream`.
-   */
-  static start<M extends ToolInputMap = AnyToolInputs>(
-    open: (signal: AbortSignal) => Promise<OpenResponse>,
-    timeouts: StreamTimeouts,
-    userSignal?: AbortSignal,
-    sessionId?: string,
-    partialInput?: PartialInput<M>,
-  ): MessageStream<M> {
-    return new MessageStream<M>(
-      open,
-      timeouts,
-      userSignal,
-      sessionId,
-      partialInput as PartialInput<ToolInputMap>,
-    );
+  /** Starts a streamed request (see {@link MessageStreamStart}). Used by `client.messages.stream`. */
+  static start<M extends ToolInputMap = AnyToolInputs>(start: MessageStreamStart<M>): MessageStream<M> {
+    return new MessageStream<M>(start);
   }
 
   /**
@@ -138,17 +94,7 @@ export class MessageStream<M extends ToolInputMap = AnyToolInputs> implements As
     body: ReadableStream<Uint8Array>,
     options: FromReadableStreamOptions<M> = {},
   ): MessageStream<M> {
-    return new MessageStream<M>(
-      // Only the response is read from a relayed body's opening.
-      async () => ({ response: new Response(body) }) as OpenResponse,
-      {
-        firstEventTimeoutMs: options.firstEventTimeoutMs ?? DEFAULT_STREAM_FIRST_EVENT_TIMEOUT_MS,
-        idleTimeoutMs: options.idleTimeoutMs ?? DEFAULT_STREAM_IDLE_TIMEOUT_MS,
-      },
-      options.signal,
-      undefined,
-      options.partialInput as PartialInput<ToolInputMap> | undefined,
-    );
+    return new MessageStream<M>(relayedStart(body, options));
   }
 
   /** The session id from the body, once read. */
@@ -200,23 +146,17 @@ export class MessageStream<M extends ToolInputMap = AnyToolInputs> implements As
    * ```
    */
   on<E extends keyof MessageStreamEvents<M>>(event: E, listener: MessageStreamEvents<M>[E]): this {
-    if (event === 'toolInputDelta') this.#requireDeltas();
-    this.#listeners.add(event, listener as MessageStreamEvents[E], false);
-    this.#ensureStarted();
-    return this;
+    return this.#listen(event, listener as MessageStreamEvents[E], false);
   }
 
   /** Adds a listener called at most once. */
   once<E extends keyof MessageStreamEvents<M>>(event: E, listener: MessageStreamEvents<M>[E]): this {
-    if (event === 'toolInputDelta') this.#requireDeltas();
-    this.#listeners.add(event, listener as MessageStreamEvents[E], true);
-    this.#ensureStarted();
-    return this;
+    return this.#listen(event, listener as MessageStreamEvents[E], true);
   }
 
   /** Removes a listener. */
   off<E extends keyof MessageStreamEvents<M>>(event: E, listener: MessageStreamEvents<M>[E]): this {
-    this.#listeners.remove(event, listener as MessageStreamEvents[E]);
+    this.#consumers.remove(event, listener as MessageStreamEvents[E]);
     return this;
   }
 
@@ -266,16 +206,14 @@ export class MessageStream<M extends ToolInputMap = AnyToolInputs> implements As
   }
 
   [Symbol.asyncIterator](): AsyncIterator<StreamEventItem> {
-    const queue = new EventQueue(
+    const queue = this.#consumers.iterate(
       () => {
-        this.#iterators.delete(queue);
         // Leaving the loop early cancels the request.
-        if (!this.#ended) this.#controller.abort(new APIUserAbortError('Stream iteration was stopped'));
+        if (!this.#consumers.ended)
+          this.#controller.abort(new APIUserAbortError('Stream iteration was stopped'));
       },
       () => this.#reader.drained(),
     );
-    if (this.#ended) queue.finish(this.#reply ? undefined : this.#failure);
-    else this.#iterators.add(queue);
     this.#ensureStarted();
     return queue;
   }
@@ -296,11 +234,19 @@ export class MessageStream<M extends ToolInputMap = AnyToolInputs> implements As
     return relayBody(this[Symbol.asyncIterator](), () => this.#sessionId ?? this.#fallbackSessionId);
   }
 
-  #requireDeltas(): void {
-    if (!this.#deltas)
+  #listen<E extends keyof MessageStreamEvents>(
+    event: E,
+    listener: MessageStreamEvents[E],
+    once: boolean,
+  ): this {
+    if (event === 'toolInputDelta' && !this.#deltas) {
       throw new ParleyError(
         "toolInputDelta needs the partialInput option (from '@parley/sdk/partial-input')",
       );
+    }
+    this.#consumers.add(event, listener, once);
+    this.#ensureStarted();
+    return this;
   }
 
   #ensureStarted(): Promise<MessageReply> {
@@ -311,7 +257,7 @@ export class MessageStream<M extends ToolInputMap = AnyToolInputs> implements As
           return reply;
         },
         (error: unknown) => {
-          const failure = this.#normalize(error);
+          const failure = this.#progress.failure(error, this.#controller.signal.aborted);
           this.#finish(failure);
           throw failure;
         },
@@ -331,61 +277,24 @@ export class MessageStream<M extends ToolInputMap = AnyToolInputs> implements As
     return this.#reply;
   }
 
-  /** The most events any `for await` loop has waiting. */
-  #queued(): number {
-    let most = 0;
-    for (const queue of this.#iterators) most = Math.max(most, queue.size);
-    return most;
-  }
-
   #handle(raw: unknown): void {
-    const decoded = decodeStreamEvent(raw);
-    if (!decoded.ok) throw this.#progress.invalid(decoded.kind, decoded.issues, decoded.payload);
-    const item = decoded.item;
-    // Only `toReadableStream()` writes this kind: the failure of the stream it relayed.
-    if (item.type === 'unknown' && item.kind === RELAYED_ERROR_KIND) {
-      throw errorFromRelay(item.payload, this.#progress.eventCount);
-    }
-    this.#progress.delivered(item);
-    for (const queue of this.#iterators) queue.push(item);
-    this.#listeners.emit('event', item);
+    const item = this.#progress.read(raw);
+    this.#consumers.deliver(item);
     if (isExceptionEvent(item)) throw this.#progress.exception(item);
-    try {
-      this.#accumulator.apply(item);
-    } catch (cause) {
-      if (cause instanceof ToolInputParseError) throw this.#progress.broken(cause.message, cause);
-      throw cause;
-    }
+    this.#accumulator.apply(item);
     if (item.type === 'replyStop') {
       const { type: _type, ...fields } = item;
       const sessionId = this.#sessionId ?? this.#fallbackSessionId;
       if (sessionId === undefined) throw this.#progress.broken('The stream body has no sessionId');
       this.#reply = { ...fields, sessionId };
-      this.#listeners.emit('reply', this.#reply);
+      this.#consumers.emit('reply', this.#reply);
     }
   }
 
-  #normalize(error: unknown): Error {
-    if (error instanceof ListenerFailure) return error.error;
-    if (isParleyError(error)) return error;
-    if (this.#controller.signal.aborted) return this.#progress.aborted(error);
-    const detail = error instanceof Error ? error.message : String(error);
-    return this.#progress.broken(`The stream broke: ${detail}`, error);
-  }
-
   #finish(failure: Error | undefined): void {
-    if (this.#ended) return;
-    this.#ended = true;
-    this.#failure = failure;
+    if (this.#consumers.ended) return;
+    this.#unlink();
     if (failure) this.#controller.abort(failure);
-    for (const queue of this.#iterators) queue.finish(failure);
-    this.#iterators.clear();
-    // A throwing 'error' or 'end' listener must not turn into an unhandled rejection.
-    try {
-      if (failure) this.#listeners.emit('error', failure);
-    } catch {}
-    try {
-      this.#listeners.emit('end');
-    } catch {}
+    this.#consumers.finish(failure, this.#reply ? undefined : failure);
   }
 }

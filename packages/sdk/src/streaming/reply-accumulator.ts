@@ -25,6 +25,8 @@ export interface AccumulatorCallbacks {
   text(delta: string, snapshot: string, message: MessageSnapshot): void;
   toolUse(block: ToolUseBlock, message: MessageSnapshot): void;
   message(message: MessageSnapshot): void;
+  /** The error to throw for a tool input that is not a JSON object (it says how far the stream got). */
+  broken(message: string, cause?: unknown): Error;
   /** A fragment of a tool_use block's input (only asked for partial input). */
   toolInput?(block: ToolUseBlock, fragment: string): void;
 }
@@ -33,9 +35,6 @@ type OpenBlock =
   | { kind: 'text'; block: TextBlock }
   | { kind: 'toolUse'; block: ToolUseBlock; fragments: string[] }
   | { kind: 'toolResult'; block: ToolResultBlock };
-
-/** Thrown when a tool's joined input fragments are not a JSON object. */
-export class ToolInputParseError extends Error {}
 
 /**
  * Rebuilds messages from stream events: text deltas appended, tool input fragments joined and
@@ -162,10 +161,10 @@ export class ReplyAccumulator {
     try {
       input = text.trim() === '' ? {} : JSON.parse(text);
     } catch (cause) {
-      throw new ToolInputParseError(`The input of tool call ${open.block.id} is not valid JSON`, { cause });
+      throw this.#callbacks.broken(`The input of tool call ${open.block.id} is not valid JSON`, cause);
     }
     if (typeof input !== 'object' || input === null || Array.isArray(input)) {
-      throw new ToolInputParseError(`The input of tool call ${open.block.id} is not a JSON object`);
+      throw this.#callbacks.broken(`The input of tool call ${open.block.id} is not a JSON object`);
     }
     open.block.input = input as Record<string, unknown>;
     this.#callbacks.toolUse(open.block, message);

@@ -1,12 +1,15 @@
 import {
   APIUserAbortError,
   describeReceived,
+  isParleyError,
   ResponseValidationError,
   StreamError,
   type ValidationIssue,
 } from '../errors/index.js';
 import type { KnownStreamEventKind } from '../wire/index.js';
-import type { StreamEventItem } from './stream-events.js';
+import { errorFromRelay, RELAYED_ERROR_KIND } from './relayed-error.js';
+import { ListenerFailure } from './stream-consumers.js';
+import { decodeStreamEvent, type StreamEventItem } from './stream-events.js';
 
 /**
  * What a stream has delivered so far (event count, last kind, the response's request id), and the
@@ -21,10 +24,21 @@ export class StreamProgress {
     this.#requestId = requestId;
   }
 
-  /** Counts one delivered event. */
-  delivered(item: StreamEventItem): void {
+  /**
+   * Decodes and counts one raw event, or throws the error it stands for: a known kind without the
+   * fields the SDK reads, or the failure a relayed stream carried (only `toReadableStream()` writes
+   * that kind).
+   */
+  read(raw: unknown): StreamEventItem {
+    const decoded = decodeStreamEvent(raw);
+    if (!decoded.ok) throw this.invalid(decoded.kind, decoded.issues, decoded.payload);
+    const item = decoded.item;
+    if (item.type === 'unknown' && item.kind === RELAYED_ERROR_KIND) {
+      throw errorFromRelay(item.payload, this.eventCount);
+    }
     this.eventCount++;
     this.lastKind = item.type === 'unknown' ? item.kind : item.type;
+    return item;
   }
 
   /** `after 3 events, last messageStop, request req_1` */
@@ -66,7 +80,12 @@ export class StreamProgress {
     );
   }
 
-  aborted(cause: unknown): APIUserAbortError {
-    return new APIUserAbortError(`Stream was aborted (${this.received()})`, { cause });
+  /** The error a stream ends with, whatever broke it: a listener's own error stays as it was thrown. */
+  failure(error: unknown, aborted: boolean): Error {
+    if (error instanceof ListenerFailure) return error.error;
+    if (isParleyError(error)) return error;
+    if (aborted) return new APIUserAbortError(`Stream was aborted (${this.received()})`, { cause: error });
+    const detail = error instanceof Error ? error.message : String(error);
+    return this.broken(`The stream broke: ${detail}`, error);
   }
 }

@@ -1,3 +1,6 @@
+import { DEFAULT_STREAM_FIRST_EVENT_TIMEOUT_MS, DEFAULT_STREAM_IDLE_TIMEOUT_MS } from '../core/defaults.js';
+import type { OpenResponse } from '../core/http-client.js';
+import type { MessageStreamStart } from './message-stream-start.js';
 import { RELAYED_ERROR_KIND, relayError } from './relayed-error.js';
 import type { StreamEventItem } from './stream-events.js';
 import type { AnyToolInputs, PartialInput, ToolInputMap } from './tool-input-delta.js';
@@ -6,12 +9,29 @@ import type { AnyToolInputs, PartialInput, ToolInputMap } from './tool-input-del
 export interface FromReadableStreamOptions<M extends ToolInputMap = AnyToolInputs> {
   /** Stops reading (and cancels the body); the stream rejects with `APIUserAbortError`. */
   signal?: AbortSignal;
-  /** Longest wait for the first event (ms); `DEFAULT_STREAM_FIRST_EVENT_TIMEOUT_MS` otherwise. */
+  /** Longest wait for the first event (ms); `defaults.stream.firstEventTimeoutMs` (60 s) otherwise. */
   firstEventTimeoutMs?: number;
-  /** Longest gap between two chunks of the body (ms); `DEFAULT_STREAM_IDLE_TIMEOUT_MS` otherwise. */
+  /** Longest gap between two chunks of the body (ms); `defaults.stream.idleTimeoutMs` (60 s) otherwise. */
   idleTimeoutMs?: number;
   /** Parses tool input as it streams: `partialInput()` from `@parley/sdk/partial-input`. */
   partialInput?: PartialInput<M>;
+}
+
+/** How `MessageStream.fromReadableStream` reads a relayed body: as the response of a request already made. */
+export function relayedStart<M extends ToolInputMap>(
+  body: ReadableStream<Uint8Array>,
+  options: FromReadableStreamOptions<M>,
+): MessageStreamStart<M> {
+  return {
+    // Only the response is read from a relayed body's opening.
+    open: async () => ({ response: new Response(body) }) as OpenResponse,
+    timeouts: {
+      firstEventTimeoutMs: options.firstEventTimeoutMs ?? DEFAULT_STREAM_FIRST_EVENT_TIMEOUT_MS,
+      idleTimeoutMs: options.idleTimeoutMs ?? DEFAULT_STREAM_IDLE_TIMEOUT_MS,
+    },
+    signal: options.signal,
+    partialInput: options.partialInput,
+  };
 }
 
 /** An event as the protocol writes it: `{ [kind]: payload }`. */

@@ -1,4 +1,5 @@
 import { APITimeoutError } from '../errors/index.js';
+import { raceSignal } from '../internal/race-signal.js';
 
 /** How long one read may wait, and what its timeout error says. */
 export interface ReadLimit {
@@ -11,35 +12,16 @@ export interface ReadLimit {
  * Reads one chunk, rejecting with an {@link APITimeoutError} when `limit` passes first and with
  * `signal.reason` when `signal` aborts first. The timer runs on `setTimeout` (fake timers drive it).
  */
-export function timedRead(
+export async function timedRead(
   reader: ReadableStreamDefaultReader<Uint8Array>,
   limit: ReadLimit,
   signal: AbortSignal,
 ): Promise<ReadableStreamReadResult<Uint8Array>> {
-  return new Promise((resolve, reject) => {
-    const cleanup = () => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', onAbort);
-    };
-    const onAbort = () => {
-      cleanup();
-      reject(signal.reason);
-    };
-    const timer = setTimeout(() => {
-      cleanup();
-      reject(new APITimeoutError(limit.message()));
-    }, limit.ms);
-    if (signal.aborted) return onAbort();
-    signal.addEventListener('abort', onAbort, { once: true });
-    reader.read().then(
-      (result) => {
-        cleanup();
-        resolve(result);
-      },
-      (error: unknown) => {
-        cleanup();
-        reject(error);
-      },
-    );
-  });
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(new APITimeoutError(limit.message())), limit.ms);
+  try {
+    return await raceSignal(reader.read(), signal, deadline.signal);
+  } finally {
+    clearTimeout(timer);
+  }
 }

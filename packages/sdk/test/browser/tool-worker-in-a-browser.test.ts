@@ -8,7 +8,8 @@ const LEASE_MS = 750;
 // The page's bundle: the SDK, its worker entry (resolved for the browser: no `node` condition)
 // and zod for the tool's schema.
 const PAGE_ENTRY = `
-export { Parley, defineTool, runTool, toolsToExtensions, isAPIUserAbortError } from '@parley/sdk';
+export { Parley, defineTool, toolsToExtensions, isAPIUserAbortError } from '@parley/sdk';
+export { runTool } from '@parley/sdk/tools';
 export { workerHandler } from '@parley/sdk/worker';
 export { z } from 'zod';
 `;

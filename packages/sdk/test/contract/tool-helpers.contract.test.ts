@@ -1,4 +1,5 @@
-import { defineTool, isToolCallLostError, runTool, runToolLoop, toolsToExtensions } from '@parley/sdk';
+import { defineTool, isToolCallLostError, runToolLoop, toolsToExtensions } from '@parley/sdk';
+import { runTool } from '@parley/sdk/tools';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { resultFor, textOf } from './assertions.js';

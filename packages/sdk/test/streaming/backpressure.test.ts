@@ -1,4 +1,4 @@
-import { Parley, STREAM_HIGH_WATER_MARK, STREAM_LOW_WATER_MARK } from '@parley/sdk';
+import { defaults, Parley } from '@parley/sdk';
 import { describe, expect, it } from 'vitest';
 
 const EVENTS_PER_CHUNK = 100;
@@ -71,9 +71,9 @@ describe('backpressure', () => {
       if (consumed % 5_000 === 0) await idle();
     }
     expect(consumed).toBe(TOTAL);
-    expect(mostAhead).toBeLessThanOrEqual(STREAM_HIGH_WATER_MARK + EVENTS_PER_CHUNK);
+    expect(mostAhead).toBeLessThanOrEqual(defaults.stream.highWaterMark + EVENTS_PER_CHUNK);
     // The bound is not met trivially: the reader did run ahead up to the mark.
-    expect(mostAhead).toBeGreaterThanOrEqual(STREAM_HIGH_WATER_MARK);
+    expect(mostAhead).toBeGreaterThanOrEqual(defaults.stream.highWaterMark);
   }, 120_000);
 
   it('a loop that stops reading for a while stops the body at the high-water mark, and reading resumes below the low-water mark', async () => {
@@ -82,13 +82,13 @@ describe('backpressure', () => {
     await iterator.next();
     await idle(50);
     const paused = counter.pulled;
-    expect(paused).toBeGreaterThanOrEqual(STREAM_HIGH_WATER_MARK);
-    expect(paused).toBeLessThanOrEqual(STREAM_HIGH_WATER_MARK + EVENTS_PER_CHUNK);
+    expect(paused).toBeGreaterThanOrEqual(defaults.stream.highWaterMark);
+    expect(paused).toBeLessThanOrEqual(defaults.stream.highWaterMark + EVENTS_PER_CHUNK);
     await idle(50);
     expect(counter.pulled).toBe(paused);
 
     // The loop holds `paused` deltas. One above the low-water mark, the reader still waits ...
-    for (let i = 0; i < paused - STREAM_LOW_WATER_MARK - 1; i++) await iterator.next();
+    for (let i = 0; i < paused - defaults.stream.lowWaterMark - 1; i++) await iterator.next();
     await idle();
     expect(counter.pulled).toBe(paused);
     // ... and at the mark it goes on.

@@ -1,5 +1,6 @@
 // Checked by `tsc -p packages/sdk` (the package's `typecheck`).
-import { defineTool, type Parley, runTool, type ToolObject, type ToolRunResult } from '@parley/sdk';
+import { defineTool, type Parley, type ToolObject, type ToolRunResult } from '@parley/sdk';
+import { runTool } from '@parley/sdk/tools';
 import { expectTypeOf } from 'vitest';
 import { z } from 'zod';
 

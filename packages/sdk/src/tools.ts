@@ -1,0 +1,23 @@
+// `@parley/sdk/tools`: the tool machinery a worker author drives by hand, when `runToolLoop` (in
+// `@parley/sdk`) does too much: one call run to its report (`runTool`), the heartbeat timer on its
+// own, the answer to a call for an unknown tool, and the awaitable, iterable run of a custom loop.
+
+export { RESERVED_OUTPUT_FIELD } from './tools/define/define-tool.js';
+export { formatIssues } from './tools/define/tool-schema.js';
+export type { ToolLoopExecutor, ToolLoopResult, ToolLoopStep } from './tools/loop/tool-loop-run.js';
+export { ToolLoopRun } from './tools/loop/tool-loop-run.js';
+export type { HeartbeatEndReason, HeartbeatOptions } from './tools/run/heartbeat.js';
+export { Heartbeat, heartbeatIntervalMs, jitteredIntervalMs, startHeartbeat } from './tools/run/heartbeat.js';
+export { reportUnknownTool } from './tools/run/report-unknown-tool.js';
+export type { RunToolOptions } from './tools/run/run-tool.js';
+export { runTool } from './tools/run/run-tool.js';
+export type {
+  ToolRunAlreadySettled,
+  ToolRunComplete,
+  ToolRunError,
+  ToolRunLost,
+  ToolRunOutput,
+  ToolRunResult,
+  ToolRunStatus,
+} from './tools/run/tool-run-result.js';
+export type { ToolClient, ToolRequestOptions, ToolTransport } from './tools/run/tool-transport.js';

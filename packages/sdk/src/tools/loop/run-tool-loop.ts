@@ -1,0 +1,75 @@
+import { DEFAULT_MAX_STEPS, DEFAULT_TOOL_CONCURRENCY } from '../../core/defaults.js';
+import { ToolNotDeclaredError } from '../../errors/index.js';
+import type { AnyTool } from '../define/define-tool.js';
+import { loadToolHelpers } from '../load-tool-helpers.js';
+import type { RunToolLoopOptions, ToolLoopClient } from './tool-loop-options.js';
+import { ToolLoopRun } from './tool-loop-run.js';
+
+export type { RunToolLoopOptions, ToolLoopClient, ToolLoopStream } from './tool-loop-options.js';
+
+/**
+ * Sends the user's turn and keeps the conversation going until the model stops asking for tools:
+ * each reply's pending tool calls run in parallel (at most `concurrency` at once, each with its
+ * automatic heartbeat, see `runTool`), are settled, and the conversation is resumed. Stops after
+ * `maxSteps` replies with `status: 'max_steps'`. Returns a {@link ToolLoopRun}: await it for the
+ * result or iterate it for each step.
+ *
+ * @example
+ * const run = runToolLoop(client, { sessionId, content: 'Weather in Paris?', tools: [getWeather] });
+ * for await (const step of run) console.log(step.step, step.toolResults.map((r) => r.status));
+ * const { status, finalText } = await run;
+ */
+export function runToolLoop(client: ToolLoopClient, options: RunToolLoopOptions): ToolLoopRun {
+  const maxSteps = options.maxSteps ?? DEFAULT_MAX_STEPS;
+  const concurrency = options.concurrency ?? DEFAULT_TOOL_CONCURRENCY;
+  if (!Number.isInteger(maxSteps) || maxSteps < 1)
+    throw new RangeError(`runToolLoop: maxSteps must be an integer >= 1, got ${maxSteps}`);
+  if (!Number.isInteger(concurrency) || concurrency < 1) {
+    throw new RangeError(`runToolLoop: concurrency must be an integer >= 1, got ${concurrency}`);
+  }
+  const { maxBodyBytes } = options;
+  if (maxBodyBytes !== undefined && !(maxBodyBytes > 0)) {
+    throw new RangeError(`runToolLoop: maxBodyBytes must be a positive number of bytes, got ${maxBodyBytes}`);
+  }
+  const tools = new Map<string, AnyTool>();
+  for (const tool of loopTools(client, options)) {
+    if (tools.has(tool.name)) throw new TypeError(`runToolLoop: duplicate tool name "${tool.name}"`);
+    tools.set(tool.name, tool);
+  }
+  const config = { maxSteps, concurrency, tools };
+  // The loop's body (with the tool helpers) loads on the first run.
+  return new ToolLoopRun(
+    (emit, signal) =>
+      loadToolHelpers().then(({ runToolLoopSteps }) =>
+        runToolLoopSteps(client, options, config, emit, signal),
+      ),
+    options.signal,
+  );
+}
+
+/**
+ * The loop's tools: `options.tools`, else the ones the session was created with. Given tools must be
+ * declared on the session when the client knows all its client tools: the model could never call
+ * the others, and a run that silently never uses a tool is worse than an error.
+ */
+function loopTools(client: ToolLoopClient, options: RunToolLoopOptions): readonly AnyTool[] {
+  const declared = client.sessions?.declaredTools?.(options.sessionId);
+  if (options.tools === undefined) {
+    if (declared && declared.tools.length > 0) return declared.tools;
+    throw new TypeError(
+      `runToolLoop: no tools for session ${options.sessionId}: pass tools, or create the session ` +
+        'with client.sessions.create({ tools }) on this client',
+    );
+  }
+  if (declared?.exhaustive) {
+    const missing = options.tools.filter((tool) => !declared.names.includes(tool.name)).map((t) => t.name);
+    if (missing.length > 0) {
+      throw new ToolNotDeclaredError({
+        sessionId: options.sessionId,
+        toolNames: missing,
+        declared: declared.names,
+      });
+    }
+  }
+  return options.tools;
+}

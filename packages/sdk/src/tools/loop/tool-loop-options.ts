@@ -1,0 +1,77 @@
+import type { MessageReply, PendingTool, SendMessageRequest, UserContentBlock } from '../../wire/index.js';
+import type { AnyTool } from '../define/define-tool.js';
+import type { ToolClient, ToolRequestOptions } from '../run/tool-transport.js';
+import type { DeclaredTools } from './session-tools.js';
+import type { ToolLoopStep } from './tool-loop-run.js';
+
+/** The part of a streamed reply the loop uses; `client.messages.stream(...)` returns one. */
+export interface ToolLoopStream {
+  on(event: 'text', listener: (delta: string, snapshot: string) => void): unknown;
+  finalReply(): Promise<MessageReply>;
+}
+
+/**
+ * What the loop needs of a client: `messages.send` / `stream` and the tool endpoints, and, when it
+ * has them, the tools of the sessions it created. A `Parley` client fits.
+ */
+export interface ToolLoopClient extends ToolClient {
+  sessions?: { declaredTools?(sessionId: string): DeclaredTools | undefined };
+  messages: {
+    send(sessionId: string, body: SendMessageRequest, options?: ToolRequestOptions): Promise<MessageReply>;
+    stream(sessionId: string, body: SendMessageRequest, options?: ToolRequestOptions): ToolLoopStream;
+  };
+}
+
+export interface RunToolLoopOptions {
+  sessionId: string;
+  /** The user's turn. Leave it out to resume a conversation whose tool calls are settled. */
+  content?: string | UserContentBlock[] | undefined;
+  /**
+   * The tools this worker runs; a call for any other name is answered with an ERROR naming these.
+   * Default: the `tools` the session was created with (`client.sessions.create({ tools })`). A tool
+   * the session does not declare is a `ToolNotDeclaredError` (when the client created the session).
+   */
+  tools?: readonly AnyTool[] | undefined;
+  /** Most model replies in this run (default 10). The tools of the last one are still run and settled. */
+  maxSteps?: number | undefined;
+  /** Most tool calls running at once (default 4). */
+  concurrency?: number | undefined;
+  /** Aborts the request in flight and every running tool; the run rejects with `APIUserAbortError`. */
+  signal?: AbortSignal | undefined;
+  /** Stream each reply (`client.messages.stream`) instead of waiting for the buffered JSON. */
+  stream?: boolean | undefined;
+  /**
+   * Assistant text as it streams (only with `stream: true`): `delta` is the new text, `snapshot`
+   * the text of its block so far (a new block starts when they are equal).
+   */
+  onText?: ((delta: string, snapshot: string) => void) | undefined;
+  /**
+   * After each step: `step` is `{ step, reply, toolResults }` (the reply and one result per pending
+   * tool, all settled). Called before the loop resumes, which waits for it.
+   */
+  onStep?: ((step: ToolLoopStep) => void | Promise<void>) | undefined;
+  /**
+   * When a tool call starts, before its handler runs: `pending` is the entry of
+   * `reply.pendingTools`, as the reply had it (`state: 'PENDING'`).
+   */
+  onToolStart?: ((pending: PendingTool) => void) | undefined;
+  /**
+   * After each successful heartbeat of a call: `beats` counts the successful beats so far (1 for the
+   * first), `call` is the call as the server now reads it (`state: 'PROCESSING'`).
+   */
+  onHeartbeat?: ((beats: number, call: PendingTool) => void) | undefined;
+  /**
+   * A heartbeat failed without losing the call (a network error, a timeout, a 5xx or 429; the timer
+   * keeps beating), for logging: `error` is the SDK error, `call` the call as the server last read
+   * it (`PENDING` until a beat succeeded, then `PROCESSING`). A 409 or 404 is no error here: the
+   * call is lost, and its result says so (`LOST`).
+   */
+  onHeartbeatError?: ((error: unknown, call: PendingTool) => void) | undefined;
+  /**
+   * The server's request body limit: a tool output too large to send is reported to the model as
+   * an ERROR, and the loop goes on (see `runTool`). Default 1 MiB.
+   */
+  maxBodyBytes?: number | undefined;
+  /** Source of heartbeat jitter, `[0, 1)`. */
+  random?: (() => number) | undefined;
+}

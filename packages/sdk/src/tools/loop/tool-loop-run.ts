@@ -1,0 +1,130 @@
+import { APIUserAbortError } from '../../errors/index.js';
+import { forwardAbort } from '../../internal/forward-abort.js';
+import { EventQueue } from '../../streaming/event-queue.js';
+import type { Message, MessageReply, StopReason, Usage } from '../../wire/index.js';
+import type { ToolRunResult } from '../run/tool-run-result.js';
+
+/** One model reply of a tool loop and the tool calls it asked for, all settled. */
+export interface ToolLoopStep {
+  /** 1 for the first reply. */
+  step: number;
+  reply: MessageReply;
+  /** One result per pending tool of `reply`, in the order of `reply.pendingTools`. */
+  toolResults: ToolRunResult[];
+}
+
+/** How a tool loop ended. */
+export interface ToolLoopResult {
+  /** `done`: the model stopped asking for tools. `max_steps`: the step cap was hit; resume to go on. */
+  status: 'done' | 'max_steps';
+  sessionId: string;
+  /** Every message the loop's calls appended (user turn, assistant turns, tool results), in index order. */
+  messages: Message[];
+  /** The text of the last assistant message. */
+  finalText: string;
+  steps: ToolLoopStep[];
+  /** The stop reason of the last reply (`tool_use` when `status` is `max_steps`). */
+  stopReason: StopReason;
+  /** Token usage summed over the replies that reported it. */
+  usage: Usage;
+}
+
+/** Runs the loop: `emit` each step as it completes; reject on failure. */
+export type ToolLoopExecutor = (
+  emit: (step: ToolLoopStep) => void,
+  signal: AbortSignal,
+) => Promise<ToolLoopResult>;
+
+const noop = () => {};
+
+/**
+ * A running tool loop: await it for the {@link ToolLoopResult}, or iterate it with `for await` to
+ * get each {@link ToolLoopStep} as it completes; both can be used on the same run, and every
+ * iterator starts at the first step. Leaving a `for await` loop early (`break`) aborts the run, as
+ * does {@link abort}; the run then rejects with `APIUserAbortError`.
+ */
+export class ToolLoopRun implements PromiseLike<ToolLoopResult>, AsyncIterable<ToolLoopStep> {
+  readonly #controller = new AbortController();
+  readonly #steps: ToolLoopStep[] = [];
+  /** One queue per `for await` loop still reading. */
+  readonly #iterators = new Set<EventQueue<ToolLoopStep>>();
+  readonly #result: Promise<ToolLoopResult>;
+  #outcome: { error: unknown } | undefined;
+
+  constructor(executor: ToolLoopExecutor, signal?: AbortSignal) {
+    const controller = this.#controller;
+    const unlink = forwardAbort(signal, controller);
+    this.#result = Promise.resolve()
+      .then(() => executor((step) => this.#push(step), controller.signal))
+      .catch((error: unknown) => {
+        // Whatever an aborted operation threw, the run reports the abort itself.
+        if (controller.signal.aborted) {
+          throw new APIUserAbortError('Tool loop was aborted', { cause: controller.signal.reason });
+        }
+        throw error;
+      })
+      // Released when the run ends: a long-lived caller's signal must not keep every run alive.
+      .finally(unlink);
+    this.#result.then(
+      () => this.#settle({ error: undefined }),
+      (error: unknown) => this.#settle({ error }),
+    );
+    // A run consumed only by iteration must not also raise an unhandled rejection.
+    this.#result.catch(noop);
+  }
+
+  /** The steps completed so far. */
+  get steps(): readonly ToolLoopStep[] {
+    return this.#steps;
+  }
+
+  /** Aborted when the run is aborted (by `abort()`, the caller's signal, or `break`). */
+  get signal(): AbortSignal {
+    return this.#controller.signal;
+  }
+
+  /** Stops the run: the request in flight and the running tools are aborted. */
+  abort(reason?: unknown): void {
+    this.#controller.abort(reason ?? new APIUserAbortError('Tool loop was aborted'));
+  }
+
+  // biome-ignore lint/suspicious/noThenProperty: the run is deliberately awaitable.
+  then<A = ToolLoopResult, B = never>(
+    onfulfilled?: ((value: ToolLoopResult) => A | PromiseLike<A>) | null,
+    onrejected?: ((reason: unknown) => B | PromiseLike<B>) | null,
+  ): Promise<A | B> {
+    return this.#result.then(onfulfilled, onrejected);
+  }
+
+  catch<B = never>(
+    onrejected?: ((reason: unknown) => B | PromiseLike<B>) | null,
+  ): Promise<ToolLoopResult | B> {
+    return this.#result.catch(onrejected);
+  }
+
+  finally(onfinally?: (() => void) | null): Promise<ToolLoopResult> {
+    return this.#result.finally(onfinally);
+  }
+
+  [Symbol.asyncIterator](): AsyncIterator<ToolLoopStep> {
+    const queue: EventQueue<ToolLoopStep> = new EventQueue(() => {
+      this.#iterators.delete(queue);
+      if (this.#outcome === undefined) this.abort(new APIUserAbortError('Tool loop iteration was stopped'));
+    }, noop);
+    for (const step of this.#steps) queue.push(step);
+    if (this.#outcome) queue.finish(this.#outcome.error as Error | undefined);
+    else this.#iterators.add(queue);
+    return queue;
+  }
+
+  #push(step: ToolLoopStep): void {
+    this.#steps.push(step);
+    for (const queue of this.#iterators) queue.push(step);
+  }
+
+  #settle(outcome: { error: unknown }): void {
+    this.#outcome = outcome;
+    for (const queue of this.#iterators) queue.finish(outcome.error as Error | undefined);
+    this.#iterators.clear();
+  }
+}

@@ -1,0 +1,138 @@
+// The tool loop's body: send, run the pending tools, resume. `runToolLoop` loads it on its first
+// run, with the other tool helpers (../tool-helpers.ts).
+import { linkedSignal } from '../../internal/linked-signal.js';
+import { mapConcurrent } from '../../internal/map-concurrent.js';
+import type { Message, MessageReply, SendMessageRequest } from '../../wire/index.js';
+import type { AnyTool } from '../define/define-tool.js';
+import { reportUnknownTool } from '../run/report-unknown-tool.js';
+import { runTool } from '../run/run-tool.js';
+import type { ToolRunResult } from '../run/tool-run-result.js';
+import type { RunToolLoopOptions, ToolLoopClient } from './tool-loop-options.js';
+import type { ToolLoopResult, ToolLoopStep } from './tool-loop-run.js';
+
+/** The loop's settings, checked by `runToolLoop` before the run starts. */
+export interface ToolLoopConfig {
+  maxSteps: number;
+  concurrency: number;
+  tools: Map<string, AnyTool>;
+}
+
+/** Runs the loop to its end: `emit` each step as it completes. */
+export async function runToolLoopSteps(
+  client: ToolLoopClient,
+  options: RunToolLoopOptions,
+  config: ToolLoopConfig,
+  emit: (step: ToolLoopStep) => void,
+  signal: AbortSignal,
+): Promise<ToolLoopResult> {
+  const { sessionId } = options;
+  const messages = new Map<number, Message>();
+  const steps: ToolLoopStep[] = [];
+  let body: SendMessageRequest = options.content === undefined ? {} : { content: options.content };
+  for (let step = 1; ; step++) {
+    signal.throwIfAborted();
+    const reply = await send(client, sessionId, body, options, signal);
+    for (const message of reply.messages) messages.set(message.index, message);
+    const toolResults = await runPending(client, reply, options, config, signal);
+    const done: ToolLoopStep = { step, reply, toolResults };
+    steps.push(done);
+    emit(done);
+    await options.onStep?.(done);
+    const finished = reply.pendingTools.length === 0;
+    if (finished || step >= config.maxSteps) {
+      const ordered = [...messages.values()].sort((a, b) => a.index - b.index);
+      return {
+        status: finished ? 'done' : 'max_steps',
+        sessionId,
+        messages: ordered,
+        finalText: lastAssistantText(ordered),
+        steps,
+        stopReason: reply.stopReason,
+        usage: sumUsage(steps),
+      };
+    }
+    body = {};
+  }
+}
+
+async function send(
+  client: ToolLoopClient,
+  sessionId: string,
+  body: SendMessageRequest,
+  options: RunToolLoopOptions,
+  signal: AbortSignal,
+): Promise<MessageReply> {
+  if (!options.stream) return client.messages.send(sessionId, body, { signal });
+  const stream = client.messages.stream(sessionId, body, { signal });
+  if (options.onText) stream.on('text', options.onText);
+  return stream.finalReply();
+}
+
+async function runPending(
+  client: ToolLoopClient,
+  reply: MessageReply,
+  options: RunToolLoopOptions,
+  config: { concurrency: number; tools: Map<string, AnyTool> },
+  signal: AbortSignal,
+): Promise<ToolRunResult[]> {
+  if (reply.pendingTools.length === 0) return [];
+  // One failing tool (its report failed for good) cancels its siblings before the loop rejects.
+  const step = new AbortController();
+  const linked = linkedSignal(signal, step.signal);
+  const stepSignal = linked.signal;
+  const available = [...config.tools.keys()];
+  try {
+    return await mapConcurrent(
+      reply.pendingTools,
+      config.concurrency,
+      (pending) => {
+        const tool = config.tools.get(pending.name);
+        if (!tool)
+          return reportUnknownTool(client, {
+            sessionId: options.sessionId,
+            pending,
+            available,
+            signal: stepSignal,
+          });
+        const { onHeartbeatError, onHeartbeat } = options;
+        // The call as the server reads it: the reply's PENDING until a beat succeeds, then PROCESSING.
+        let call = pending;
+        options.onToolStart?.(pending);
+        return runTool(client, {
+          sessionId: options.sessionId,
+          pending,
+          tool,
+          heartbeatTimeoutMs: reply.heartbeatTimeoutMs,
+          signal: stepSignal,
+          random: options.random,
+          maxBodyBytes: options.maxBodyBytes,
+          onHeartbeatError: onHeartbeatError && ((error) => onHeartbeatError(error, call)),
+          onHeartbeat: (beats) => {
+            if (call.state !== 'PROCESSING') call = { ...pending, state: 'PROCESSING' };
+            onHeartbeat?.(beats, call);
+          },
+        });
+      },
+      (error) => step.abort(error),
+    );
+  } finally {
+    linked.unlink();
+  }
+}
+
+function lastAssistantText(messages: readonly Message[]): string {
+  const last = messages.filter((m) => m.role === 'assistant' && m.deletedAt === null).at(-1);
+  if (!last) return '';
+  return last.content.map((block) => (block.type === 'text' ? block.text : '')).join('');
+}
+
+function sumUsage(steps: readonly ToolLoopStep[]): ToolLoopResult['usage'] {
+  const total = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
+  for (const { reply } of steps) {
+    if (!reply.usage) continue;
+    total.inputTokens += reply.usage.inputTokens;
+    total.outputTokens += reply.usage.outputTokens;
+    total.totalTokens += reply.usage.totalTokens;
+  }
+  return total;
+}

@@ -1,0 +1,94 @@
+import { DEFAULT_MAX_BODY_BYTES } from '../../core/defaults.js';
+import type { PendingTool } from '../../wire/index.js';
+import { type AnyTool, RESERVED_OUTPUT_FIELD, type ToolContext } from '../define/define-tool.js';
+import { formatIssues, type ToolObject, validateWith } from '../define/tool-schema.js';
+import { responseBodyBytes, toolOutputTooLarge } from './output-size.js';
+
+/** What running a handler came to, before anything is reported. */
+export type Outcome =
+  | { kind: 'complete'; output: ToolObject }
+  | { kind: 'error'; message: string; cause: unknown };
+
+/**
+ * Parses the input with the tool's schema, runs the handler and checks its output: never throws,
+ * every failure is an ERROR outcome whose message the model reads.
+ */
+export async function executeTool(
+  tool: AnyTool,
+  pending: Pick<PendingTool, 'name' | 'input'>,
+  ctx: ToolContext,
+): Promise<Outcome> {
+  const input = await validateWith(tool.input, pending.input);
+  if ('issues' in input) {
+    // The model gets the schema library's own issue texts, so it can correct its input.
+    return {
+      kind: 'error',
+      message: `Invalid input for tool "${pending.name}":\n${formatIssues(input.issues)}`,
+      cause: input.issues,
+    };
+  }
+  let raw: unknown;
+  try {
+    raw = await tool.run(input.value, ctx);
+  } catch (error) {
+    return { kind: 'error', message: errorMessage(error, pending.name), cause: error };
+  }
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    const got = raw === null ? 'null' : Array.isArray(raw) ? 'an array' : typeof raw;
+    return {
+      kind: 'error',
+      message: `Tool "${pending.name}" returned ${got}; a tool output must be an object`,
+      cause: raw,
+    };
+  }
+  let output = raw as ToolObject;
+  if (tool.output) {
+    const checked = await validateWith(tool.output, raw);
+    if ('issues' in checked) {
+      return {
+        kind: 'error',
+        message: `Tool "${pending.name}" returned output that does not match its output schema:\n${formatIssues(checked.issues)}`,
+        cause: checked.issues,
+      };
+    }
+    output = checked.value as ToolObject;
+  }
+  if (Object.hasOwn(output, RESERVED_OUTPUT_FIELD)) {
+    return {
+      kind: 'error',
+      message: `Tool "${pending.name}" returned a "${RESERVED_OUTPUT_FIELD}" field, which the protocol reserves`,
+      cause: output,
+    };
+  }
+  return { kind: 'complete', output };
+}
+
+/** A complete outcome, or an ERROR when its response body would be over the body limit. */
+export function checkOutputSize(
+  outcome: Outcome & { kind: 'complete' },
+  name: string,
+  options: { maxBodyBytes?: number | undefined },
+): Outcome {
+  const maxBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  let bytes: number;
+  try {
+    bytes = responseBodyBytes(outcome.output);
+  } catch (error) {
+    // A bigint or a cycle: no report could carry it, and the model can be told why.
+    const reason = error instanceof Error ? error.message : String(error);
+    return {
+      kind: 'error',
+      message: `Tool "${name}" returned output that cannot be sent as JSON: ${reason}`,
+      cause: error,
+    };
+  }
+  if (bytes <= maxBytes) return outcome;
+  const tooLarge = toolOutputTooLarge(name, bytes, maxBytes);
+  return { kind: 'error', message: tooLarge.message, cause: tooLarge };
+}
+
+function errorMessage(error: unknown, name: string): string {
+  const message = error instanceof Error ? error.message : typeof error === 'string' ? error : '';
+  // The server needs a non-empty message, and the model needs something to react to.
+  return message.trim() !== '' ? message : `Tool "${name}" failed without a message`;
+}
