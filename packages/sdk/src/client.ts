@@ -1,11 +1,11 @@
+import { type FetchLike, HttpClient, type Logger } from './core/http-client.js';
+import { isLogLevel, LOG_LEVEL_ENV, type LogLevel } from './core/log-level.js';
 import {
   DEFAULT_MAX_RETRIES,
   DEFAULT_STREAM_FIRST_EVENT_TIMEOUT_MS,
   DEFAULT_STREAM_IDLE_TIMEOUT_MS,
   DEFAULT_TIMEOUT_MS,
-} from './core/defaults.js';
-import { type FetchLike, HttpClient, type Logger } from './core/http-client.js';
-import { isLogLevel, LOG_LEVEL_ENV, type LogLevel } from './core/log-level.js';
+} from './defaults.js';
 import { readEnv } from './internal/read-env.js';
 import { Messages } from './resources/messages.js';
 import { Sessions } from './resources/sessions.js';

@@ -7,9 +7,9 @@ export type { ParleyOptions } from './client.js';
 export { Parley } from './client.js';
 export type { WithResponse } from './core/api-promise.js';
 export { APIPromise } from './core/api-promise.js';
-export { defaults } from './core/defaults.js';
 export type { FetchLike, Logger, RequestOptions } from './core/http-client.js';
 export type { LogLevel } from './core/log-level.js';
+export { defaults } from './defaults.js';
 export type {
   APIErrorInit,
   StreamErrorInit,

@@ -1,7 +1,7 @@
 // The SDK's retry policy as plain rules. ky runs it: `Exchange` hands these rules to ky's `retry`
 // option (`shouldRetry` decides, `delay` returns the wait), and ky counts, waits and re-sends.
 
-import { INITIAL_RETRY_DELAY_MS, MAX_RETRY_DELAY_MS, RETRY_JITTER } from './defaults.js';
+import { INITIAL_RETRY_DELAY_MS, MAX_RETRY_DELAY_MS, RETRY_JITTER } from '../defaults.js';
 
 /** Statuses worth another attempt for a request that is safe to repeat. 501 is final. */
 export function isRetryableStatus(status: number): boolean {

@@ -1,4 +1,4 @@
-import { MAX_RETRY_AFTER_MS } from '../core/defaults.js';
+import { MAX_RETRY_AFTER_MS } from '../defaults.js';
 
 /**
  * Reads `retry-after-ms`, then `Retry-After` (seconds or an HTTP date). Returns `undefined` when

@@ -4,8 +4,10 @@
  * app-wide signal given to every call) never keeps a finished call alive.
  */
 export function forwardAbort(source: AbortSignal | undefined, target: AbortController): () => void {
-  if (source?.aborted) target.abort(source.reason);
-  if (source === undefined || source.aborted) return () => {};
+  if (!source || source.aborted) {
+    if (source) target.abort(source.reason);
+    return () => {};
+  }
   const onAbort = () => target.abort(source.reason);
   const unlink = () => source.removeEventListener('abort', onAbort);
   source.addEventListener('abort', onAbort, { once: true });

@@ -1,4 +1,4 @@
-import { STREAM_HIGH_WATER_MARK, STREAM_LOW_WATER_MARK } from '../core/defaults.js';
+import { STREAM_HIGH_WATER_MARK, STREAM_LOW_WATER_MARK } from '../defaults.js';
 import { raceSignal } from '../internal/race-signal.js';
 import { StreamBodyScanner } from './stream-body-scanner.js';
 import type { StreamProgress } from './stream-progress.js';

@@ -1,4 +1,4 @@
-import { STREAM_LOW_WATER_MARK } from '../core/defaults.js';
+import { STREAM_LOW_WATER_MARK } from '../defaults.js';
 import type { StreamEventItem } from './stream-events.js';
 
 /**

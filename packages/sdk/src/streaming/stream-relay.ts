@@ -1,5 +1,5 @@
-import { DEFAULT_STREAM_FIRST_EVENT_TIMEOUT_MS, DEFAULT_STREAM_IDLE_TIMEOUT_MS } from '../core/defaults.js';
 import type { OpenResponse } from '../core/http-client.js';
+import { DEFAULT_STREAM_FIRST_EVENT_TIMEOUT_MS, DEFAULT_STREAM_IDLE_TIMEOUT_MS } from '../defaults.js';
 import type { MessageStreamStart } from './message-stream-start.js';
 import { RELAYED_ERROR_KIND, relayError } from './relayed-error.js';
 import type { StreamEventItem } from './stream-events.js';

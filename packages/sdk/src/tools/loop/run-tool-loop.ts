@@ -1,4 +1,4 @@
-import { DEFAULT_MAX_STEPS, DEFAULT_TOOL_CONCURRENCY } from '../../core/defaults.js';
+import { DEFAULT_MAX_STEPS, DEFAULT_TOOL_CONCURRENCY } from '../../defaults.js';
 import { ToolNotDeclaredError } from '../../errors/index.js';
 import type { AnyTool } from '../define/define-tool.js';
 import { loadToolHelpers } from '../load-tool-helpers.js';
@@ -20,13 +20,8 @@ export type { RunToolLoopOptions, ToolLoopClient, ToolLoopStream } from './tool-
  * const { status, finalText } = await run;
  */
 export function runToolLoop(client: ToolLoopClient, options: RunToolLoopOptions): ToolLoopRun {
-  const maxSteps = options.maxSteps ?? DEFAULT_MAX_STEPS;
-  const concurrency = options.concurrency ?? DEFAULT_TOOL_CONCURRENCY;
-  if (!Number.isInteger(maxSteps) || maxSteps < 1)
-    throw new RangeError(`runToolLoop: maxSteps must be an integer >= 1, got ${maxSteps}`);
-  if (!Number.isInteger(concurrency) || concurrency < 1) {
-    throw new RangeError(`runToolLoop: concurrency must be an integer >= 1, got ${concurrency}`);
-  }
+  const maxSteps = atLeastOne('maxSteps', options.maxSteps ?? DEFAULT_MAX_STEPS);
+  const concurrency = atLeastOne('concurrency', options.concurrency ?? DEFAULT_TOOL_CONCURRENCY);
   const { maxBodyBytes } = options;
   if (maxBodyBytes !== undefined && !(maxBodyBytes > 0)) {
     throw new RangeError(`runToolLoop: maxBodyBytes must be a positive number of bytes, got ${maxBodyBytes}`);
@@ -45,6 +40,13 @@ export function runToolLoop(client: ToolLoopClient, options: RunToolLoopOptions)
       ),
     options.signal,
   );
+}
+
+function atLeastOne(name: string, value: number): number {
+  if (!Number.isInteger(value) || value < 1) {
+    throw new RangeError(`runToolLoop: ${name} must be an integer >= 1, got ${value}`);
+  }
+  return value;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { MAX_REMEMBERED_SESSIONS } from '../../core/defaults.js';
+import { MAX_REMEMBERED_SESSIONS } from '../../defaults.js';
 import type { Customizations, ToolDefinition } from '../../wire/index.js';
 import { type AnyTool, toolsToExtensions } from '../define/define-tool.js';
 

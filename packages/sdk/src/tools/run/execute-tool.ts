@@ -1,4 +1,4 @@
-import { DEFAULT_MAX_BODY_BYTES } from '../../core/defaults.js';
+import { DEFAULT_MAX_BODY_BYTES } from '../../defaults.js';
 import type { PendingTool } from '../../wire/index.js';
 import { type AnyTool, RESERVED_OUTPUT_FIELD, type ToolContext } from '../define/define-tool.js';
 import { formatIssues, type ToolObject, validateWith } from '../define/tool-schema.js';

@@ -6,7 +6,7 @@ import {
   LOCAL_TIMEOUT_BUFFER_MS,
   MAX_HEARTBEAT_INTERVAL_MS,
   MIN_HEARTBEAT_INTERVAL_MS,
-} from '../../core/defaults.js';
+} from '../../defaults.js';
 import {
   APITimeoutError,
   isConflictError,

@@ -1,4 +1,4 @@
-import { MAX_REPORT_ATTEMPTS } from '../../core/defaults.js';
+import { MAX_REPORT_ATTEMPTS } from '../../defaults.js';
 import type { ToolRequestOptions } from './tool-transport.js';
 
 export interface ReportRetryOptions {

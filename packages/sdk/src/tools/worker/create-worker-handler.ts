@@ -1,4 +1,4 @@
-import { DEFAULT_ABORT_GRACE_MS } from '../../core/defaults.js';
+import { DEFAULT_ABORT_GRACE_MS } from '../../defaults.js';
 import { ToolWorkerDataError } from '../../errors/index.js';
 import type { ToolContext } from '../define/define-tool.js';
 import type { ToolObject } from '../define/tool-schema.js';

@@ -3,6 +3,7 @@ import { defineTool, isToolCallLostError, Parley, type ToolContext } from '@parl
 import { runTool } from '@parley/sdk/tools';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { z } from 'zod';
+import { createMockFetch } from '../../helpers/mock-fetch.js';
 import {
   apiError,
   connectionError,
@@ -10,7 +11,6 @@ import {
   FakeTransport,
   hangUntilAborted,
 } from '../helpers/fake-transport.js';
-import { createMockFetch } from '../../helpers/mock-fetch.js';
 
 const sessionId = 'sess_1';
 const pending = { requestId: 'tooluse_1', name: 'get_weather', input: { city: 'Paris' } };

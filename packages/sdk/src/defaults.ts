@@ -1,6 +1,6 @@
 // Every default of the SDK in one place, so a reader finds them together and a change to one is a
-// change here. A leaf: it imports nothing, so every layer may read it (errors/ included). The
-// named constants are for the SDK's own modules; users read the frozen `defaults` object below.
+// change here. The ground floor: it imports nothing, so every layer may read it (errors/ included).
+// The named constants are for the SDK's own modules; users read the frozen `defaults` object below.
 
 /** Per-attempt request time limit when `timeoutMs` is not set. */
 export const DEFAULT_TIMEOUT_MS = 60_000;
