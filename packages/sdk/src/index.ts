@@ -41,10 +41,12 @@ export {
   isReplayMismatchError,
   isResponseValidationError,
   isStreamError,
+  isToolApprovalTimeoutError,
   isToolCallLostError,
   isToolNotDeclaredError,
   isToolOutputTooLargeError,
   isToolReportError,
+  isToolTimeoutError,
   isToolWorkerDataError,
   isToolWorkerError,
   isToolWorkerTimeoutError,
@@ -55,10 +57,12 @@ export {
   RateLimitError,
   ResponseValidationError,
   StreamError,
+  ToolApprovalTimeoutError,
   ToolCallLostError,
   ToolNotDeclaredError,
   ToolOutputTooLargeError,
   ToolReportError,
+  ToolTimeoutError,
   ToolWorkerDataError,
   ToolWorkerError,
   ToolWorkerTimeoutError,
@@ -92,7 +96,9 @@ export type {
 export type {
   AnyTool,
   DefineToolOptions,
+  NeedsApproval,
   Tool,
+  ToolApprovalCall,
   ToolContext,
   ToolOutputOf,
 } from './tools/define/define-tool.js';
@@ -110,8 +116,16 @@ export type {
 export type { RunToolLoopOptions, ToolLoopClient, ToolLoopStream } from './tools/loop/run-tool-loop.js';
 export { runToolLoop } from './tools/loop/run-tool-loop.js';
 export type { DeclaredTools } from './tools/loop/session-tools.js';
-export type { ToolLoopResult, ToolLoopRun, ToolLoopStep } from './tools/loop/tool-loop-run.js';
+export type { StopCondition } from './tools/loop/stop-conditions.js';
+export { hasToolCall, stepCountIs } from './tools/loop/stop-conditions.js';
+export type { ToolLoopResult, ToolLoopRun, ToolLoopStep, ToolLoopStop } from './tools/loop/tool-loop-run.js';
 export type { RunToolOptions } from './tools/run/run-tool.js';
+export type {
+  ToolApproval,
+  ToolApprovalAnswer,
+  ToolApprovalRequest,
+  ToolApprover,
+} from './tools/run/tool-approval.js';
 export type {
   ToolRunAlreadySettled,
   ToolRunComplete,

@@ -1,0 +1,28 @@
+import type { AnyTool } from '../define/define-tool.js';
+import type { StopCondition } from './stop-conditions.js';
+import type { ToolLoopStep, ToolLoopStop } from './tool-loop-run.js';
+
+/**
+ * Whether the loop stops after `step` (its calls all settled): a completed call of a tool defined
+ * with `endsLoop: true`, else the first of `stopWhen`'s conditions that holds. A condition that
+ * throws rejects the run (nothing is left open: the step's calls are settled).
+ */
+export async function checkStop(
+  step: ToolLoopStep,
+  steps: readonly ToolLoopStep[],
+  stopWhen: StopCondition | readonly StopCondition[] | undefined,
+  tools: ReadonlyMap<string, AnyTool>,
+): Promise<ToolLoopStop | undefined> {
+  for (const result of step.toolResults) {
+    if (result.status === 'COMPLETE' && tools.get(result.name)?.endsLoop === true) {
+      return { by: 'endsLoop', reason: result.name, step: step.step };
+    }
+  }
+  if (stopWhen === undefined) return undefined;
+  for (const condition of typeof stopWhen === 'function' ? [stopWhen] : stopWhen) {
+    if (await condition(step, steps)) {
+      return { by: 'stopWhen', reason: condition.name || 'stopWhen', step: step.step };
+    }
+  }
+  return undefined;
+}
