@@ -33,7 +33,7 @@ export function stepCountIs(count: number): StopCondition {
  */
 export function hasToolCall(name: string): StopCondition {
   if (typeof name !== 'string' || name === '') {
-    throw new TypeError(`hasToolCall: name must be a tool name, got ${String(name)}`);
+    throw new TypeError(`hasToolCall: name must be a tool name, got ${JSON.stringify(name)}`);
   }
   return named(`hasToolCall(${JSON.stringify(name)})`, (step) =>
     step.reply.pendingTools.some((call) => call.name === name),
