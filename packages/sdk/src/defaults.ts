@@ -58,11 +58,6 @@ export const DEFAULT_TOOL_CONCURRENCY = 4;
 export const MAX_REMEMBERED_SESSIONS = 1_000;
 /** How long an aborted worker handler may take to stop on its own before its worker is terminated. */
 export const DEFAULT_ABORT_GRACE_MS = 100;
-/**
- * How long before a call's deadline an approval still awaited is given up: the call is then
- * reported as an ERROR, which must reach the server before the deadline abandons the call.
- */
-export const APPROVAL_MARGIN_MS = 2_000;
 
 /**
  * The SDK's defaults, read-only: what an option is when you leave it out, and the limits the SDK
@@ -115,6 +110,5 @@ export const defaults = /* @__PURE__ */ Object.freeze({
     concurrency: DEFAULT_TOOL_CONCURRENCY,
     maxRememberedSessions: MAX_REMEMBERED_SESSIONS,
     abortGraceMs: DEFAULT_ABORT_GRACE_MS,
-    approvalMarginMs: APPROVAL_MARGIN_MS,
   }),
 });

@@ -2,8 +2,7 @@ import { ParleyError } from './parley-error.js';
 
 /**
  * No answer to a call's approval came in time: `runToolLoop({ approve })` (or `runTool`) waits
- * until shortly before the call's deadline (`deadlineAt`, less `defaults.tools.approvalMarginMs`),
- * then gives up. The approval request's `signal` aborts with this error (take the prompt down),
+ * until one heartbeat interval before the call's deadline (`deadlineAt`), then gives up. The approval request's `signal` aborts with this error (take the prompt down),
  * the handler does not run, and the call is reported to the model as an ERROR with this message.
  */
 export class ToolApprovalTimeoutError extends ParleyError {

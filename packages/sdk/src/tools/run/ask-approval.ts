@@ -1,5 +1,5 @@
 import { ToolApprovalTimeoutError } from '../../errors/index.js';
-import { forwardAbort } from '../../internal/forward-abort.js';
+import { linkedSignal } from '../../internal/linked-signal.js';
 import { raceSignal } from '../../internal/race-signal.js';
 import type { AnyTool, ToolContext } from '../define/define-tool.js';
 import type { Outcome } from './execute-tool.js';
@@ -54,15 +54,15 @@ export async function askApproval(options: AskApprovalOptions): Promise<Approval
   }
 
   // The request's own signal: the call's (lost, aborted), and the end of the wait.
-  const controller = new AbortController();
-  const unlink = forwardAbort(ctx.signal, controller);
+  const expiry = new AbortController();
+  const request = linkedSignal(ctx.signal, expiry.signal);
   const { waitMs } = options;
   const timer =
     waitMs === undefined
       ? undefined
       : setTimeout(
           () =>
-            controller.abort(
+            expiry.abort(
               new ToolApprovalTimeoutError({ sessionId, requestId, toolName: name, waitedMs: waitMs }),
             ),
           waitMs,
@@ -77,15 +77,15 @@ export async function askApproval(options: AskApprovalOptions): Promise<Approval
           input,
           rawInput,
           tool,
-          signal: controller.signal,
+          signal: request.signal,
           expiresAt: waitMs === undefined ? undefined : Date.now() + waitMs,
         }),
       ),
-      controller.signal,
+      request.signal,
     );
     return read(answer, record, refuse);
   } catch (error) {
-    const ended = controller.signal.reason;
+    const ended = request.signal.reason;
     if (!ctx.signal.aborted && ended instanceof ToolApprovalTimeoutError) {
       // The model reads the error's own words: `Tool "x" was not run: no one approved ...`.
       return {
@@ -103,7 +103,7 @@ export async function askApproval(options: AskApprovalOptions): Promise<Approval
     return refuse(record('failed', { reason }), reason, error);
   } finally {
     clearTimeout(timer);
-    unlink();
+    request.unlink();
   }
 }
 

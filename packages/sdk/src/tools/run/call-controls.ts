@@ -1,9 +1,9 @@
-import { APPROVAL_MARGIN_MS } from '../../defaults.js';
 import { isTimerDelay, MAX_TIMER_MS } from '../../internal/timer-delay.js';
 import type { PendingTool } from '../../wire/index.js';
 import type { AnyTool, ToolContext } from '../define/define-tool.js';
 import { askApproval } from './ask-approval.js';
 import type { ExecuteControls } from './execute-tool.js';
+import { heartbeatIntervalMs } from './heartbeat.js';
 import { TimeLimit } from './time-limit.js';
 import type { ToolApproval, ToolApprover } from './tool-approval.js';
 
@@ -14,6 +14,7 @@ export interface CallControlOptions {
   approve?: ToolApprover | undefined;
   toolTimeoutMs?: number | undefined;
   receivedAt?: number | undefined;
+  heartbeatTimeoutMs?: number | undefined;
 }
 
 /**
@@ -60,10 +61,13 @@ export class CallControls {
     this.limit = timeoutMs === undefined ? undefined : new TimeLimit(options.tool.name, timeoutMs);
     const { createdAt, deadlineAt } = options.pending;
     // The server's clock may differ from this one: count the call's lifetime from when its reply
-    // arrived here, and stop waiting early enough for the ERROR report to land before the deadline.
+    // arrived here, and stop waiting one heartbeat interval (the time each beat is given to reach
+    // the server) early, so that the ERROR report lands before the deadline abandons the call.
     this.#waitEndsAt =
       typeof createdAt === 'number' && typeof deadlineAt === 'number'
-        ? (options.receivedAt ?? Date.now()) + (deadlineAt - createdAt) - APPROVAL_MARGIN_MS
+        ? (options.receivedAt ?? Date.now()) +
+          (deadlineAt - createdAt) -
+          heartbeatIntervalMs(options.heartbeatTimeoutMs)
         : undefined;
   }
 

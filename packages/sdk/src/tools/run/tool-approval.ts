@@ -20,8 +20,9 @@ export interface ToolApprovalRequest {
    */
   signal: AbortSignal;
   /**
-   * When the wait ends unanswered, in this machine's `Date.now()` ms: the call's deadline less
-   * `defaults.tools.approvalMarginMs`. Undefined when the call's deadline is unknown.
+   * When the wait ends unanswered, in this machine's `Date.now()` ms: one heartbeat interval
+   * before the call's deadline, so the ERROR report lands in time. Undefined when the call's
+   * deadline is unknown.
    */
   expiresAt: number | undefined;
 }

@@ -1,6 +1,5 @@
 // Approval of one call (`needsApproval`, `approve`) in runTool, on a fake transport and fake time.
 import {
-  defaults,
   defineTool,
   isToolApprovalTimeoutError,
   isToolCallLostError,
@@ -21,8 +20,11 @@ const pending = {
   createdAt: 5_000,
   deadlineAt: 65_000,
 };
-/** When the wait gives up: the call's lifetime less the margin that lets the ERROR land in time. */
-const WAIT_MS = 60_000 - defaults.tools.approvalMarginMs;
+/**
+ * When the wait gives up: the call's lifetime less one heartbeat interval (1 s for these calls),
+ * which lets the ERROR land in time.
+ */
+const WAIT_MS = 60_000 - 1_000;
 
 function emailTool(needsApproval: boolean | ((input: { to: string }) => boolean) = true) {
   const sent: string[] = [];
