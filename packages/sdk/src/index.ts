@@ -57,16 +57,17 @@ export {
   RateLimitError,
   ResponseValidationError,
   StreamError,
-  ToolApprovalTimeoutError,
   ToolCallLostError,
   ToolNotDeclaredError,
   ToolOutputTooLargeError,
   ToolReportError,
-  ToolTimeoutError,
   ToolWorkerDataError,
   ToolWorkerError,
   ToolWorkerTimeoutError,
 } from './errors/index.js';
+// Types only: the classes are on `@parley/sdk/tools`, with the tool helpers that throw them.
+export type { ToolApprovalTimeoutError } from './errors/tool-approval-timeout-error.js';
+export type { ToolTimeoutError } from './errors/tool-timeout-error.js';
 export type { Messages, SendMessageParams, StreamRequestOptions } from './resources/messages.js';
 export type { CreateSessionParams, Sessions } from './resources/sessions.js';
 export type { Tools } from './resources/tools.js';

@@ -1,5 +1,7 @@
 import { ParleyError } from './parley-error.js';
 
+// Not in the errors barrel (index.ts), like tool-timeout-error.ts: only the tool helpers import it.
+
 /**
  * No answer to a call's approval came in time: `runToolLoop({ approve })` (or `runTool`) waits
  * until one heartbeat interval before the call's deadline (`deadlineAt`), then gives up. The approval request's `signal` aborts with this error (take the prompt down),

@@ -1,5 +1,9 @@
 import { ParleyError } from './parley-error.js';
 
+// Not in the errors barrel (index.ts): only the tool helpers import this file, so that bundlers
+// keep it in their lazy chunk (esbuild puts a file in the first download of every entry that can
+// reach it). Users get the class from `@parley/sdk/tools`, the type and guard from `@parley/sdk`.
+
 /**
  * What the model reads when a handler runs past its time limit, on the main thread
  * (`defineTool({ timeoutMs })`, `runToolLoop({ toolTimeoutMs })`) or in a worker

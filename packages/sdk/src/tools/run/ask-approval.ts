@@ -1,4 +1,4 @@
-import { ToolApprovalTimeoutError } from '../../errors/index.js';
+import { ToolApprovalTimeoutError } from '../../errors/tool-approval-timeout-error.js';
 import { linkedSignal } from '../../internal/linked-signal.js';
 import { raceSignal } from '../../internal/race-signal.js';
 import type { AnyTool, ToolContext } from '../define/define-tool.js';

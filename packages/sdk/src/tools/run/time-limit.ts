@@ -1,4 +1,4 @@
-import { ToolTimeoutError } from '../../errors/index.js';
+import { ToolTimeoutError } from '../../errors/tool-timeout-error.js';
 
 /**
  * A handler's time limit on the main thread: {@link signal} (part of the handler's `ctx.signal`)

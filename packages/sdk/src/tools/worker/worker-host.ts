@@ -1,9 +1,5 @@
-import {
-  ToolWorkerDataError,
-  ToolWorkerError,
-  ToolWorkerTimeoutError,
-  toolTimeoutMessage,
-} from '../../errors/index.js';
+import { ToolWorkerDataError, ToolWorkerError, ToolWorkerTimeoutError } from '../../errors/index.js';
+import { toolTimeoutMessage } from '../../errors/tool-timeout-error.js';
 import type { ToolContext } from '../define/define-tool.js';
 import type { ToolObject } from '../define/tool-schema.js';
 import { findNonPlainData } from './plain-data.js';
