@@ -23,7 +23,8 @@ const START_LOOP = (sdkUrl: string, apiUrl: string) => `(async () => {
     needsApproval: true,
     run: ({ to }) => { outbox.push(to); return { sent: true }; },
   });
-  const approve = ({ name, rawInput, signal }) => new Promise((resolve) => {
+  const approve = ({ sessionId, requestId, name, rawInput, signal }) => new Promise((resolve) => {
+    window.asked = { sessionId, requestId };
     const dialog = document.createElement('div');
     dialog.id = 'question';
     dialog.innerHTML = '<p></p><input id="reason" placeholder="why not?"><button id="approve">Send</button><button id="deny">Do not send</button>';
@@ -65,7 +66,12 @@ describe('approval from a page', () => {
       // The question is up; the lease is renewed for longer than one lease while it waits.
       expect(await tab.textContent('#question p')).toBe('send_email {"to":"ada@example.com"}');
       await tab.waitForFunction('Number(document.body.dataset.beats) >= 6');
-      expect(await tab.evaluate('window.first === undefined')).toBe(false);
+      // Any other worker reading the call now finds it held (PROCESSING), not claimable (PENDING).
+      const { sessionId, requestId } = (await tab.evaluate('window.asked')) as Record<string, string>;
+      const call = await fetch(`${api.url}/v1/tools/request/${sessionId}/${requestId}`, {
+        headers: { authorization: 'Bearer parley-demo-token' },
+      });
+      expect(((await call.json()) as { state: string }).state).toBe('PROCESSING');
       await tab.click('#approve');
       const first = (await tab.evaluate('window.first')) as Record<string, unknown>;
       expect(first).toMatchObject({
