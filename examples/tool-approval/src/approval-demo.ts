@@ -51,6 +51,8 @@ export async function runApprovalDemo(io: DemoIo): Promise<number> {
           content: line,
           stream: true,
           approve,
+          // One call at a time: two questions must not share the terminal.
+          concurrency: 1,
           onText: (delta, snapshot) => {
             // A new text block starts when its snapshot is just this delta.
             if (snapshot === delta) output.end();
