@@ -4,21 +4,29 @@ import type { ToolLoopStep, ToolLoopStop } from './tool-loop-run.js';
 
 /**
  * Whether the loop stops after `step` (its calls all settled): a completed call of a tool defined
- * with `endsLoop: true`, else the first of `stopWhen`'s conditions that holds. A condition that
- * throws rejects the run (nothing is left open: the step's calls are settled).
+ * with `endsLoop: true`, else the first of `stopWhen`'s conditions that holds. A promise only when
+ * there are conditions to await (a loop without them pays for no extra turn of the event loop). A
+ * condition that throws rejects the run (nothing is left open: the step's calls are settled).
  */
-export async function checkStop(
+export function checkStop(
   step: ToolLoopStep,
   steps: readonly ToolLoopStep[],
   stopWhen: StopCondition | readonly StopCondition[] | undefined,
   tools: ReadonlyMap<string, AnyTool>,
-): Promise<ToolLoopStop | undefined> {
+): ToolLoopStop | undefined | Promise<ToolLoopStop | undefined> {
   for (const result of step.toolResults) {
     if (result.status === 'COMPLETE' && tools.get(result.name)?.endsLoop === true) {
       return { by: 'endsLoop', reason: result.name, step: step.step };
     }
   }
-  if (stopWhen === undefined) return undefined;
+  return stopWhen === undefined ? undefined : firstThatHolds(step, steps, stopWhen);
+}
+
+async function firstThatHolds(
+  step: ToolLoopStep,
+  steps: readonly ToolLoopStep[],
+  stopWhen: StopCondition | readonly StopCondition[],
+): Promise<ToolLoopStop | undefined> {
   for (const condition of typeof stopWhen === 'function' ? [stopWhen] : stopWhen) {
     if (await condition(step, steps)) {
       return { by: 'stopWhen', reason: condition.name || 'stopWhen', step: step.step };

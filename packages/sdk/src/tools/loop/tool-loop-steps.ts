@@ -43,7 +43,8 @@ export async function runToolLoopSteps(
     emit(done);
     await options.onStep?.(done);
     const finished = reply.pendingTools.length === 0;
-    const stopped = finished ? undefined : await checkStop(done, steps, options.stopWhen, config.tools);
+    const check = finished ? undefined : checkStop(done, steps, options.stopWhen, config.tools);
+    const stopped = check instanceof Promise ? await check : check;
     if (finished || stopped || step >= config.maxSteps) {
       const ordered = [...messages.values()].sort((a, b) => a.index - b.index);
       return {

@@ -38,8 +38,10 @@ export async function executeTool(
       cause: input.issues,
     };
   }
-  const refused = await controls?.gate?.(input.value);
-  if (refused) return refused;
+  if (controls?.gate) {
+    const refused = await controls.gate(input.value);
+    if (refused) return refused;
+  }
   const limit = controls?.limit;
   let raw: unknown;
   try {

@@ -121,9 +121,10 @@ async function run<TTool extends AnyTool>(
     onBeat: options.onHeartbeat,
   }).start();
   const limit = controls?.limit?.signal;
-  const handler =
-    signal || limit
-      ? linkedSignal(heartbeat.lost, ...(signal ? [signal] : []), ...(limit ? [limit] : []))
+  const handler = limit
+    ? linkedSignal(heartbeat.lost, ...(signal ? [signal, limit] : [limit]))
+    : signal
+      ? linkedSignal(heartbeat.lost, signal)
       : undefined;
   const handlerSignal = handler ? handler.signal : heartbeat.lost;
   const ctx: ToolContext = {
