@@ -39,6 +39,7 @@ export {
   isPermissionDeniedError,
   isRateLimitError,
   isReplayMismatchError,
+  isReplyRecoveryError,
   isResponseValidationError,
   isStreamError,
   isToolCallLostError,
@@ -53,6 +54,7 @@ export {
   PayloadTooLargeError,
   PermissionDeniedError,
   RateLimitError,
+  ReplyRecoveryError,
   ResponseValidationError,
   StreamError,
   ToolCallLostError,
@@ -63,7 +65,13 @@ export {
   ToolWorkerError,
   ToolWorkerTimeoutError,
 } from './errors/index.js';
-export type { Messages, SendMessageParams, StreamRequestOptions } from './resources/messages.js';
+export type { RecoverOptions, RecoveryAction, RecoveryAttempt } from './recovery/recover-options.js';
+export type {
+  Messages,
+  SendMessageParams,
+  SendRequestOptions,
+  StreamRequestOptions,
+} from './resources/messages.js';
 export type { CreateSessionParams, Sessions } from './resources/sessions.js';
 export type { Tools } from './resources/tools.js';
 // Partial tool input (the parser itself is in `@parley/sdk/partial-input`) and relayed streams.
@@ -75,6 +83,7 @@ export type {
   KnownStreamEvent,
   KnownStreamEventItem,
   MessageStreamEvent,
+  RecoveredStreamEvent,
   StreamEventItem,
   StreamEventOf,
   UnknownStreamEvent,
@@ -107,7 +116,12 @@ export type {
   ToolObject,
   ToolSchema,
 } from './tools/define/tool-schema.js';
-export type { RunToolLoopOptions, ToolLoopClient, ToolLoopStream } from './tools/loop/run-tool-loop.js';
+export type {
+  RunToolLoopOptions,
+  ToolLoopClient,
+  ToolLoopSendOptions,
+  ToolLoopStream,
+} from './tools/loop/run-tool-loop.js';
 export { runToolLoop } from './tools/loop/run-tool-loop.js';
 export type { DeclaredTools } from './tools/loop/session-tools.js';
 export type { ToolLoopResult, ToolLoopRun, ToolLoopStep } from './tools/loop/tool-loop-run.js';

@@ -11,6 +11,7 @@ import type {
 } from './api-error.js';
 import type { APIConnectionError, APITimeoutError, APIUserAbortError } from './connection-errors.js';
 import { hasParleyBrand, type ParleyError } from './parley-error.js';
+import type { ReplyRecoveryError } from './reply-recovery-error.js';
 import type { ResponseValidationError, StreamError } from './stream-errors.js';
 import type { ToolCallLostError, ToolOutputTooLargeError, ToolReportError } from './tool-errors.js';
 import type { ToolNotDeclaredError } from './tool-not-declared-error.js';
@@ -80,3 +81,5 @@ export const isToolWorkerDataError = (value: unknown): value is ToolWorkerDataEr
   named(value, 'ToolWorkerDataError');
 export const isToolWorkerTimeoutError = (value: unknown): value is ToolWorkerTimeoutError =>
   named(value, 'ToolWorkerTimeoutError');
+export const isReplyRecoveryError = (value: unknown): value is ReplyRecoveryError =>
+  named(value, 'ReplyRecoveryError');

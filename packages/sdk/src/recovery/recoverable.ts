@@ -1,0 +1,36 @@
+import {
+  isAPIConnectionError,
+  isAPIError,
+  isConflictError,
+  isResponseValidationError,
+  isStreamError,
+} from '../errors/index.js';
+import { ERROR_CODES } from '../wire/index.js';
+
+/** A status a later attempt may not meet: a server failure, but not `501` (final, e.g. `no_script_match`). */
+function transient(status: number): boolean {
+  return status >= 500 && status !== 501;
+}
+
+/**
+ * Whether a reply's failure is one `recover` takes over: after the request was sent, a model
+ * error or other 5xx (an exception event in a stream), a stream cut, dropped, malformed or timed
+ * out, a body that is not the protocol's. Never a 4xx, a `501`, or an abort. During recovery
+ * (`recovering`) a `409` says the conversation is still moving (`reply_in_progress`, or a reply
+ * that ended in between): look again.
+ */
+export function isRecoverable(error: unknown, recovering: boolean): boolean {
+  if (isStreamError(error)) {
+    if (error.code === undefined) return true;
+    const entry = (ERROR_CODES as Record<string, { status: number }>)[error.code];
+    // A model's own code (not in the table) is a model failure.
+    return entry === undefined || transient(entry.status);
+  }
+  if (isAPIError(error)) return transient(error.status) || (recovering && isConflictError(error));
+  return isAPIConnectionError(error) || isResponseValidationError(error);
+}
+
+/** Whether the server answered the request that failed: a status, or a stream's headers. */
+export function answered(error: unknown): boolean {
+  return isAPIError(error) || isStreamError(error) || isResponseValidationError(error);
+}
