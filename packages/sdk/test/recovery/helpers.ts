@@ -51,11 +51,15 @@ export function sends(server: ReferenceServer): unknown[] {
 }
 
 /**
- * Loads the recovery chunk the `recover` option loads on first use. Call it before fake timers
- * start: a module's first dynamic import stalls in vitest's module runner while setTimeout is faked.
+ * Loads the chunks the SDK loads on first use (the recovery, the tool helpers). Call it before
+ * fake timers start: a module's first dynamic import stalls in vitest's module runner while
+ * setTimeout is faked.
  */
-export function loadRecoveryChunk(): Promise<unknown> {
-  return import('../../src/recovery/recovery-helpers.js');
+export function loadLazyChunks(): Promise<unknown> {
+  return Promise.all([
+    import('../../src/recovery/recovery-helpers.js'),
+    import('../../src/tools/tool-helpers.js'),
+  ]);
 }
 
 /** The attempts as plain data, the error reduced to its class and code. */
@@ -67,4 +71,9 @@ export function summary(attempts: readonly RecoveryAttempt[]): Array<Record<stri
     delayMs,
     error: `${error.name}${'code' in error && error.code ? ` ${String(error.code)}` : ''}`,
   }));
+}
+
+/** Lets the event loop turn `count` times without moving fake time (in-process requests complete). */
+export async function turns(count: number): Promise<void> {
+  for (let i = 0; i < count; i++) await new Promise((resolve) => setImmediate(resolve));
 }

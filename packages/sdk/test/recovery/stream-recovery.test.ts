@@ -5,9 +5,9 @@ import {
   type RecoveryAttempt,
 } from '@parley/sdk';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { loadRecoveryChunk, sends, settle, setup, summary } from './helpers.js';
+import { loadLazyChunks, sends, settle, setup, summary } from './helpers.js';
 
-beforeAll(loadRecoveryChunk);
+beforeAll(loadLazyChunks);
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
 });
@@ -70,7 +70,9 @@ describe('messages.stream with recover', () => {
     const content = '/delay 50\n/say one two three four';
     const attempts: RecoveryAttempt[] = [];
     const reply = await settle(
-      client.messages.stream(sessionId, { content }, { recover: { onAttempt: (a) => attempts.push(a) } }).finalReply(),
+      client.messages
+        .stream(sessionId, { content }, { recover: { onAttempt: (a) => attempts.push(a) } })
+        .finalReply(),
     );
     expect(attempts.map((a) => [a.action, a.error.name])).toEqual([['resume', 'StreamError']]);
     expect(reply.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
@@ -102,7 +104,11 @@ describe('messages.stream with recover', () => {
     const attempts: RecoveryAttempt[] = [];
     const reply = await settle(
       client.messages
-        .stream(sessionId, { content: '/say Parsed at last.' }, { recover: { onAttempt: (a) => attempts.push(a) } })
+        .stream(
+          sessionId,
+          { content: '/say Parsed at last.' },
+          { recover: { onAttempt: (a) => attempts.push(a) } },
+        )
         .finalReply(),
     );
     expect(attempts).toHaveLength(1);
@@ -123,7 +129,9 @@ describe('messages.stream with recover', () => {
         .stream(sessionId, { content: 'Hello' }, { recover: { onAttempt: (a) => attempts.push(a) } })
         .finalReply(),
     );
-    expect(summary(attempts)).toMatchObject([{ action: 'resend', error: 'InternalServerError injected_fault' }]);
+    expect(summary(attempts)).toMatchObject([
+      { action: 'resend', error: 'InternalServerError injected_fault' },
+    ]);
     expect(reply.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
     expect(sends(server)).toEqual(['fault', { content: 'Hello' }]);
     const live = await client.messages.export(sessionId);
@@ -147,7 +155,13 @@ describe('messages.stream with recover', () => {
     expect(summary(attempts)).toEqual([
       { attempt: 1, maxAttempts: 3, action: 'resume', delayMs: 100, error: 'StreamError' },
       { attempt: 2, maxAttempts: 3, action: 'resume', delayMs: 200, error: 'StreamError' },
-      { attempt: 3, maxAttempts: 3, action: 'resume', delayMs: 300, error: 'InternalServerError injected_fault' },
+      {
+        attempt: 3,
+        maxAttempts: 3,
+        action: 'resume',
+        delayMs: 300,
+        error: 'InternalServerError injected_fault',
+      },
     ]);
     expect(reply.messages.at(-1)?.content).toEqual([{ type: 'text', text: 'Third time.' }]);
     expect(sends(server)).toEqual([{ content }, {}, 'fault', {}]);
