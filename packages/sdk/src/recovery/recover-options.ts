@@ -33,9 +33,8 @@ export interface RecoverOptions {
   /** Most recovery attempts of one reply (each: wait, read the session, then use, resume or resend). Default 3. */
   maxAttempts?: number | undefined;
   /**
-   * The wait before attempt `attempt` (1 for the first), in ms. Default: the retry backoff
-   * (`defaults.retry`: 500 ms doubling to 8 s, less up to 25 % jitter), or the server's
-   * `Retry-After` when the failure carried one.
+   * The wait before attempt `attempt` (1 for the first), in ms. Default: the retries' backoff
+   * (`defaults.retry`: 500 ms doubling to 8 s, less up to 25 % jitter).
    */
   backoff?: ((attempt: number) => number) | undefined;
   /** Called for each attempt, once the SDK knows what it does (show "retrying" here). */

@@ -1,15 +1,20 @@
-import {
-  isAPIConnectionError,
-  isAPIError,
-  isConflictError,
-  isResponseValidationError,
-  isStreamError,
-} from '../errors/index.js';
+import { isAPIError, isParleyError } from '../errors/index.js';
 import { ERROR_CODES } from '../wire/index.js';
+
+// Checked by name (as the guards do), with the two guards the first chunk already carries: a
+// guard used only here would move from the recovery chunk into every app's first download.
+function named(error: unknown, ...names: string[]): error is Error & { code?: string } {
+  return isParleyError(error) && names.includes(error.name);
+}
 
 /** A status a later attempt may not meet: a server failure, but not `501` (final, e.g. `no_script_match`). */
 function transient(status: number): boolean {
   return status >= 500 && status !== 501;
+}
+
+/** The caller's abort (`signal`, `stream.abort()`): never recovered. */
+export function isUserAbort(error: unknown): boolean {
+  return named(error, 'APIUserAbortError');
 }
 
 /**
@@ -20,17 +25,17 @@ function transient(status: number): boolean {
  * that ended in between): look again.
  */
 export function isRecoverable(error: unknown, recovering: boolean): boolean {
-  if (isStreamError(error)) {
+  if (named(error, 'StreamError')) {
     if (error.code === undefined) return true;
     const entry = (ERROR_CODES as Record<string, { status: number }>)[error.code];
     // A model's own code (not in the table) is a model failure.
     return entry === undefined || transient(entry.status);
   }
-  if (isAPIError(error)) return transient(error.status) || (recovering && isConflictError(error));
-  return isAPIConnectionError(error) || isResponseValidationError(error);
+  if (isAPIError(error)) return transient(error.status) || (recovering && error.status === 409);
+  return named(error, 'APIConnectionError', 'APITimeoutError', 'ResponseValidationError');
 }
 
 /** Whether the server answered the request that failed: a status, or a stream's headers. */
 export function answered(error: unknown): boolean {
-  return isAPIError(error) || isStreamError(error) || isResponseValidationError(error);
+  return isAPIError(error) || named(error, 'StreamError', 'ResponseValidationError');
 }

@@ -1,23 +1,37 @@
-import type { WithResponse } from '../core/api-promise.js';
-import type { HttpClient, OpenResponse, RequestOptions } from '../core/http-client.js';
-import type { MessageReply, SendMessageRequest } from '../wire/index.js';
+import type { APIPromise } from '../core/api-promise.js';
+import type { OpenResponse, RequestOptions } from '../core/http-client.js';
+import type { Message, MessageReply, SendMessageRequest, ToolCall } from '../wire/index.js';
 import type { RecoverOptions } from './recover-options.js';
 
-/** A send body: the user's turn, or `{}` to resume. */
-export type SendBody = SendMessageRequest;
-
-/** What `client.messages` hands the recovery module: its transport and the call as made. */
+/**
+ * What `client.messages.send` / `stream` hand the recovery: the call as made, and the requests it
+ * makes, through the client's own resources. Passed in rather than imported: the first chunk
+ * carries them anyway, and an import from the recovery chunk would split them into a chunk of
+ * their own (one more file in every app's first download).
+ */
 export interface RecoveryTarget {
-  http: HttpClient;
   sessionId: string;
-  body: SendBody;
-  /** The call's request options (signal, headers, timeout). */
-  options: RequestOptions;
-  recover: RecoverOptions;
+  /** The call's body: the user's turn, or `{}` to resume. */
+  body: SendMessageRequest;
+  /** The call's request options (signal, headers, timeout; `recover` is not passed on). */
+  options: RequestOptions & { recover?: unknown };
+  recover: true | RecoverOptions;
+  /** `client.messages`: its `send` (without `recover`) and `export`. */
+  messages: {
+    send(sessionId: string, body: SendMessageRequest, options?: RequestOptions): APIPromise<MessageReply>;
+    export(sessionId: string, params: object, options?: RequestOptions): APIPromise<Message[]>;
+  };
+  /** `client.tools`: its `get`. */
+  tools: { get(sessionId: string, requestId: string, options?: RequestOptions): APIPromise<ToolCall> };
+  /** The retries' backoff (`defaults.retry`), the waits when `recover.backoff` is not given. */
+  backoff(attempt: number): number;
 }
 
-/** The buffered call: sends `body` as the resource does. */
-export type SendOnce = (body: SendBody) => Promise<WithResponse<MessageReply>>;
+/** Opens a streamed send of `body` on the stream's signal (what `client.messages.stream` sends). */
+export type OpenStream = (body: SendMessageRequest, signal: AbortSignal) => Promise<OpenResponse>;
 
-/** The streamed call: opens a stream for `body` with the stream's own signal. */
-export type OpenOnce = (body: SendBody, signal: AbortSignal) => Promise<OpenResponse>;
+/** The call's request options without `recover`: the requests a recovery makes are plain ones. */
+export function plainOptions(target: RecoveryTarget): RequestOptions {
+  const { recover: _recover, ...options } = target.options;
+  return options;
+}

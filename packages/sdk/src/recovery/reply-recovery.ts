@@ -1,17 +1,10 @@
 import type { WithResponse } from '../core/api-promise.js';
-import { backoffMs } from '../core/retry-policy.js';
 import { ASSUMED_HEARTBEAT_TIMEOUT_MS, DEFAULT_RECOVER_MAX_ATTEMPTS } from '../defaults.js';
-import {
-  APIUserAbortError,
-  isAPIError,
-  isAPIUserAbortError,
-  parseRetryAfter,
-  ReplyRecoveryError,
-} from '../errors/index.js';
+import { APIUserAbortError, ReplyRecoveryError } from '../errors/index.js';
 import { raceSignal } from '../internal/race-signal.js';
 import type { Message, MessageReply, PendingTool, SendMessageRequest } from '../wire/index.js';
 import type { RecoverOptions, RecoveryAction, RecoveryAttempt } from './recover-options.js';
-import { answered, isRecoverable } from './recoverable.js';
+import { answered, isRecoverable, isUserAbort } from './recoverable.js';
 import { isClientTurn, lastIndexOf, type SessionView, toolUsesOf } from './session-view.js';
 
 /** What to do next: the reply taken from the session, or a request to send (`{}` resumes). */
@@ -34,12 +27,19 @@ export class ReplyRecovery {
   readonly #content: SendMessageRequest['content'];
   readonly #maxAttempts: number;
   readonly #options: RecoverOptions;
+  readonly #backoff: (attempt: number) => number;
   #lastIndex: number | undefined;
   #attempts = 0;
   /** The messages of this call that landed before the request now running (after a resume). */
   #landed: Message[] = [];
 
-  constructor(view: SessionView, sessionId: string, body: SendMessageRequest, options: RecoverOptions) {
+  constructor(
+    view: SessionView,
+    sessionId: string,
+    body: SendMessageRequest,
+    options: RecoverOptions,
+    backoff: (attempt: number) => number,
+  ) {
     const maxAttempts = options.maxAttempts ?? DEFAULT_RECOVER_MAX_ATTEMPTS;
     if (!Number.isInteger(maxAttempts) || maxAttempts < 1) {
       throw new RangeError(`recover.maxAttempts must be an integer >= 1, got ${maxAttempts}`);
@@ -54,12 +54,13 @@ export class ReplyRecovery {
     this.#maxAttempts = maxAttempts;
     this.#options = options;
     this.#lastIndex = lastIndex;
+    this.#backoff = backoff;
   }
 
   /** Before the first request: learns where the conversation ends, unless the caller said. */
   async prepare(signal: AbortSignal | undefined): Promise<void> {
     if (this.#lastIndex !== undefined) return;
-    this.#lastIndex = lastIndexOf((await this.#view.messages(signal)).data.messages);
+    this.#lastIndex = lastIndexOf((await this.#view.messages(signal)).data);
   }
 
   /**
@@ -72,7 +73,7 @@ export class ReplyRecovery {
     let error = failure;
     const sent = headers || answered(failure);
     for (;;) {
-      if (isAPIUserAbortError(error)) throw error;
+      if (isUserAbort(error)) throw error;
       if (signal?.aborted) throw new APIUserAbortError('Recovery was aborted', { cause: signal.reason });
       if (!isRecoverable(error, this.#attempts > 0)) {
         if (this.#attempts === 0) throw error;
@@ -82,7 +83,7 @@ export class ReplyRecovery {
         throw this.#giveUp(`the reply failed after ${this.#attempts} recovery attempts`, error);
       }
       const attempt = ++this.#attempts;
-      const delayMs = this.#delay(attempt, error);
+      const delayMs = this.#delay(attempt);
       let plan: Plan;
       try {
         await sleep(delayMs, signal);
@@ -114,9 +115,9 @@ export class ReplyRecovery {
   }
 
   async #plan(sent: boolean, error: unknown, signal: AbortSignal | undefined): Promise<Plan> {
-    const { data, response, requestId } = await this.#view.messages(signal);
+    const { data: messages, response, requestId } = await this.#view.messages(signal);
     const after = this.#lastIndex ?? -1;
-    const ours = data.messages.filter((message) => message.index > after);
+    const ours = messages.filter((message) => message.index > after);
     if (this.#content !== undefined && !ours.some(isClientTurn)) {
       // The user's turn is not stored. Sent again only when the server answered the request (it is
       // done with it); a request that got no answer may still arrive, and would make two.
@@ -152,9 +153,9 @@ export class ReplyRecovery {
     return { action: 'resume', body: {} };
   }
 
-  #delay(attempt: number, error: unknown): number {
-    const fromServer = isAPIError(error) ? parseRetryAfter(error.headers) : undefined;
-    return fromServer ?? this.#options.backoff?.(attempt) ?? backoffMs(attempt);
+  /** The wait before `attempt`: the option's, else the retries' backoff. */
+  #delay(attempt: number): number {
+    return (this.#options.backoff ?? this.#backoff)(attempt);
   }
 
   #giveUp(message: string, cause: unknown): ReplyRecoveryError {

@@ -1,48 +1,31 @@
 import type { WithResponse } from '../core/api-promise.js';
-import type { HttpClient, RequestOptions } from '../core/http-client.js';
-import { ExportMessagesShape, ToolCallShape } from '../core/response-shapes.js';
-import { isNotFoundError } from '../errors/index.js';
-import { pathSegment } from '../internal/path.js';
-import type { ExportMessagesResponse, Message, ToolCall, ToolUseBlock } from '../wire/index.js';
+import type { RequestOptions } from '../core/http-client.js';
+import { isAPIError } from '../errors/index.js';
+import type { Message, ToolCall, ToolUseBlock } from '../wire/index.js';
+import type { RecoveryTarget } from './recovery-target.js';
 
 /** The reads a recovery makes: the live conversation, and the tool calls of its last message. */
 export class SessionView {
-  readonly #http: HttpClient;
-  readonly #sessionId: string;
+  readonly #target: RecoveryTarget;
   readonly #options: RequestOptions;
 
-  constructor(http: HttpClient, sessionId: string, options: RequestOptions) {
-    this.#http = http;
-    this.#sessionId = sessionId;
+  constructor(target: RecoveryTarget) {
+    this.#target = target;
     // The caller's headers go with the reads too (an `x-parley-fault` included), not its timeout.
-    this.#options = options.headers ? { headers: options.headers } : {};
+    this.#options = target.options.headers ? { headers: target.options.headers } : {};
   }
 
   /** The live messages in index order (retracted ones are left out), with the response. */
-  messages(signal: AbortSignal | undefined): Promise<WithResponse<ExportMessagesResponse>> {
-    return this.#http
-      .request<ExportMessagesResponse>(
-        {
-          method: 'GET',
-          path: `v1/messages/${pathSegment(this.#sessionId)}`,
-          idempotent: true,
-          shape: ExportMessagesShape,
-        },
-        this.#with(signal),
-      )
-      .withResponse();
+  messages(signal: AbortSignal | undefined): Promise<WithResponse<Message[]>> {
+    return this.#target.messages.export(this.#target.sessionId, {}, this.#with(signal)).withResponse();
   }
 
   /** The tool call of a `tool_use` block, or `undefined` for a server tool's (the service has no call). */
   async toolCall(use: ToolUseBlock, signal: AbortSignal | undefined): Promise<ToolCall | undefined> {
-    const path = `v1/tools/request/${pathSegment(this.#sessionId)}/${pathSegment(use.id)}`;
     try {
-      return await this.#http.request<ToolCall>(
-        { method: 'GET', path, idempotent: true, shape: ToolCallShape },
-        this.#with(signal),
-      );
+      return await this.#target.tools.get(this.#target.sessionId, use.id, this.#with(signal));
     } catch (error) {
-      if (isNotFoundError(error)) return undefined;
+      if (isAPIError(error) && error.status === 404) return undefined;
       throw error;
     }
   }

@@ -1,7 +1,7 @@
 import type { OpenResponse } from '../core/http-client.js';
 import type { MessageReply } from '../wire/index.js';
 import type { RecoveryAttempt } from './recover-options.js';
-import type { OpenOnce, RecoveryTarget } from './recovery-target.js';
+import type { OpenStream, RecoveryTarget } from './recovery-target.js';
 import { ReplyRecovery } from './reply-recovery.js';
 import { SessionView } from './session-view.js';
 
@@ -21,13 +21,14 @@ export interface StreamRecovery {
 }
 
 /** The {@link StreamRecovery} of one `client.messages.stream` call. */
-export function streamRecovery(target: RecoveryTarget, open: OpenOnce): StreamRecovery {
-  const { http, sessionId, body, options } = target;
+export function streamRecovery(target: RecoveryTarget, open: OpenStream): StreamRecovery {
+  const { sessionId, body, recover } = target;
   const recovery = new ReplyRecovery(
-    new SessionView(http, sessionId, options),
+    new SessionView(target),
     sessionId,
     body,
-    target.recover,
+    recover === true ? {} : recover,
+    target.backoff,
   );
   return {
     async open(signal) {

@@ -1,9 +1,11 @@
 import { APIPromise } from '../core/api-promise.js';
 import type { HttpClient, RequestOptions } from '../core/http-client.js';
 import { ExportMessagesShape, MessageReplyShape, RewindShape } from '../core/response-shapes.js';
+import { backoffMs } from '../core/retry-policy.js';
 import { pathSegment } from '../internal/path.js';
 import { loadRecovery } from '../recovery/load-recovery.js';
 import type { RecoverOptions } from '../recovery/recover-options.js';
+import type { RecoveryTarget } from '../recovery/recovery-target.js';
 import type { StreamTimeouts } from '../streaming/body-reader.js';
 import { MessageStream } from '../streaming/message-stream.js';
 import type { AnyToolInputs, PartialInput, ToolInputMap } from '../streaming/tool-input-delta.js';
@@ -47,10 +49,13 @@ export interface StreamRequestOptions<M extends ToolInputMap = AnyToolInputs> ex
 export class Messages {
   readonly #http: HttpClient;
   readonly #streamDefaults: StreamTimeouts;
+  /** What the `recover` option reads tool calls with. */
+  readonly #tools: RecoveryTarget['tools'];
 
-  constructor(http: HttpClient, streamDefaults: StreamTimeouts) {
+  constructor(http: HttpClient, streamDefaults: StreamTimeouts, tools: RecoveryTarget['tools']) {
     this.#http = http;
     this.#streamDefaults = streamDefaults;
+    this.#tools = tools;
   }
 
   /**
@@ -64,22 +69,20 @@ export class Messages {
    * ```
    */
   send(sessionId: string, body: SendMessageParams, options?: SendRequestOptions): APIPromise<MessageReply> {
-    const send = (sent: SendMessageParams) =>
-      this.#http.request<MessageReply>(
-        {
-          method: 'POST',
-          path: `v1/messages/${pathSegment(sessionId)}`,
-          body: sent,
-          idempotent: false,
-          shape: MessageReplyShape,
-        },
-        options,
-      );
     const recover = options?.recover;
-    if (!recover) return send(body);
-    const target = { http: this.#http, sessionId, body, options, recover: recover === true ? {} : recover };
-    return new APIPromise(
-      loadRecovery().then((r) => r.sendWithRecovery(target, (sent) => send(sent).withResponse())),
+    if (recover) {
+      const target = this.#target(sessionId, body, options, recover);
+      return new APIPromise(loadRecovery().then((r) => r.sendWithRecovery(target)));
+    }
+    return this.#http.request<MessageReply>(
+      {
+        method: 'POST',
+        path: `v1/messages/${pathSegment(sessionId)}`,
+        body,
+        idempotent: false,
+        shape: MessageReplyShape,
+      },
+      options,
     );
   }
 
@@ -113,20 +116,8 @@ export class Messages {
         { ...requestOptions, signal },
       );
     // With `recover`, the recovery (loaded on first use) opens the stream and takes over failures.
-    const recovery = recover
-      ? loadRecovery().then((r) =>
-          r.streamRecovery(
-            {
-              http: this.#http,
-              sessionId,
-              body,
-              options: requestOptions,
-              recover: recover === true ? {} : recover,
-            },
-            open,
-          ),
-        )
-      : undefined;
+    const target = recover && this.#target(sessionId, body, requestOptions, recover);
+    const recovery = target && loadRecovery().then((r) => r.streamRecovery(target, open));
     return MessageStream.start<M>({
       open: recovery ? (signal) => recovery.then((r) => r.open(signal)) : (signal) => open(body, signal),
       recovery,
@@ -190,5 +181,15 @@ export class Messages {
       },
       options,
     );
+  }
+
+  /** What the recovery of one call works with (see `RecoveryTarget`). */
+  #target(
+    sessionId: string,
+    body: SendMessageParams,
+    options: RecoveryTarget['options'],
+    recover: true | RecoverOptions,
+  ): RecoveryTarget {
+    return { sessionId, body, options, recover, messages: this, tools: this.#tools, backoff: backoffMs };
   }
 }

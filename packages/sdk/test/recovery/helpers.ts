@@ -22,7 +22,7 @@ export function setup(options: Parameters<typeof createReferenceServer>[0] = {})
  * on `setTimeout`), letting the event loop turn between steps (the recovery module loads on first
  * use): no real waiting.
  */
-export async function settle<T>(promise: Promise<T>, stepMs = 100, maxSteps = 2000): Promise<T> {
+export async function settle<T>(promise: PromiseLike<T>, stepMs = 100, maxSteps = 2000): Promise<T> {
   let done = false;
   promise.then(
     () => {
