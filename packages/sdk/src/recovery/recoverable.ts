@@ -1,5 +1,4 @@
 import { isAPIError, isParleyError } from '../errors/index.js';
-import { ERROR_CODES } from '../wire/index.js';
 
 // Checked by name (as the guards do), with the two guards the first chunk already carries: a
 // guard used only here would move from the recovery chunk into every app's first download.
@@ -11,6 +10,19 @@ function named(error: unknown, ...names: string[]): error is Error & { code?: st
 function transient(status: number): boolean {
   return status >= 500 && status !== 501;
 }
+
+/**
+ * The codes of exception events that a later attempt would meet again (docs/protocol.md,
+ * "Exception events"): a deleted session (404), a used-up quota (429), and the `501`s of a
+ * scripted or replayed model. Any other code (`model_error`, a model's own, `internal_error`,
+ * `injected_fault`) is a failure of this reply.
+ */
+const FINAL_STREAM_CODES = new Set([
+  'session_not_found',
+  'quota_exceeded',
+  'no_script_match',
+  'replay_mismatch',
+]);
 
 /** The caller's abort (`signal`, `stream.abort()`): never recovered. */
 export function isUserAbort(error: unknown): boolean {
@@ -25,12 +37,7 @@ export function isUserAbort(error: unknown): boolean {
  * that ended in between): look again.
  */
 export function isRecoverable(error: unknown, recovering: boolean): boolean {
-  if (named(error, 'StreamError')) {
-    if (error.code === undefined) return true;
-    const entry = (ERROR_CODES as Record<string, { status: number }>)[error.code];
-    // A model's own code (not in the table) is a model failure.
-    return entry === undefined || transient(entry.status);
-  }
+  if (named(error, 'StreamError')) return error.code === undefined || !FINAL_STREAM_CODES.has(error.code);
   if (isAPIError(error)) return transient(error.status) || (recovering && error.status === 409);
   return named(error, 'APIConnectionError', 'APITimeoutError', 'ResponseValidationError');
 }

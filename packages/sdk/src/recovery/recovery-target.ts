@@ -30,6 +30,26 @@ export interface RecoveryTarget {
 /** Opens a streamed send of `body` on the stream's signal (what `client.messages.stream` sends). */
 export type OpenStream = (body: SendMessageRequest, signal: AbortSignal) => Promise<OpenResponse>;
 
+/** `client.messages` and `client.tools` as the recovery uses them, and the retries' backoff. */
+export type RecoveryClient = [
+  messages: RecoveryTarget['messages'],
+  tools: RecoveryTarget['tools'],
+  backoff: RecoveryTarget['backoff'],
+];
+
+// Positional, not an object: the caller's side of this is in every app's first download, where
+// an object's keys would cost their bytes.
+/** The {@link RecoveryTarget} of one call. */
+export function recoveryTarget(
+  [messages, tools, backoff]: RecoveryClient,
+  sessionId: string,
+  body: SendMessageRequest,
+  options: RecoveryTarget['options'],
+  recover: true | RecoverOptions,
+): RecoveryTarget {
+  return { sessionId, body, options, recover, messages, tools, backoff };
+}
+
 /** The call's request options without `recover`: the requests a recovery makes are plain ones. */
 export function plainOptions(target: RecoveryTarget): RequestOptions {
   const { recover: _recover, ...options } = target.options;

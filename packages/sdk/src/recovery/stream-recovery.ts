@@ -1,7 +1,12 @@
 import type { OpenResponse } from '../core/http-client.js';
 import type { MessageReply } from '../wire/index.js';
-import type { RecoveryAttempt } from './recover-options.js';
-import type { OpenStream, RecoveryTarget } from './recovery-target.js';
+import type { RecoverOptions, RecoveryAttempt } from './recover-options.js';
+import {
+  type OpenStream,
+  type RecoveryClient,
+  type RecoveryTarget,
+  recoveryTarget,
+} from './recovery-target.js';
 import { ReplyRecovery } from './reply-recovery.js';
 import { SessionView } from './session-view.js';
 
@@ -21,8 +26,15 @@ export interface StreamRecovery {
 }
 
 /** The {@link StreamRecovery} of one `client.messages.stream` call. */
-export function streamRecovery(target: RecoveryTarget, open: OpenStream): StreamRecovery {
-  const { sessionId, body, recover } = target;
+export function streamRecovery(
+  client: RecoveryClient,
+  sessionId: string,
+  body: RecoveryTarget['body'],
+  options: RecoveryTarget['options'],
+  recover: true | RecoverOptions,
+  open: OpenStream,
+): StreamRecovery {
+  const target = recoveryTarget(client, sessionId, body, options, recover);
   const recovery = new ReplyRecovery(
     new SessionView(target),
     sessionId,

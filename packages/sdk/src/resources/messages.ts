@@ -5,7 +5,7 @@ import { backoffMs } from '../core/retry-policy.js';
 import { pathSegment } from '../internal/path.js';
 import { loadRecovery } from '../recovery/load-recovery.js';
 import type { RecoverOptions } from '../recovery/recover-options.js';
-import type { RecoveryTarget } from '../recovery/recovery-target.js';
+import type { RecoveryClient, RecoveryTarget } from '../recovery/recovery-target.js';
 import type { StreamTimeouts } from '../streaming/body-reader.js';
 import { MessageStream } from '../streaming/message-stream.js';
 import type { AnyToolInputs, PartialInput, ToolInputMap } from '../streaming/tool-input-delta.js';
@@ -49,13 +49,13 @@ export interface StreamRequestOptions<M extends ToolInputMap = AnyToolInputs> ex
 export class Messages {
   readonly #http: HttpClient;
   readonly #streamDefaults: StreamTimeouts;
-  /** What the `recover` option reads tool calls with. */
-  readonly #tools: RecoveryTarget['tools'];
+  /** What the `recover` option sends and reads with: this resource, `client.tools`, the retries' backoff. */
+  readonly #recovery: RecoveryClient;
 
   constructor(http: HttpClient, streamDefaults: StreamTimeouts, tools: RecoveryTarget['tools']) {
     this.#http = http;
     this.#streamDefaults = streamDefaults;
-    this.#tools = tools;
+    this.#recovery = [this, tools, backoffMs];
   }
 
   /**
@@ -69,10 +69,10 @@ export class Messages {
    * ```
    */
   send(sessionId: string, body: SendMessageParams, options?: SendRequestOptions): APIPromise<MessageReply> {
-    const recover = options?.recover;
-    if (recover) {
-      const target = this.#target(sessionId, body, options, recover);
-      return new APIPromise(loadRecovery().then((r) => r.sendWithRecovery(target)));
+    if (options?.recover) {
+      return new APIPromise(
+        loadRecovery().then((r) => r.sendWithRecovery(this.#recovery, sessionId, body, options)),
+      );
     }
     return this.#http.request<MessageReply>(
       {
@@ -116,8 +116,11 @@ export class Messages {
         { ...requestOptions, signal },
       );
     // With `recover`, the recovery (loaded on first use) opens the stream and takes over failures.
-    const target = recover && this.#target(sessionId, body, requestOptions, recover);
-    const recovery = target && loadRecovery().then((r) => r.streamRecovery(target, open));
+    const recovery =
+      recover &&
+      loadRecovery().then((r) =>
+        r.streamRecovery(this.#recovery, sessionId, body, requestOptions, recover, open),
+      );
     return MessageStream.start<M>({
       open: recovery ? (signal) => recovery.then((r) => r.open(signal)) : (signal) => open(body, signal),
       recovery,
@@ -181,15 +184,5 @@ export class Messages {
       },
       options,
     );
-  }
-
-  /** What the recovery of one call works with (see `RecoveryTarget`). */
-  #target(
-    sessionId: string,
-    body: SendMessageParams,
-    options: RecoveryTarget['options'],
-    recover: true | RecoverOptions,
-  ): RecoveryTarget {
-    return { sessionId, body, options, recover, messages: this, tools: this.#tools, backoff: backoffMs };
   }
 }

@@ -255,12 +255,15 @@ export class MessageStream<M extends ToolInputMap = AnyToolInputs>
         // With `recover`: what the session holds, or a resume to read; without, the error.
         const recovery = await this.#recovery;
         if (!recovery || error instanceof ListenerFailure || this.aborted) throw error;
-        const failure = this.#progress.failure(error, false);
-        const next = await recovery.next(failure, this.#response !== undefined, this.#controller.signal);
+        const headers = this.#response !== undefined;
+        const next = await recovery.next(
+          this.#progress.failure(error, false),
+          headers,
+          this.#controller.signal,
+        );
         this.#recovered = recovery;
         this.#response = undefined;
         this.#progress.eventCount = 0;
-        this.#accumulator.retract();
         this.#consumers.recovered(next.attempt);
         if ('reply' in next) return this.#complete(next.reply);
         opening = next.opening;

@@ -56,13 +56,6 @@ export class ReplyAccumulator {
     return [...this.#messages.values()].sort((a, b) => a.index - b.index);
   }
 
-  /** Forgets the messages still open: a recovered reply's interrupted message was retracted. */
-  retract(): void {
-    for (const [index, message] of this.#messages) if (!message.complete) this.#messages.delete(index);
-    this.#current = undefined;
-    this.#blocks = new Map();
-  }
-
   apply(event: StreamEventItem): void {
     switch (event.type) {
       case 'messageStart': {

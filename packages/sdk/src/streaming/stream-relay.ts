@@ -38,8 +38,6 @@ export function relayedStart<M extends ToolInputMap>(
 function wireEvent(item: StreamEventItem): Record<string, unknown> {
   if (item.type === 'unknown') return { [item.kind]: item.payload };
   const { type, ...payload } = item;
-  // The SDK's own `recovered` event: its error as `parleyError` writes one.
-  if (type === 'recovered') return { [type]: { ...payload, error: relayError(item.error) } };
   return { [type]: payload };
 }
 

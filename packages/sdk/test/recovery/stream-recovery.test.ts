@@ -48,8 +48,12 @@ describe('messages.stream with recover', () => {
       ['assistant', 2],
     ]);
     expect(await stream.finalText()).toBe('Back online.');
-    // The snapshots forget the retracted message.
-    expect(stream.messages.map((m) => m.index)).toEqual([0, 2]);
+    // The snapshots keep the interrupted message as it streamed, never completed.
+    expect(stream.messages.map((m) => [m.index, m.complete])).toEqual([
+      [0, true],
+      [1, false],
+      [2, true],
+    ]);
     // The content went once; the recovery resumed with {}.
     expect(sends(server)).toEqual([{ content: '/say Back online.\n/fail-once Upstream overloaded' }, {}]);
     const all = await client.messages.export(sessionId, { includeDeleted: true });
