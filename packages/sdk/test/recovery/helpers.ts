@@ -1,6 +1,6 @@
 import { createReferenceServer, type ReferenceServer } from '@parley/reference-server';
 import { Parley, type RecoveryAttempt } from '@parley/sdk';
-import { vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, vi } from 'vitest';
 
 /** A reference server in this process (no socket) and a client that talks to it. */
 export function setup(options: Parameters<typeof createReferenceServer>[0] = {}): {
@@ -76,4 +76,18 @@ export function summary(attempts: readonly RecoveryAttempt[]): Array<Record<stri
 /** Lets the event loop turn `count` times without moving fake time (in-process requests complete). */
 export async function turns(count: number): Promise<void> {
   for (let i = 0; i < count; i++) await new Promise((resolve) => setImmediate(resolve));
+}
+
+/**
+ * Fake `setTimeout` for each test of the file (the recovery's waits), the lazy chunks loaded
+ * before (see {@link loadLazyChunks}), real timers back after each test.
+ */
+export function useFakeTimeouts(): void {
+  beforeAll(loadLazyChunks);
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
 }

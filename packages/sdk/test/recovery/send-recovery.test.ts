@@ -5,16 +5,10 @@ import {
   isReplyRecoveryError,
   type RecoveryAttempt,
 } from '@parley/sdk';
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { loadLazyChunks, sends, settle, setup, summary, turns } from './helpers.js';
+import { describe, expect, it, vi } from 'vitest';
+import { sends, settle, setup, summary, turns, useFakeTimeouts } from './helpers.js';
 
-beforeAll(loadLazyChunks);
-beforeEach(() => {
-  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-});
-afterEach(() => {
-  vi.useRealTimers();
-});
+useFakeTimeouts();
 
 describe('messages.send with recover', () => {
   it('a 502 model_error: the user message stays, a resume gets the answer, and the reply holds both', async () => {

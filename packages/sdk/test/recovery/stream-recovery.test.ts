@@ -4,16 +4,10 @@ import {
   type MessageStreamEvent,
   type RecoveryAttempt,
 } from '@parley/sdk';
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { loadLazyChunks, sends, settle, setup, summary } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { sends, settle, setup, summary, useFakeTimeouts } from './helpers.js';
 
-beforeAll(loadLazyChunks);
-beforeEach(() => {
-  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-});
-afterEach(() => {
-  vi.useRealTimers();
-});
+useFakeTimeouts();
 
 const backoff = (attempt: number) => 100 * attempt;
 

@@ -1,7 +1,7 @@
 import { createReferenceServer } from '@parley/reference-server';
 import { defineTool, jsonSchema, Parley, type RecoveryAttempt } from '@parley/sdk';
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { loadLazyChunks, sends, settle, setup } from '../../recovery/helpers.js';
+import { describe, expect, it } from 'vitest';
+import { sends, settle, setup, useFakeTimeouts } from '../../recovery/helpers.js';
 
 const getWeather = defineTool({
   name: 'get_weather',
@@ -17,13 +17,7 @@ const getWeather = defineTool({
 const CONTENT =
   '/tool get_weather {"city":"Paris"}\n/delay 50\n/then It is 18 degrees in Paris, as measured.';
 
-beforeAll(loadLazyChunks);
-beforeEach(() => {
-  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-});
-afterEach(() => {
-  vi.useRealTimers();
-});
+useFakeTimeouts();
 
 describe('runToolLoop with recover', () => {
   it('a resume dropped mid-answer is resumed again; the step records the attempt and the run holds every message once', async () => {
