@@ -91,11 +91,15 @@ export class Parley {
       logLevel: resolveLogLevel(options),
     });
     this.sessions = new Sessions(http);
-    this.messages = new Messages(http, {
-      firstEventTimeoutMs: options.streamFirstEventTimeoutMs ?? DEFAULT_STREAM_FIRST_EVENT_TIMEOUT_MS,
-      idleTimeoutMs: options.streamIdleTimeoutMs ?? DEFAULT_STREAM_IDLE_TIMEOUT_MS,
-    });
     this.tools = new Tools(http);
+    this.messages = new Messages(
+      http,
+      {
+        firstEventTimeoutMs: options.streamFirstEventTimeoutMs ?? DEFAULT_STREAM_FIRST_EVENT_TIMEOUT_MS,
+        idleTimeoutMs: options.streamIdleTimeoutMs ?? DEFAULT_STREAM_IDLE_TIMEOUT_MS,
+      },
+      this.tools,
+    );
   }
 
   /**

@@ -33,6 +33,10 @@ describe('bundle size (Vite and esbuild, minified, gzip)', () => {
     expect(lazy).toEqual(
       expect.arrayContaining(['sdk/src/tools/run/run-tool.ts', 'sdk/src/tools/run/heartbeat.ts', 'p-limit']),
     );
+    // So is the recovery of the `recover` option: a chat app that streams carries only its wiring.
+    expect(lazy).toEqual(
+      expect.arrayContaining(['sdk/src/recovery/reply-recovery.ts', 'sdk/src/recovery/session-view.ts']),
+    );
     expect(chat.initialGzipBytes).toBeLessThan(chat.totalGzipBytes);
     // Only the app that imports `@parley/sdk/partial-input` carries the JSON parser.
     const parsers = reports.map((r) => [

@@ -1,4 +1,5 @@
 import type { OpenResponse } from '../core/http-client.js';
+import type { StreamRecovery } from '../recovery/stream-recovery.js';
 import type { StreamTimeouts } from './body-reader.js';
 import type { AnyToolInputs, PartialInput, ToolInputMap } from './tool-input-delta.js';
 
@@ -12,4 +13,6 @@ export interface MessageStreamStart<M extends ToolInputMap = AnyToolInputs> {
   /** The session, for a body that does not name it. */
   sessionId?: string | undefined;
   partialInput?: PartialInput<M> | undefined;
+  /** With the `recover` option: takes over a failure of the reply (loaded on first use). */
+  recovery?: Promise<StreamRecovery> | undefined;
 }

@@ -1,8 +1,14 @@
+import type { RecoveryAttempt } from '../recovery/recover-options.js';
 import type { MessageReply, ToolUseBlock } from '../wire/index.js';
 import { EventQueue } from './event-queue.js';
-import type { MessageSnapshot } from './reply-accumulator.js';
+import type { AccumulatorCallbacks, MessageSnapshot } from './reply-accumulator.js';
 import type { StreamEventItem } from './stream-events.js';
-import type { AnyToolInputs, ToolInputDeltaOf, ToolInputMap } from './tool-input-delta.js';
+import type {
+  AnyToolInputs,
+  ToolInputDeltaMaker,
+  ToolInputDeltaOf,
+  ToolInputMap,
+} from './tool-input-delta.js';
 
 /** Listeners of {@link MessageStream.on}; `M` types the tool inputs of `toolInputDelta`. */
 export interface MessageStreamEvents<M extends ToolInputMap = AnyToolInputs> {
@@ -19,6 +25,11 @@ export interface MessageStreamEvents<M extends ToolInputMap = AnyToolInputs> {
    * `partialInput` option (from `@parley/sdk/partial-input`).
    */
   toolInputDelta: (delta: ToolInputDeltaOf<M>) => void;
+  /**
+   * The reply failed and the `recover` option took over (also a `recovered` event in iteration):
+   * what streamed of the interrupted answer was retracted; a resume streams a new one.
+   */
+  recovered: (attempt: RecoveryAttempt) => void;
   /** The reply completed (`replyStop`). */
   reply: (reply: MessageReply) => void;
   /** The stream failed; `finalReply()` and iteration reject with the same error. */
@@ -74,6 +85,31 @@ export class StreamConsumers {
         throw new ListenerFailure(error instanceof Error ? error : new Error(String(error)));
       }
     }
+  }
+
+  /** What the accumulator finds goes to the listeners; `broken` names how far the stream got. */
+  accumulatorCallbacks(
+    broken: AccumulatorCallbacks['broken'],
+    deltas: ToolInputDeltaMaker | undefined,
+  ): AccumulatorCallbacks {
+    return {
+      text: (delta, snapshot) => this.emit('text', delta, snapshot),
+      toolUse: (block) => this.emit('toolUse', block),
+      message: (message) => this.emit('message', message),
+      broken,
+      ...(deltas && {
+        toolInput: (block, fragment) => {
+          const delta = deltas(block, fragment);
+          if (delta) this.emit('toolInputDelta', delta);
+        },
+      }),
+    };
+  }
+
+  /** The `recover` option took over: a `recovered` item for the loops, then the listeners. */
+  recovered(attempt: RecoveryAttempt): void {
+    this.deliver({ type: 'recovered', ...attempt });
+    this.emit('recovered', attempt);
   }
 
   /** One event for every `for await` loop, then for the `event` listeners. */

@@ -9,6 +9,7 @@ import { runTool } from '../run/run-tool.js';
 import type { ToolRunResult } from '../run/tool-run-result.js';
 import { checkLoopControls } from './check-loop-controls.js';
 import { checkStop } from './check-stop.js';
+import { type StepRecovery, stepRecovery } from './step-recovery.js';
 import type { RunToolLoopOptions, ToolLoopClient } from './tool-loop-options.js';
 import type { ToolLoopResult, ToolLoopStep } from './tool-loop-run.js';
 
@@ -34,10 +35,11 @@ export async function runToolLoopSteps(
   let body: SendMessageRequest = options.content === undefined ? {} : { content: options.content };
   for (let step = 1; ; step++) {
     signal.throwIfAborted();
-    const reply = await send(client, sessionId, body, options, signal);
+    const recovery = stepRecovery(options.recover, messages);
+    const reply = await send(client, sessionId, body, options, signal, recovery);
     for (const message of reply.messages) messages.set(message.index, message);
     const toolResults = await runPending(client, reply, options, config, signal);
-    const done: ToolLoopStep = { step, reply, toolResults };
+    const done: ToolLoopStep = { step, reply, toolResults, ...(recovery && { recovery: recovery.attempts }) };
     if (toolResults.some((r) => r.approval)) done.approvals = toolResults.flatMap((r) => r.approval ?? []);
     steps.push(done);
     emit(done);
@@ -68,9 +70,11 @@ async function send(
   body: SendMessageRequest,
   options: RunToolLoopOptions,
   signal: AbortSignal,
+  recovery: StepRecovery | undefined,
 ): Promise<MessageReply> {
-  if (!options.stream) return client.messages.send(sessionId, body, { signal });
-  const stream = client.messages.stream(sessionId, body, { signal });
+  const sendOptions = recovery ? { signal, recover: recovery.recover } : { signal };
+  if (!options.stream) return client.messages.send(sessionId, body, sendOptions);
+  const stream = client.messages.stream(sessionId, body, sendOptions);
   if (options.onText) stream.on('text', options.onText);
   return stream.finalReply();
 }
