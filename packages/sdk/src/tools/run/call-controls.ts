@@ -7,12 +7,15 @@ import { heartbeatIntervalMs } from './heartbeat.js';
 import { TimeLimit } from './time-limit.js';
 import type { ToolApproval, ToolApprover } from './tool-approval.js';
 
+/** When a call was made and when it is abandoned (server clock, Unix ms), when the caller knows. */
+export interface CallTimes {
+  createdAt?: number | undefined;
+  deadlineAt?: number | undefined;
+}
+
 /** The options of `runTool` that set a call's controls. */
 export interface CallControlOptions {
-  pending: Pick<PendingTool, 'name'> & {
-    createdAt?: PendingTool['createdAt'] | undefined;
-    deadlineAt?: PendingTool['deadlineAt'] | undefined;
-  };
+  pending: Pick<PendingTool, 'name'> & CallTimes;
   tool: AnyTool;
   approve?: ToolApprover | undefined;
   toolTimeoutMs?: number | undefined;

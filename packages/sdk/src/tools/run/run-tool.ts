@@ -10,7 +10,7 @@ import { linkedSignal } from '../../internal/linked-signal.js';
 import { raceSignal } from '../../internal/race-signal.js';
 import type { PendingTool } from '../../wire/index.js';
 import type { AnyTool, ToolContext } from '../define/define-tool.js';
-import { type CallControls, callControls } from './call-controls.js';
+import { type CallControls, type CallTimes, callControls } from './call-controls.js';
 import { checkOutputSize, executeTool, type Outcome } from './execute-tool.js';
 import { Heartbeat } from './heartbeat.js';
 import { responseBodyBytes, toolOutputTooLarge } from './output-size.js';
@@ -25,10 +25,7 @@ export interface RunToolOptions<TTool extends AnyTool = AnyTool> {
    * The call to run: an entry of `reply.pendingTools` (`requestId`, `name` and `input` are read;
    * `createdAt` and `deadlineAt`, when there, end an approval wait before the call's deadline).
    */
-  pending: Pick<PendingTool, 'requestId' | 'name' | 'input'> & {
-    createdAt?: PendingTool['createdAt'] | undefined;
-    deadlineAt?: PendingTool['deadlineAt'] | undefined;
-  };
+  pending: Pick<PendingTool, 'requestId' | 'name' | 'input'> & CallTimes;
   tool: TTool;
   /** The server's timeout from the reply (`reply.heartbeatTimeoutMs`); sets the heartbeat interval. */
   heartbeatTimeoutMs?: number | undefined;
