@@ -5,6 +5,7 @@ import { pathSegment } from '../internal/path.js';
 import type { StreamTimeouts } from '../streaming/body-reader.js';
 import { MessageStream } from '../streaming/message-stream.js';
 import type { AnyToolInputs, PartialInput, ToolInputMap } from '../streaming/tool-input-delta.js';
+import { tracedStream } from '../streaming/traced-stream.js';
 import type {
   ExportMessagesResponse,
   Message,
@@ -83,12 +84,16 @@ export class Messages {
     options: StreamRequestOptions<M> = {},
   ): MessageStream<M> {
     const { firstEventTimeoutMs, idleTimeoutMs, partialInput, ...requestOptions } = options;
+    const open = (signal: AbortSignal, traceContext = requestOptions.traceContext) =>
+      this.#http.open(
+        { method: 'POST', path: `v1/messages/${pathSegment(sessionId)}/stream`, body, idempotent: false },
+        { ...requestOptions, signal, traceContext },
+      );
+    const tracer = this.#http.tracer;
+    const traced = tracer && tracedStream(tracer, sessionId, requestOptions.traceContext, open);
     return MessageStream.start<M>({
-      open: (signal) =>
-        this.#http.open(
-          { method: 'POST', path: `v1/messages/${pathSegment(sessionId)}/stream`, body, idempotent: false },
-          { ...requestOptions, signal },
-        ),
+      open: traced ? traced.open : open,
+      observer: traced ? traced.observer : undefined,
       timeouts: {
         firstEventTimeoutMs: firstEventTimeoutMs ?? this.#streamDefaults.firstEventTimeoutMs,
         idleTimeoutMs: idleTimeoutMs ?? this.#streamDefaults.idleTimeoutMs,

@@ -1,5 +1,6 @@
 import type { OpenResponse } from '../core/http-client.js';
 import type { StreamTimeouts } from './body-reader.js';
+import type { StreamObserver } from './stream-progress.js';
 import type { AnyToolInputs, PartialInput, ToolInputMap } from './tool-input-delta.js';
 
 /** How `MessageStream.start` opens a stream. */
@@ -12,4 +13,6 @@ export interface MessageStreamStart<M extends ToolInputMap = AnyToolInputs> {
   /** The session, for a body that does not name it. */
   sessionId?: string | undefined;
   partialInput?: PartialInput<M> | undefined;
+  /** Told of each event and of the end (the stream's span). */
+  observer?: StreamObserver | undefined;
 }

@@ -35,16 +35,16 @@ export class MessageStream<M extends ToolInputMap = AnyToolInputs> implements As
   #sessionId: string | undefined;
   #response: Response | undefined;
   #reply: MessageReply | undefined;
-  readonly #progress = new StreamProgress(() => this.requestId);
+  readonly #progress: StreamProgress;
   readonly #unlink: () => void;
   /** Set with the `partialInput` option: turns a tool input fragment into a `toolInputDelta`. */
   readonly #deltas: ToolInputDeltaMaker | undefined;
 
   private constructor(start: MessageStreamStart<M>) {
     const { open, timeouts, signal: userSignal, sessionId, partialInput } = start;
+    this.#progress = new StreamProgress(() => this.requestId, start.observer);
     this.#fallbackSessionId = sessionId;
-    const deltas = partialInput?.deltas();
-    this.#deltas = deltas;
+    this.#deltas = partialInput?.deltas();
     this.#reader = new BodyReader({
       timeouts,
       signal: this.#controller.signal,
@@ -63,9 +63,9 @@ export class MessageStream<M extends ToolInputMap = AnyToolInputs> implements As
       toolUse: (block) => this.#consumers.emit('toolUse', block),
       message: (message) => this.#consumers.emit('message', message),
       broken: (message, cause) => this.#progress.broken(message, cause),
-      ...(deltas && {
+      ...(this.#deltas && {
         toolInput: (block, fragment) => {
-          const delta = deltas(block, fragment);
+          const delta = this.#deltas?.(block, fragment);
           if (delta) this.#consumers.emit('toolInputDelta', delta);
         },
       }),

@@ -1,3 +1,4 @@
+import type { ContextLike } from '../../tracing/tracer-like.js';
 import type { MessageReply, PendingTool, SendMessageRequest, UserContentBlock } from '../../wire/index.js';
 import type { AnyTool } from '../define/define-tool.js';
 import type { ToolClient, ToolRequestOptions } from '../run/tool-transport.js';
@@ -74,4 +75,9 @@ export interface RunToolLoopOptions {
   maxBodyBytes?: number | undefined;
   /** Source of heartbeat jitter, `[0, 1)`. */
   random?: (() => number) | undefined;
+  /**
+   * The parent of the run's span, when the client has a `tracer` (its spans: the run, each step,
+   * each request and tool run). Default: the active context.
+   */
+  traceContext?: ContextLike | undefined;
 }

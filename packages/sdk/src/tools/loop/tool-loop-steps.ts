@@ -2,6 +2,7 @@
 // run, with the other tool helpers (../tool-helpers.ts).
 import { linkedSignal } from '../../internal/linked-signal.js';
 import { mapConcurrent } from '../../internal/map-concurrent.js';
+import type { ContextLike } from '../../tracing/tracer-like.js';
 import type { Message, MessageReply, SendMessageRequest } from '../../wire/index.js';
 import type { AnyTool } from '../define/define-tool.js';
 import { reportUnknownTool } from '../run/report-unknown-tool.js';
@@ -9,12 +10,15 @@ import { runTool } from '../run/run-tool.js';
 import type { ToolRunResult } from '../run/tool-run-result.js';
 import type { RunToolLoopOptions, ToolLoopClient } from './tool-loop-options.js';
 import type { ToolLoopResult, ToolLoopStep } from './tool-loop-run.js';
+import type { ToolLoopTrace } from './tool-loop-trace.js';
 
 /** The loop's settings, checked by `runToolLoop` before the run starts. */
 export interface ToolLoopConfig {
   maxSteps: number;
   concurrency: number;
   tools: Map<string, AnyTool>;
+  /** The run's spans, when the client has a tracer. */
+  trace?: ToolLoopTrace | undefined;
 }
 
 /** Runs the loop to its end: `emit` each step as it completes. */
@@ -31,10 +35,12 @@ export async function runToolLoopSteps(
   let body: SendMessageRequest = options.content === undefined ? {} : { content: options.content };
   for (let step = 1; ; step++) {
     signal.throwIfAborted();
-    const reply = await send(client, sessionId, body, options, signal);
+    const traceContext = config.trace?.startStep(step);
+    const reply = await send(client, sessionId, body, options, { signal, traceContext });
     for (const message of reply.messages) messages.set(message.index, message);
-    const toolResults = await runPending(client, reply, options, config, signal);
+    const toolResults = await runPending(client, reply, options, config, signal, traceContext);
     const done: ToolLoopStep = { step, reply, toolResults };
+    config.trace?.endStep(done);
     steps.push(done);
     emit(done);
     await options.onStep?.(done);
@@ -60,10 +66,10 @@ async function send(
   sessionId: string,
   body: SendMessageRequest,
   options: RunToolLoopOptions,
-  signal: AbortSignal,
+  request: { signal: AbortSignal; traceContext: ContextLike | undefined },
 ): Promise<MessageReply> {
-  if (!options.stream) return client.messages.send(sessionId, body, { signal });
-  const stream = client.messages.stream(sessionId, body, { signal });
+  if (!options.stream) return client.messages.send(sessionId, body, request);
+  const stream = client.messages.stream(sessionId, body, request);
   if (options.onText) stream.on('text', options.onText);
   return stream.finalReply();
 }
@@ -72,8 +78,9 @@ async function runPending(
   client: ToolLoopClient,
   reply: MessageReply,
   options: RunToolLoopOptions,
-  config: { concurrency: number; tools: Map<string, AnyTool> },
+  config: ToolLoopConfig,
   signal: AbortSignal,
+  traceContext: ContextLike | undefined,
 ): Promise<ToolRunResult[]> {
   if (reply.pendingTools.length === 0) return [];
   // One failing tool (its report failed for good) cancels its siblings before the loop rejects.
@@ -93,6 +100,7 @@ async function runPending(
             pending,
             available,
             signal: stepSignal,
+            traceContext,
           });
         const { onHeartbeatError, onHeartbeat } = options;
         // The call as the server reads it: the reply's PENDING until a beat succeeds, then PROCESSING.
@@ -106,6 +114,8 @@ async function runPending(
           signal: stepSignal,
           random: options.random,
           maxBodyBytes: options.maxBodyBytes,
+          tracer: config.trace?.tracer,
+          traceContext,
           onHeartbeatError: onHeartbeatError && ((error) => onHeartbeatError(error, call)),
           onHeartbeat: (beats) => {
             if (call.state !== 'PROCESSING') call = { ...pending, state: 'PROCESSING' };

@@ -8,6 +8,7 @@ import {
 } from '../../errors/index.js';
 import { linkedSignal } from '../../internal/linked-signal.js';
 import { raceSignal } from '../../internal/race-signal.js';
+import type { ContextLike, TracerOption } from '../../tracing/tracer-like.js';
 import type { PendingTool } from '../../wire/index.js';
 import type { AnyTool, ToolContext } from '../define/define-tool.js';
 import { checkOutputSize, executeTool, type Outcome } from './execute-tool.js';
@@ -15,6 +16,7 @@ import { Heartbeat } from './heartbeat.js';
 import { responseBodyBytes, toolOutputTooLarge } from './output-size.js';
 import { reportWithRetry } from './report.js';
 import type { ToolRunBase, ToolRunLost, ToolRunOutput, ToolRunResult } from './tool-run-result.js';
+import { traceToolRun } from './tool-run-trace.js';
 import type { ToolClient, ToolTransport } from './tool-transport.js';
 
 export interface RunToolOptions<TTool extends AnyTool = AnyTool> {
@@ -42,6 +44,10 @@ export interface RunToolOptions<TTool extends AnyTool = AnyTool> {
   onHeartbeatError?: ((error: unknown) => void) | undefined;
   /** Called after each successful heartbeat with the count so far (progress display, metrics). */
   onHeartbeat?: ((beats: number) => void) | undefined;
+  /** Records the run's span (`execute_tool {name}`) there. Default: the client's `tracer`. */
+  tracer?: TracerOption | undefined;
+  /** The parent of the run's span. Default: the active context. */
+  traceContext?: ContextLike | undefined;
 }
 
 /**
@@ -77,7 +83,9 @@ export async function runTool<TTool extends AnyTool>(
   // One listener on the caller's signal for the whole call, released at its end (not one for each
   // part of it): a loop's step signal serves several calls at once, and Node warns past ten.
   const link = signal ? linkedSignal(signal) : undefined;
+  const tracer = options.tracer ?? ('tools' in client ? client.tracer : undefined);
   try {
+    if (tracer) return await traceToolRun(tracer, transport, options, (t, o) => run(t, o, link?.signal));
     return await run(transport, options, link?.signal);
   } finally {
     link?.unlink();
