@@ -11,7 +11,11 @@ expectTypeOf<Context>().toExtend<ContextLike>();
 expectTypeOf(trace.getTracer('my-app')).toExtend<NonNullable<ParleyOptions['tracer']>>();
 expectTypeOf<'global'>().toExtend<NonNullable<ParleyOptions['tracer']>>();
 
-const client = new Parley({ baseUrl: 'http://localhost:4010', token: 't', tracer: trace.getTracer('my-app') });
+const client = new Parley({
+  baseUrl: 'http://localhost:4010',
+  token: 't',
+  tracer: trace.getTracer('my-app'),
+});
 void client.sessions.list({ traceContext: trace.setSpan(context.active(), trace.getActiveSpan()!) });
 // @ts-expect-error: a tracer provider is not a tracer (call its getTracer)
 void new Parley({ baseUrl: 'http://localhost:4010', token: 't', tracer: trace.getTracerProvider() });

@@ -1,5 +1,5 @@
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { context, ROOT_CONTEXT, trace } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { createReferenceServer } from '@parley/reference-server';
 import { defineTool, isInternalServerError, Parley } from '@parley/sdk';
 import { afterEach, describe, expect, test } from 'vitest';
@@ -128,7 +128,10 @@ describe('tool loop spans: the run, each step, each request and tool run', () =>
     const error = await client.runToolLoop({ sessionId, content: 'Hi' }).catch((e: unknown) => e);
     expect(isInternalServerError(error)).toBe(true);
     for (const name of ['POST /v1/messages/{sessionId}', 'parley.tool_loop.step', 'parley.tool_loop']) {
-      expect(rec.span(name).status, name).toEqual({ code: SpanStatusCode.ERROR, message: (error as Error).message });
+      expect(rec.span(name).status, name).toEqual({
+        code: SpanStatusCode.ERROR,
+        message: (error as Error).message,
+      });
     }
     expect(rec.span('parley.tool_loop').attributes['error.type']).toBe('InternalServerError');
   });
@@ -141,7 +144,11 @@ describe('tool loop spans: the run, each step, each request and tool run', () =>
       client.runToolLoop({ sessionId, content: '/say One.' }),
     );
     const explicit = rec.tracer.startSpan('app.job');
-    await client.runToolLoop({ sessionId, content: '/say Two.', traceContext: trace.setSpan(ROOT_CONTEXT, explicit) });
+    await client.runToolLoop({
+      sessionId,
+      content: '/say Two.',
+      traceContext: trace.setSpan(ROOT_CONTEXT, explicit),
+    });
     const runs = rec.spans().filter((s) => s.name === 'parley.tool_loop');
     expect(runs.map((s) => s.parentSpanContext?.spanId)).toEqual([
       app.spanContext().spanId,

@@ -77,6 +77,9 @@ describe('a span per tool run', () => {
     expect(result.status).toBe('LOST');
     const span = rec.span('execute_tool waits');
     expect(span.status).toEqual({ code: SpanStatusCode.ERROR, message: result.error });
-    expect(span.attributes).toMatchObject({ 'parley.tool.status': 'LOST', 'error.type': 'ToolCallLostError' });
+    expect(span.attributes).toMatchObject({
+      'parley.tool.status': 'LOST',
+      'error.type': 'ToolCallLostError',
+    });
   });
 });
