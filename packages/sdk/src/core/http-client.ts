@@ -125,18 +125,15 @@ export class HttpClient {
 
   /** Sends a request and returns its checked body (and, through `withResponse()`, the response). */
   request<T>(spec: RequestSpec, options: RequestOptions = {}): APIPromise<T> {
-    const { tracer } = this.#config;
     return new APIPromise(
-      tracer
-        ? this.#traced(tracer, spec, options, false, (exchange) => this.#request<T>(spec, options, exchange))
-        : this.#request<T>(spec, options),
+      this.#call(spec, options, false, (exchange) => this.#request<T>(spec, options, exchange)),
     );
   }
 
   async #request<T>(
     spec: RequestSpec,
     options: RequestOptions,
-    exchange = this.#exchange(spec, options, false),
+    exchange: Exchange,
   ): Promise<WithResponse<T>> {
     const response = await this.#send(spec, exchange, options, false);
     const { text } = exchange;
@@ -159,27 +156,26 @@ export class HttpClient {
   }
 
   /** Sends a request and hands back the 2xx response with its body unread. */
-  async open(spec: RequestSpec, options: RequestOptions = {}): Promise<OpenResponse> {
-    const { tracer } = this.#config;
-    if (tracer) {
-      return this.#traced(tracer, spec, options, true, async (exchange) => ({
-        response: await this.#send(spec, exchange, options, true),
-      }));
-    }
-    const response = await this.#send(spec, this.#exchange(spec, options, true), options, true);
-    return { response };
+  open(spec: RequestSpec, options: RequestOptions = {}): Promise<OpenResponse> {
+    return this.#call(spec, options, true, async (exchange) => ({
+      response: await this.#send(spec, exchange, options, true),
+    }));
   }
 
-  /** Runs `call` inside the request's span (the tracing code loads on the first traced call). */
-  async #traced<R extends { response: Response }>(
-    tracer: TracerOption,
+  /**
+   * Runs `call` on a new exchange; with a tracer, inside the request's span (the tracing code loads
+   * on the first traced call).
+   */
+  async #call<R extends { response: Response }>(
     spec: RequestSpec,
     options: RequestOptions,
     streaming: boolean,
     call: (exchange: Exchange) => Promise<R>,
   ): Promise<R> {
-    const { traceRequest } = await loadTracingHelpers();
     const exchange = this.#exchange(spec, options, streaming);
+    const { tracer } = this.#config;
+    if (!tracer) return call(exchange);
+    const { traceRequest } = await loadTracingHelpers();
     const traced = { method: spec.method, path: spec.path, url: exchange.url, options: exchange.options };
     return traceRequest(tracer, traced, options.traceContext, () => call(exchange));
   }

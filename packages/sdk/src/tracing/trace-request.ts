@@ -1,9 +1,22 @@
-import { type BeforeRetryHook, isHTTPError, isTimeoutError, type Options } from 'ky';
-import { isAPIError, REQUEST_ID_HEADER } from '../errors/index.js';
+import type { BeforeRetryHook, Options } from 'ky';
 import { endSpan, errorType, SPAN_KIND_CLIENT } from './end-span.js';
 import { routeTemplate } from './route-template.js';
 import { resolveTracer } from './trace-context.js';
 import type { AttributesLike, ContextLike, TracerOption } from './tracer-like.js';
+
+// This module imports nothing the client's first chunk holds (no SDK error class, no ky guard): a
+// module shared with that chunk would be split out of it into a file of its own, and an app without
+// a tracer would download more. So errors are told apart by their fields, as ky's guards do by name.
+
+/** The protocol's request id header (`REQUEST_ID_HEADER` of errors/api-error.ts). */
+const REQUEST_ID_HEADER = 'x-request-id';
+
+/** The HTTP status of a failure: an `APIError`'s, or ky's `HTTPError`'s response's. */
+function statusOf(error: unknown): number | undefined {
+  const { status, response } = (error ?? {}) as { status?: unknown; response?: { status?: unknown } };
+  if (typeof status === 'number') return status;
+  return typeof response?.status === 'number' ? response.status : undefined;
+}
 
 /** One call as the client sends it: what its span names, and its ky options (for the retry hook). */
 export interface TracedCall {
@@ -45,13 +58,12 @@ export async function traceRequest<R extends { response: Response }>(
     // ky's hook before each retry: it runs after the wait, as the request goes again.
     const onRetry: BeforeRetryHook = ({ error, retryCount }) => {
       span.setAttribute('http.request.resend_count', retryCount);
+      const status = statusOf(error);
+      // ky's TimeoutError is the SDK's APITimeoutError once the call gives up.
+      const type = error.name === 'TimeoutError' ? 'APITimeoutError' : errorType(error);
       span.addEvent('parley.retry', {
         'http.request.resend_count': retryCount,
-        'error.type': isHTTPError(error)
-          ? String(error.response.status)
-          : isTimeoutError(error)
-            ? 'APITimeoutError'
-            : errorType(error),
+        'error.type': status === undefined ? type : `${status}`,
       });
     };
     const hooks = call.options.hooks;
@@ -66,16 +78,17 @@ export async function traceRequest<R extends { response: Response }>(
     });
     return result;
   } catch (error) {
-    if (isAPIError(error)) {
-      const { status, requestId } = error;
+    // An APIError: the service answered, with its status and request id.
+    const status = statusOf(error);
+    const { requestId } = error as { requestId?: string };
+    if (status === undefined) endSpan(span, error);
+    else {
       endSpan(
         span,
         error,
         { 'http.response.status_code': status, 'parley.request_id': requestId },
         `${status}`,
       );
-    } else {
-      endSpan(span, error);
     }
     throw error;
   }
