@@ -18,6 +18,12 @@ function statusOf(error: unknown): number | undefined {
   return typeof response?.status === 'number' ? response.status : undefined;
 }
 
+/** The request id of ky's `HTTPError`'s response. */
+function requestIdOf(error: Error): string | undefined {
+  const { response } = error as { response?: unknown };
+  return response instanceof Response ? (response.headers.get(REQUEST_ID_HEADER) ?? undefined) : undefined;
+}
+
 /** One call as the client sends it: what its span names, and its ky options (for the retry hook). */
 export interface TracedCall {
   method: string;
@@ -64,6 +70,7 @@ export async function traceRequest<R extends { response: Response }>(
       span.addEvent('parley.retry', {
         'http.request.resend_count': retryCount,
         'error.type': status === undefined ? type : `${status}`,
+        'parley.request_id': requestIdOf(error),
       });
     };
     const hooks = call.options.hooks;

@@ -52,8 +52,22 @@ describe('a span per request (HTTP client span, OpenTelemetry semantic conventio
     expect(span.attributes['http.request.resend_count']).toBe(2);
     expect(span.attributes['http.response.status_code']).toBe(200);
     expect(span.events.map((e) => [e.name, e.attributes])).toEqual([
-      ['parley.retry', { 'http.request.resend_count': 1, 'error.type': '503' }],
-      ['parley.retry', { 'http.request.resend_count': 2, 'error.type': '503' }],
+      [
+        'parley.retry',
+        {
+          'http.request.resend_count': 1,
+          'error.type': '503',
+          'parley.request_id': expect.stringMatching(/^req_/),
+        },
+      ],
+      [
+        'parley.retry',
+        {
+          'http.request.resend_count': 2,
+          'error.type': '503',
+          'parley.request_id': expect.stringMatching(/^req_/),
+        },
+      ],
     ]);
     expect(span.status.code).toBe(SpanStatusCode.UNSET);
   });
