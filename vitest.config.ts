@@ -10,6 +10,7 @@ export default defineConfig({
       'packages/*/src/**/*.test.ts',
       'packages/*/test/**/*.test.ts',
       'examples/*/test/**/*.test.ts',
+      'scripts/test/*.test.ts',
       // Every fenced TypeScript snippet of README.md and docs/ (scripts/doc-snippets/generate.mjs).
       'scripts/doc-snippets/.generated/*.test.ts',
     ],

@@ -51,7 +51,11 @@ export const BUNDLES: BundleSpec[] = [
     name: 'chat app',
     entry: 'bundle/chat-app.ts',
     budgetOf: 'initial',
-    budgetBytes: { vite: 17 * 1024, esbuild: 20 * 1024 },
+    // 17 KB until the SDK's layout (issue 25): one defaults module read by the eager client and the
+    // lazy tool helpers lands in a shared chunk (~185 B with Vite), the stream scanner shared with
+    // the server's proxy carries its error positions (~100 B), and MessageStream split under 300
+    // lines (~80 B). Meeting 17 KB meant undoing those (measured: 5 B under, nothing left to add).
+    budgetBytes: { vite: 17.5 * 1024, esbuild: 20 * 1024 },
     external: [],
   },
   {
@@ -67,7 +71,9 @@ export const BUNDLES: BundleSpec[] = [
     name: 'tool worker',
     entry: 'bundle/tool-worker.ts',
     budgetOf: 'total',
-    budgetBytes: { vite: 23 * 1024, esbuild: 22 * 1024 },
+    // With esbuild too, since `runTool` and the heartbeat left the root entry (issue 25): esbuild
+    // splits the tool helpers off as Vite does, and the worker pays for the second file.
+    budgetBytes: { vite: 23 * 1024, esbuild: 23 * 1024 },
     external: ['zod'],
   },
 ];

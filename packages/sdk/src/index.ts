@@ -41,10 +41,12 @@ export {
   isReplayMismatchError,
   isResponseValidationError,
   isStreamError,
+  isToolApprovalTimeoutError,
   isToolCallLostError,
   isToolNotDeclaredError,
   isToolOutputTooLargeError,
   isToolReportError,
+  isToolTimeoutError,
   isToolWorkerDataError,
   isToolWorkerError,
   isToolWorkerTimeoutError,
@@ -63,6 +65,9 @@ export {
   ToolWorkerError,
   ToolWorkerTimeoutError,
 } from './errors/index.js';
+// Types only: the classes are on `@parley/sdk/tools`, with the tool helpers that throw them.
+export type { ToolApprovalTimeoutError } from './errors/tool-approval-timeout-error.js';
+export type { ToolTimeoutError } from './errors/tool-timeout-error.js';
 export type { Messages, SendMessageParams, StreamRequestOptions } from './resources/messages.js';
 export type { CreateSessionParams, Sessions } from './resources/sessions.js';
 export type { Tools } from './resources/tools.js';
@@ -92,7 +97,9 @@ export type {
 export type {
   AnyTool,
   DefineToolOptions,
+  NeedsApproval,
   Tool,
+  ToolApprovalCall,
   ToolContext,
   ToolOutputOf,
 } from './tools/define/define-tool.js';
@@ -110,8 +117,16 @@ export type {
 export type { RunToolLoopOptions, ToolLoopClient, ToolLoopStream } from './tools/loop/run-tool-loop.js';
 export { runToolLoop } from './tools/loop/run-tool-loop.js';
 export type { DeclaredTools } from './tools/loop/session-tools.js';
-export type { ToolLoopResult, ToolLoopRun, ToolLoopStep } from './tools/loop/tool-loop-run.js';
+export type { StopCondition } from './tools/loop/stop-conditions.js';
+export { hasToolCall, stepCountIs } from './tools/loop/stop-conditions.js';
+export type { ToolLoopResult, ToolLoopRun, ToolLoopStep, ToolLoopStop } from './tools/loop/tool-loop-run.js';
 export type { RunToolOptions } from './tools/run/run-tool.js';
+export type {
+  ToolApproval,
+  ToolApprovalAnswer,
+  ToolApprovalRequest,
+  ToolApprover,
+} from './tools/run/tool-approval.js';
 export type {
   ToolRunAlreadySettled,
   ToolRunComplete,

@@ -12,8 +12,10 @@ import type {
 import type { APIConnectionError, APITimeoutError, APIUserAbortError } from './connection-errors.js';
 import { hasParleyBrand, type ParleyError } from './parley-error.js';
 import type { ResponseValidationError, StreamError } from './stream-errors.js';
+import type { ToolApprovalTimeoutError } from './tool-approval-timeout-error.js';
 import type { ToolCallLostError, ToolOutputTooLargeError, ToolReportError } from './tool-errors.js';
 import type { ToolNotDeclaredError } from './tool-not-declared-error.js';
+import type { ToolTimeoutError } from './tool-timeout-error.js';
 import type { ToolWorkerDataError, ToolWorkerError, ToolWorkerTimeoutError } from './tool-worker-errors.js';
 
 function named(value: unknown, ...names: string[]): boolean {
@@ -80,3 +82,8 @@ export const isToolWorkerDataError = (value: unknown): value is ToolWorkerDataEr
   named(value, 'ToolWorkerDataError');
 export const isToolWorkerTimeoutError = (value: unknown): value is ToolWorkerTimeoutError =>
   named(value, 'ToolWorkerTimeoutError');
+/** A handler ran past a time limit: `ToolTimeoutError` (main thread) or `ToolWorkerTimeoutError` (worker). */
+export const isToolTimeoutError = (value: unknown): value is ToolTimeoutError | ToolWorkerTimeoutError =>
+  named(value, 'ToolTimeoutError', 'ToolWorkerTimeoutError');
+export const isToolApprovalTimeoutError = (value: unknown): value is ToolApprovalTimeoutError =>
+  named(value, 'ToolApprovalTimeoutError');

@@ -26,6 +26,25 @@ export interface ToolContext {
   rawInput: ToolObject;
 }
 
+/** The call a `needsApproval` predicate is asked about. */
+export interface ToolApprovalCall {
+  sessionId: string;
+  /** The `tool_use` id, which is the `:requestId` of the tool endpoints. */
+  requestId: string;
+  /** The tool's name as the model called it. */
+  name: string;
+  /** The input exactly as the model sent it, before the input schema parsed it. */
+  rawInput: ToolObject;
+}
+
+/**
+ * Whether a call of the tool waits for a person's approval (`runToolLoop({ approve })`) before
+ * its handler runs: always (`true`), or when the predicate says so for this input.
+ */
+export type NeedsApproval<TInput = unknown> =
+  | boolean
+  | ((input: TInput, call: ToolApprovalCall) => boolean | Promise<boolean>);
+
 /** What a handler may return: the output schema's input type, or any object without one. */
 export type ToolOutputOf<TOutput extends ObjectSchema | undefined> = TOutput extends ObjectSchema
   ? SchemaInput<TOutput>
@@ -44,6 +63,12 @@ export interface Tool<
   readonly input: TInput;
   /** Checks what `run` returns before it is submitted, when given. */
   readonly output: TOutput;
+  /** Whether a call waits for `approve` before `run` (see {@link DefineToolOptions.needsApproval}). */
+  readonly needsApproval?: NeedsApproval<SchemaOutput<TInput>> | undefined;
+  /** A completed call of this tool ends a `runToolLoop` (see {@link DefineToolOptions.endsLoop}). */
+  readonly endsLoop?: boolean | undefined;
+  /** The handler's time limit in ms (see {@link DefineToolOptions.timeoutMs}). */
+  readonly timeoutMs?: number | undefined;
   run(input: SchemaOutput<TInput>, ctx: ToolContext): ToolOutputOf<TOutput> | Promise<ToolOutputOf<TOutput>>;
 }
 
@@ -63,6 +88,25 @@ export interface DefineToolOptions<TInput extends ObjectSchema, TOutput extends 
   input: TInput;
   /** The schema of an object: turned into `responseShape` and used to check the handler's output. */
   output?: TOutput;
+  /**
+   * Ask before running: `true` for every call, or a predicate of the parsed input and the call
+   * (`(input, call) => boolean | Promise<boolean>`). `runToolLoop` then awaits its `approve`
+   * callback while the call's heartbeat keeps the lease; a denial goes to the model as an ERROR
+   * with the reason. A loop with such a tool and no `approve` fails at its start.
+   */
+  needsApproval?: NeedsApproval<SchemaOutput<TInput>> | undefined;
+  /**
+   * A `runToolLoop` stops once a call of this tool completed (`status: 'stopped'`), after the
+   * step's other calls are settled: for a tool like `submit_answer` whose call is the result.
+   */
+  endsLoop?: boolean | undefined;
+  /**
+   * The handler's time limit in ms, counted from when it starts (after any approval): at the limit
+   * its `ctx.signal` aborts with a `ToolTimeoutError` and the model gets an ERROR
+   * (`Tool "x" ran past its 800 ms time limit and was stopped`). Default: `runToolLoop`'s
+   * `toolTimeoutMs`, else none.
+   */
+  timeoutMs?: number | undefined;
   run(input: SchemaOutput<TInput>, ctx: ToolContext): ToolOutputOf<TOutput> | Promise<ToolOutputOf<TOutput>>;
 }
 
@@ -71,6 +115,9 @@ export const RESERVED_OUTPUT_FIELD = 'state';
 /** Tool names: 1 to 64 letters, digits, `_` or `-` (the protocol's `TOOL_NAME_PATTERN`). */
 const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
 const MAX_DESCRIPTION_LENGTH = 4096;
+// The longest setTimeout delay. Not imported from internal/timer-delay.ts: the tool helpers import
+// that file, and esbuild would then put it in the first download of every app that reaches this one.
+const LONGEST_TIMER_MS = 2_147_483_647;
 
 /**
  * Defines a client tool from schemas of any library that implements Standard Schema and Standard
@@ -93,7 +140,7 @@ const MAX_DESCRIPTION_LENGTH = 4096;
 export function defineTool<TInput extends ObjectSchema, TOutput extends ObjectSchema | undefined = undefined>(
   options: DefineToolOptions<TInput, TOutput>,
 ): Tool<TInput, TOutput> {
-  const { name, description, input, run } = options;
+  const { name, description, input, run, needsApproval, endsLoop, timeoutMs } = options;
   const output = options.output as TOutput;
   const problems: string[] = [];
   if (typeof name !== 'string' || !TOOL_NAME_PATTERN.test(name)) {
@@ -106,6 +153,7 @@ export function defineTool<TInput extends ObjectSchema, TOutput extends ObjectSc
   ) {
     problems.push(`✖ the description must be 1 to ${MAX_DESCRIPTION_LENGTH} characters\n  → at description`);
   }
+  problems.push(...controlProblems(needsApproval, endsLoop, timeoutMs));
   if (problems.length > 0) {
     throw new TypeError(`defineTool("${name}"): invalid tool definition:\n${problems.join('\n')}`);
   }
@@ -122,7 +170,33 @@ export function defineTool<TInput extends ObjectSchema, TOutput extends ObjectSc
     }
     definition.responseShape = responseShape;
   }
-  return { name, description, definition, input, output, run };
+  return { name, description, definition, input, output, run, needsApproval, endsLoop, timeoutMs };
+}
+
+/** The loop controls' rules (approval, stop, time limit), as issues like the other definition checks. */
+function controlProblems(needsApproval: unknown, endsLoop: unknown, timeoutMs: unknown): string[] {
+  const problems: string[] = [];
+  if (
+    needsApproval !== undefined &&
+    typeof needsApproval !== 'boolean' &&
+    typeof needsApproval !== 'function'
+  ) {
+    problems.push(
+      '✖ needsApproval must be a boolean or a function (input, call) => boolean\n  → at needsApproval',
+    );
+  }
+  if (endsLoop !== undefined && typeof endsLoop !== 'boolean') {
+    problems.push('✖ endsLoop must be a boolean\n  → at endsLoop');
+  }
+  if (
+    timeoutMs !== undefined &&
+    !(typeof timeoutMs === 'number' && timeoutMs > 0 && timeoutMs <= LONGEST_TIMER_MS)
+  ) {
+    problems.push(
+      `✖ timeoutMs must be a positive number of milliseconds up to ${LONGEST_TIMER_MS}, got ${String(timeoutMs)}\n  → at timeoutMs`,
+    );
+  }
+  return problems;
 }
 
 /**

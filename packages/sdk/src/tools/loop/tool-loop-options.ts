@@ -1,8 +1,10 @@
 import type { ContextLike } from '../../tracing/tracer-like.js';
 import type { MessageReply, PendingTool, SendMessageRequest, UserContentBlock } from '../../wire/index.js';
 import type { AnyTool } from '../define/define-tool.js';
+import type { ToolApprover } from '../run/tool-approval.js';
 import type { ToolClient, ToolRequestOptions } from '../run/tool-transport.js';
 import type { DeclaredTools } from './session-tools.js';
+import type { StopCondition } from './stop-conditions.js';
 import type { ToolLoopStep } from './tool-loop-run.js';
 
 /** The part of a streamed reply the loop uses; `client.messages.stream(...)` returns one. */
@@ -80,4 +82,26 @@ export interface RunToolLoopOptions {
    * each request and tool run). Default: the active context.
    */
   traceContext?: ContextLike | undefined;
+  /**
+   * Asked before each call of a tool defined with `needsApproval`, while the call's heartbeat
+   * keeps its lease: answer `{ approved: true, by? }` to run it, or `{ approved: false, reason, by? }`
+   * to send the model an ERROR with the reason (the loop goes on). With no answer shortly before
+   * the call's deadline, the wait ends (the request's `signal` aborts with a
+   * `ToolApprovalTimeoutError`) and the call is reported as an ERROR. Each step records the
+   * decisions in `approvals`. A loop whose tools need approval fails at its start without it.
+   */
+  approve?: ToolApprover | undefined;
+  /**
+   * Stop after a step (its calls all settled) when a condition holds: `stepCountIs(n)`,
+   * `hasToolCall(name)`, your own `(step, steps) => boolean`, or a list (any one stops). The run
+   * resolves with `status: 'stopped'` and `stopped: { by, reason, step }`. A completed call of a
+   * tool defined with `endsLoop: true` stops it too.
+   */
+  stopWhen?: StopCondition | readonly StopCondition[] | undefined;
+  /**
+   * The time limit of each handler in ms, for tools that set no `timeoutMs` of their own: at the
+   * limit its `ctx.signal` aborts with a `ToolTimeoutError` and the model gets an ERROR
+   * (`Tool "x" ran past its 800 ms time limit and was stopped`). Default: none.
+   */
+  toolTimeoutMs?: number | undefined;
 }

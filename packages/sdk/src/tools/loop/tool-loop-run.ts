@@ -2,6 +2,7 @@ import { APIUserAbortError } from '../../errors/index.js';
 import { forwardAbort } from '../../internal/forward-abort.js';
 import { EventQueue } from '../../streaming/event-queue.js';
 import type { Message, MessageReply, StopReason, Usage } from '../../wire/index.js';
+import type { ToolApproval } from '../run/tool-approval.js';
 import type { ToolRunResult } from '../run/tool-run-result.js';
 
 /** One model reply of a tool loop and the tool calls it asked for, all settled. */
@@ -11,12 +12,29 @@ export interface ToolLoopStep {
   reply: MessageReply;
   /** One result per pending tool of `reply`, in the order of `reply.pendingTools`. */
   toolResults: ToolRunResult[];
+  /** Who approved what: one record per call that needed approval (`approve`), when any did. */
+  approvals?: ToolApproval[] | undefined;
+}
+
+/** Why a loop stopped before the model was done (`status: 'stopped'`). */
+export interface ToolLoopStop {
+  /** `stopWhen`: one of its conditions held. `endsLoop`: a call of a tool defined with `endsLoop: true` completed. */
+  by: 'stopWhen' | 'endsLoop';
+  /** The condition's name (`stepCountIs(3)`, `hasToolCall("submit_answer")`, your function's), or the tool's name. */
+  reason: string;
+  /** The step after which it stopped. */
+  step: number;
 }
 
 /** How a tool loop ended. */
 export interface ToolLoopResult {
-  /** `done`: the model stopped asking for tools. `max_steps`: the step cap was hit; resume to go on. */
-  status: 'done' | 'max_steps';
+  /**
+   * `done`: the model stopped asking for tools. `max_steps`: the step cap was hit; resume to go on.
+   * `stopped`: a stop condition (`stopWhen`, `endsLoop`) held; `stopped` says which.
+   */
+  status: 'done' | 'max_steps' | 'stopped';
+  /** Why the loop stopped, when `status` is `stopped`. */
+  stopped?: ToolLoopStop | undefined;
   sessionId: string;
   /** Every message the loop's calls appended (user turn, assistant turns, tool results), in index order. */
   messages: Message[];

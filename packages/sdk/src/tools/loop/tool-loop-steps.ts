@@ -8,6 +8,8 @@ import type { AnyTool } from '../define/define-tool.js';
 import { reportUnknownTool } from '../run/report-unknown-tool.js';
 import { runTool } from '../run/run-tool.js';
 import type { ToolRunResult } from '../run/tool-run-result.js';
+import { checkLoopControls } from './check-loop-controls.js';
+import { checkStop } from './check-stop.js';
 import type { RunToolLoopOptions, ToolLoopClient } from './tool-loop-options.js';
 import type { ToolLoopResult, ToolLoopStep } from './tool-loop-run.js';
 import type { ToolLoopTrace } from './tool-loop-trace.js';
@@ -29,6 +31,7 @@ export async function runToolLoopSteps(
   emit: (step: ToolLoopStep) => void,
   signal: AbortSignal,
 ): Promise<ToolLoopResult> {
+  checkLoopControls(options, config.tools);
   const { sessionId } = options;
   const messages = new Map<number, Message>();
   const steps: ToolLoopStep[] = [];
@@ -40,15 +43,19 @@ export async function runToolLoopSteps(
     for (const message of reply.messages) messages.set(message.index, message);
     const toolResults = await runPending(client, reply, options, config, signal, traceContext);
     const done: ToolLoopStep = { step, reply, toolResults };
+    if (toolResults.some((r) => r.approval)) done.approvals = toolResults.flatMap((r) => r.approval ?? []);
     config.trace?.endStep(done);
     steps.push(done);
     emit(done);
     await options.onStep?.(done);
     const finished = reply.pendingTools.length === 0;
-    if (finished || step >= config.maxSteps) {
+    const check = finished ? undefined : checkStop(done, steps, options.stopWhen, config.tools);
+    const stopped = check instanceof Promise ? await check : check;
+    if (finished || stopped || step >= config.maxSteps) {
       const ordered = [...messages.values()].sort((a, b) => a.index - b.index);
       return {
-        status: finished ? 'done' : 'max_steps',
+        status: finished ? 'done' : stopped ? 'stopped' : 'max_steps',
+        ...(stopped ? { stopped } : {}),
         sessionId,
         messages: ordered,
         finalText: lastAssistantText(ordered),
@@ -88,6 +95,8 @@ async function runPending(
   const linked = linkedSignal(signal, step.signal);
   const stepSignal = linked.signal;
   const available = [...config.tools.keys()];
+  // The calls' lifetimes count from here (an approval wait ends before the deadline).
+  const receivedAt = Date.now();
   try {
     return await mapConcurrent(
       reply.pendingTools,
@@ -121,6 +130,9 @@ async function runPending(
             if (call.state !== 'PROCESSING') call = { ...pending, state: 'PROCESSING' };
             onHeartbeat?.(beats, call);
           },
+          approve: options.approve,
+          toolTimeoutMs: options.toolTimeoutMs,
+          receivedAt,
         });
       },
       (error) => step.abort(error),

@@ -1,13 +1,23 @@
 import { DEFAULT_MAX_BODY_BYTES } from '../../defaults.js';
+import { raceSignal } from '../../internal/race-signal.js';
 import type { PendingTool } from '../../wire/index.js';
 import { type AnyTool, RESERVED_OUTPUT_FIELD, type ToolContext } from '../define/define-tool.js';
 import { formatIssues, type ToolObject, validateWith } from '../define/tool-schema.js';
 import { responseBodyBytes, toolOutputTooLarge } from './output-size.js';
+import type { TimeLimit } from './time-limit.js';
 
 /** What running a handler came to, before anything is reported. */
 export type Outcome =
   | { kind: 'complete'; output: ToolObject }
   | { kind: 'error'; message: string; cause: unknown };
+
+/** What may stand between the parsed input and the handler, when the call has it. */
+export interface ExecuteControls {
+  /** Runs once the input is parsed: an outcome here is the call's, and the handler does not run (approval). */
+  gate?: ((input: unknown) => Promise<Outcome | undefined>) | undefined;
+  /** The handler's time limit: started as it starts; past it, the outcome is its `ToolTimeoutError`. */
+  limit?: TimeLimit | undefined;
+}
 
 /**
  * Parses the input with the tool's schema, runs the handler and checks its output: never throws,
@@ -17,6 +27,7 @@ export async function executeTool(
   tool: AnyTool,
   pending: Pick<PendingTool, 'name' | 'input'>,
   ctx: ToolContext,
+  controls?: ExecuteControls,
 ): Promise<Outcome> {
   const input = await validateWith(tool.input, pending.input);
   if ('issues' in input) {
@@ -27,11 +38,24 @@ export async function executeTool(
       cause: input.issues,
     };
   }
+  if (controls?.gate) {
+    const refused = await controls.gate(input.value);
+    if (refused) return refused;
+  }
+  const limit = controls?.limit;
   let raw: unknown;
   try {
-    raw = await tool.run(input.value, ctx);
+    if (limit) {
+      limit.start();
+      // The limit does not wait for a handler that ignores its signal.
+      raw = await raceSignal(Promise.resolve(tool.run(input.value, ctx)), limit.signal);
+    } else {
+      raw = await tool.run(input.value, ctx);
+    }
   } catch (error) {
     return { kind: 'error', message: errorMessage(error, pending.name), cause: error };
+  } finally {
+    limit?.clear();
   }
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     const got = raw === null ? 'null' : Array.isArray(raw) ? 'an array' : typeof raw;

@@ -11,18 +11,24 @@ import { raceSignal } from '../../internal/race-signal.js';
 import type { ContextLike, TracerOption } from '../../tracing/tracer-like.js';
 import type { PendingTool } from '../../wire/index.js';
 import type { AnyTool, ToolContext } from '../define/define-tool.js';
+import { type CallControls, callControls } from './call-controls.js';
 import { checkOutputSize, executeTool, type Outcome } from './execute-tool.js';
 import { Heartbeat } from './heartbeat.js';
 import { responseBodyBytes, toolOutputTooLarge } from './output-size.js';
 import { reportWithRetry } from './report.js';
+import type { ToolApprover } from './tool-approval.js';
 import type { ToolRunBase, ToolRunLost, ToolRunOutput, ToolRunResult } from './tool-run-result.js';
 import { traceToolRun } from './tool-run-trace.js';
 import type { ToolClient, ToolTransport } from './tool-transport.js';
 
 export interface RunToolOptions<TTool extends AnyTool = AnyTool> {
   sessionId: string;
-  /** The call to run: an entry of `reply.pendingTools` (only `requestId`, `name` and `input` are read). */
-  pending: Pick<PendingTool, 'requestId' | 'name' | 'input'>;
+  /**
+   * The call to run: an entry of `reply.pendingTools` (`requestId`, `name` and `input` are read;
+   * `createdAt` and `deadlineAt`, when there, end an approval wait before the call's deadline).
+   */
+  pending: Pick<PendingTool, 'requestId' | 'name' | 'input'> &
+    Partial<Pick<PendingTool, 'createdAt' | 'deadlineAt'>>;
   tool: TTool;
   /** The server's timeout from the reply (`reply.heartbeatTimeoutMs`); sets the heartbeat interval. */
   heartbeatTimeoutMs?: number | undefined;
@@ -48,6 +54,18 @@ export interface RunToolOptions<TTool extends AnyTool = AnyTool> {
   tracer?: TracerOption | undefined;
   /** The parent of the run's span. Default: the active context. */
   traceContext?: ContextLike | undefined;
+  /**
+   * Asked before the handler of a tool with `needsApproval` runs, while the heartbeat keeps the
+   * lease (see `runToolLoop`'s `approve`). Required when the tool needs approval.
+   */
+  approve?: ToolApprover | undefined;
+  /** The handler's time limit in ms when the tool sets none (`defineTool({ timeoutMs })` wins). */
+  toolTimeoutMs?: number | undefined;
+  /**
+   * When the reply with this call arrived, in `Date.now()` ms: the call's lifetime
+   * (`deadlineAt - createdAt`) is counted from here. Default: when `runTool` starts.
+   */
+  receivedAt?: number | undefined;
 }
 
 /**
@@ -80,13 +98,16 @@ export async function runTool<TTool extends AnyTool>(
     throw new RangeError(`runTool: maxBodyBytes must be a positive number of bytes, got ${maxBodyBytes}`);
   }
   if (signal?.aborted) throw abortError(signal);
+  const controls = callControls(options);
   // One listener on the caller's signal for the whole call, released at its end (not one for each
   // part of it): a loop's step signal serves several calls at once, and Node warns past ten.
   const link = signal ? linkedSignal(signal) : undefined;
   const tracer = options.tracer ?? ('tools' in client ? client.tracer : undefined);
   try {
-    if (tracer) return await traceToolRun(tracer, transport, options, (t, o) => run(t, o, link?.signal));
-    return await run(transport, options, link?.signal);
+    if (tracer) {
+      return await traceToolRun(tracer, transport, options, (t, o) => run(t, o, link?.signal, controls));
+    }
+    return await run(transport, options, link?.signal, controls);
   } finally {
     link?.unlink();
   }
@@ -96,9 +117,10 @@ async function run<TTool extends AnyTool>(
   transport: ToolTransport,
   options: RunToolOptions<TTool>,
   signal: AbortSignal | undefined,
+  controls: CallControls | undefined,
 ): Promise<ToolRunResult<TTool>> {
   const { sessionId, pending, tool } = options;
-  const base = { requestId: pending.requestId, name: pending.name };
+  const base: ToolRunBase = { requestId: pending.requestId, name: pending.name };
   const heartbeat = new Heartbeat(transport, {
     sessionId,
     requestId: pending.requestId,
@@ -108,7 +130,12 @@ async function run<TTool extends AnyTool>(
     onBeatError: options.onHeartbeatError,
     onBeat: options.onHeartbeat,
   }).start();
-  const handler = signal ? linkedSignal(heartbeat.lost, signal) : undefined;
+  const limit = controls?.limit?.signal;
+  const handler = limit
+    ? linkedSignal(heartbeat.lost, ...(signal ? [signal, limit] : [limit]))
+    : signal
+      ? linkedSignal(heartbeat.lost, signal)
+      : undefined;
   const handlerSignal = handler ? handler.signal : heartbeat.lost;
   const ctx: ToolContext = {
     signal: handlerSignal,
@@ -121,10 +148,12 @@ async function run<TTool extends AnyTool>(
   let outcome: Outcome | undefined;
   try {
     // The handler may ignore its signal; the race lets the run end when the call is lost anyway.
-    outcome = await raceSignal(executeTool(tool, pending, ctx), heartbeat.lost, ...(signal ? [signal] : []));
+    const execution = executeTool(tool, pending, ctx, controls?.forCall(ctx));
+    outcome = await raceSignal(execution, heartbeat.lost, ...(signal ? [signal] : []));
   } catch {
     // Only the race's signal rejects here: executeTool() never throws.
   }
+  if (controls?.approval) base.approval = controls.approval;
   await heartbeat.stop();
   handler?.unlink();
   if (heartbeat.lostError) return lost(base, heartbeat.lostError);

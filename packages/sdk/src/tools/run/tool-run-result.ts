@@ -1,6 +1,7 @@
 import type { ToolCallLostError } from '../../errors/index.js';
 import type { AnyTool, Tool } from '../define/define-tool.js';
 import type { ObjectSchema, SchemaOutput, ToolObject } from '../define/tool-schema.js';
+import type { ToolApproval } from './tool-approval.js';
 
 /**
  * How one tool call ended:
@@ -25,6 +26,8 @@ export type ToolRunOutput<TTool extends AnyTool = AnyTool> =
 export interface ToolRunBase {
   requestId: string;
   name: string;
+  /** Who approved what, for a call of a tool with `needsApproval` that was asked about. */
+  approval?: ToolApproval | undefined;
 }
 
 /** The output was checked and submitted. */

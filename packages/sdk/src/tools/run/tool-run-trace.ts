@@ -18,7 +18,8 @@ interface TracedRunOptions {
  * Runs one tool call inside its span, `execute_tool {name}` (the GenAI semantic conventions:
  * `gen_ai.operation.name`, `gen_ai.tool.name`, `gen_ai.tool.call.id` = the request id,
  * `gen_ai.tool.type`), with each heartbeat as a `parley.heartbeat` event (a failed one as
- * `parley.heartbeat.error`), the result's status as `parley.tool.status`, and an `ERROR` or `LOST`
+ * `parley.heartbeat.error`), the result's status as `parley.tool.status` (and its approval, if it
+ * needed one: `parley.tool.approval`, `parley.tool.approved_by`), and an `ERROR` or `LOST`
  * result, or a failure, recorded as the span's error. The call's requests (heartbeats, the report)
  * are the span's children.
  */
@@ -74,7 +75,11 @@ export async function traceToolRun<O extends TracedRunOptions, R extends ToolRun
     const result = await run(traced, observed);
     const failed = result.status === 'ERROR' || result.status === 'LOST';
     const error = failed ? (result.cause instanceof Error ? result.cause : result.error) : undefined;
-    endSpan(span, error, { 'parley.tool.status': result.status });
+    endSpan(span, error, {
+      'parley.tool.status': result.status,
+      'parley.tool.approval': result.approval?.outcome,
+      'parley.tool.approved_by': result.approval?.by,
+    });
     return result;
   } catch (error) {
     endSpan(span, error);

@@ -1,10 +1,11 @@
 export interface WorkerHandlerOptions {
   /**
-   * Stop the handler after it has run this long (counted from when the call reaches the started
-   * worker, so start-up time is not included): its
+   * Stop the call after this long, counted from when its worker is started (so a worker that loads
+   * slowly, or a module that never calls `serveToolHandler`, is stopped at the limit too): its
    * worker is terminated and the call fails with a `ToolWorkerTimeoutError`, reported to the model
-   * as a tool error. Default: no limit of its own (the call's deadline still applies: the server
-   * answers the heartbeat with 409, the call is lost and the worker terminated).
+   * as a tool error (`Tool "x" ran past its 800 ms time limit and was stopped`). Default: no limit
+   * of its own (the call's deadline still applies: the server answers the heartbeat with 409, the
+   * call is lost and the worker terminated).
    */
   timeoutMs?: number | undefined;
   /**

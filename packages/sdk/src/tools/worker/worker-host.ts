@@ -1,4 +1,5 @@
 import { ToolWorkerDataError, ToolWorkerError, ToolWorkerTimeoutError } from '../../errors/index.js';
+import { toolTimeoutMessage } from '../../errors/tool-timeout-error.js';
 import type { ToolContext } from '../define/define-tool.js';
 import type { ToolObject } from '../define/tool-schema.js';
 import { findNonPlainData } from './plain-data.js';
@@ -24,8 +25,8 @@ type ExitReason = ToolWorkerExit['reason'];
  * or `running`, never later.
  */
 type HostState =
-  /** Spawned; the call is posted once the worker says it is ready. */
-  | { phase: 'starting' }
+  /** Spawned; the call is posted once the worker says it is ready. `timeoutMs` runs from here. */
+  | { phase: 'starting'; clock: Timer | undefined }
   /** The call was posted and the handler runs, against `timeoutMs` when one is set. */
   | { phase: 'running'; clock: Timer | undefined }
   /**
@@ -52,7 +53,7 @@ export class WorkerHost {
   readonly #ctx: ToolContext;
   /** Shared with the worker: lets a handler that never awaits still see the abort. */
   readonly #flag = typeof SharedArrayBuffer === 'function' ? new SharedArrayBuffer(4) : undefined;
-  #state: HostState = { phase: 'starting' };
+  #state: HostState = { phase: 'starting', clock: undefined };
   #worker: SpawnedToolWorker | undefined;
   #resolve!: (output: ToolObject) => void;
   #reject!: (error: unknown) => void;
@@ -72,6 +73,11 @@ export class WorkerHost {
       this.#reject = reject;
     });
     ctx.signal.addEventListener('abort', this.#onAbort, { once: true });
+    // The time limit covers the worker's start: a module that never calls serveToolHandler (or
+    // loads for too long) fails the call at the limit, not at the call's deadline.
+    const limit = options.timeoutMs;
+    if (limit !== undefined)
+      this.#state = { phase: 'starting', clock: setTimeout(this.#timedOut, limit, limit) };
     try {
       this.#worker = spawn(
         module,
@@ -87,6 +93,12 @@ export class WorkerHost {
       this.#state = { phase: 'exited' };
     }
   }
+
+  #timedOut = (timeoutMs: number): void =>
+    this.#stop(
+      'timed_out',
+      new ToolWorkerTimeoutError(toolTimeoutMessage(this.#ctx.name, timeoutMs), { timeoutMs }),
+    );
 
   #onAbort = (): void => this.#stop('aborted', this.#ctx.signal.reason);
 
@@ -176,22 +188,9 @@ export class WorkerHost {
       this.#terminate('failed', false);
       return;
     }
-    // The time limit is the handler's: it starts when the call reaches the ready worker.
-    const limit = this.#options.timeoutMs;
-    const timedOut = (timeoutMs: number) =>
-      this.#stop(
-        'timed_out',
-        new ToolWorkerTimeoutError(
-          `Tool "${ctx.name}" ran past its ${timeoutMs} ms time limit and was stopped`,
-          {
-            timeoutMs,
-          },
-        ),
-      );
-    this.#state = {
-      phase: 'running',
-      clock: limit === undefined ? undefined : setTimeout(timedOut, limit, limit),
-    };
+    // The clock armed at the start keeps running: the limit is the call's, start-up included.
+    const clock = this.#state.phase === 'starting' ? this.#state.clock : undefined;
+    this.#state = { phase: 'running', clock };
   }
 
   /** Abort or timeout: the call fails at once; the handler gets a grace period to stop by itself. */
@@ -252,7 +251,7 @@ export class WorkerHost {
   #settle(outcome: { output: ToolObject } | { error: unknown }): void {
     const state = this.#state;
     if (state.phase !== 'starting' && state.phase !== 'running') return;
-    if (state.phase === 'running') clearTimeout(state.clock);
+    clearTimeout(state.clock);
     this.#ctx.signal.removeEventListener('abort', this.#onAbort);
     if ('output' in outcome) this.#resolve(outcome.output);
     else this.#reject(outcome.error);
@@ -275,7 +274,7 @@ export class WorkerHost {
 
   #clearTimers(): void {
     const state = this.#state;
-    if (state.phase === 'running') clearTimeout(state.clock);
+    if (state.phase === 'starting' || state.phase === 'running') clearTimeout(state.clock);
     if (state.phase === 'stopping') clearTimeout(state.grace);
   }
 }

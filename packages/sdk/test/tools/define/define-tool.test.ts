@@ -99,6 +99,35 @@ describe('defineTool', () => {
     );
   });
 
+  test('rejects loop controls of the wrong kind (needsApproval, endsLoop, timeoutMs), naming each', () => {
+    const base = {
+      name: 'send_email',
+      description: 'Sends',
+      input: z.object({ to: z.string() }),
+      run: () => ({}),
+    };
+    expect(() =>
+      defineTool({ ...base, needsApproval: 'yes' as never, endsLoop: 1 as never, timeoutMs: Number.NaN }),
+    ).toThrow(
+      'defineTool("send_email"): invalid tool definition:\n' +
+        '✖ needsApproval must be a boolean or a function (input, call) => boolean\n  → at needsApproval\n' +
+        '✖ endsLoop must be a boolean\n  → at endsLoop\n' +
+        '✖ timeoutMs must be a positive number of milliseconds up to 2147483647, got NaN\n  → at timeoutMs',
+    );
+    const predicate = defineTool({
+      ...base,
+      // The predicate gets the parsed input, typed from the schema.
+      needsApproval: (input, call) => {
+        expectTypeOf(input).toEqualTypeOf<{ to: string }>();
+        return !input.to.endsWith('@example.com') && call.name === 'send_email';
+      },
+      endsLoop: true,
+      timeoutMs: 800,
+    });
+    expect(predicate).toMatchObject({ endsLoop: true, timeoutMs: 800 });
+    expect(predicate.definition).toEqual(defineTool(base).definition);
+  });
+
   test('types run with the parsed input and the context', () => {
     defineTool({
       name: 'typed',

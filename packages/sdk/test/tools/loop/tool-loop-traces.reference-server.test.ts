@@ -22,6 +22,14 @@ const failing = defineTool({
   },
 });
 
+const sendEmail = defineTool({
+  name: 'send_email',
+  description: 'Sends an email',
+  input: z.object({ to: z.string() }),
+  needsApproval: true,
+  run: () => ({ sent: true }),
+});
+
 async function setup() {
   const rec = recordSpans();
   const server = createReferenceServer();
@@ -119,6 +127,31 @@ describe('tool loop spans: the run, each step, each request and tool run', () =>
       'POST /v1/messages/{sessionId}',
       'POST /v1/tools/request/{sessionId}/{requestId}/heartbeat',
       'execute_tool failing',
+    ]);
+  });
+
+  test('a tool run that needed approval records the decision and who made it', async () => {
+    const { rec, client } = await setup();
+    const { sessionId } = await client.sessions.create({ tools: [sendEmail] });
+    await client.runToolLoop({
+      sessionId,
+      content:
+        '/tool send_email {"to":"a@example.com"}\n/tool send_email {"to":"b@example.com"}\n/then Done.',
+      approve: ({ rawInput }) =>
+        rawInput.to === 'a@example.com'
+          ? { approved: true, by: 'alice' }
+          : { approved: false, reason: 'not b', by: 'bob' },
+    });
+    const runs = rec.spans().filter((s) => s.name === 'execute_tool send_email');
+    const decisions = runs.map((s) => [
+      s.attributes['parley.tool.approval'],
+      s.attributes['parley.tool.approved_by'],
+      s.attributes['parley.tool.status'],
+      s.status.code,
+    ]);
+    expect(decisions.sort()).toEqual([
+      ['approved', 'alice', 'COMPLETE', SpanStatusCode.UNSET],
+      ['denied', 'bob', 'ERROR', SpanStatusCode.ERROR],
     ]);
   });
 

@@ -220,6 +220,33 @@ describe('heartbeats survive a CPU-bound handler run in a worker thread', () => 
     expect(await log.nth(1)).toMatchObject({ reason: 'timed_out', terminated: true });
   });
 
+  test('timeoutMs covers the start of the worker: a module that never calls serveToolHandler is stopped at the limit, not at the deadline', async () => {
+    // The server's clock never moves: without the limit, nothing would ever end this call.
+    const { client } = await setup({ clock: new ManualClock(1_000), toolCallTimeoutMs: 6_000 });
+    const log = new ExitLog();
+    const tool = defineTool({
+      name: 'crunch',
+      description: 'A worker module that never serves',
+      input,
+      run: workerHandler(fixture('never-serves-worker.mjs'), {
+        timeoutMs: 800,
+        abortGraceMs: 0,
+        onExit: log.onExit,
+      }),
+    });
+    const { sessionId, pending, heartbeatTimeoutMs } = await pendingCall(client, tool, 'any');
+
+    const result = await runTool(client, { sessionId, pending, tool, heartbeatTimeoutMs });
+
+    const message = 'Tool "crunch" ran past its 800 ms time limit and was stopped';
+    expect(result).toMatchObject({ status: 'ERROR', error: message });
+    expect(await client.tools.get(sessionId, pending.requestId)).toMatchObject({
+      state: 'ERROR',
+      error: message,
+    });
+    expect(await log.nth(1)).toMatchObject({ reason: 'timed_out', terminated: true });
+  });
+
   test('runToolLoop runs a worker tool: a thrown error goes to the model, the next call completes', async () => {
     const flags = sharedFlags();
     release(flags);

@@ -137,8 +137,8 @@ describe('workerHandler: abort, time limit and a failing worker', () => {
     const log = new ExitLog();
     const run = cpuBound({ timeoutMs: 300, workerData: flags, onExit: log.onExit, abortGraceMs: 0 });
     const error = await run({ mode: 'forever' }, toolContext()).catch((e: unknown) => e);
-    // The limit counts from the call reaching the started worker: the handler was running.
-    expect(Atomics.load(flags, 1)).toBe(1);
+    // The limit counts from the start of the worker, so the handler may or may not have begun
+    // within it (worker-host.test.ts checks the counting on a fake clock): either way it is stopped.
     expect(isToolWorkerTimeoutError(error)).toBe(true);
     expect(error).toMatchObject({
       timeoutMs: 300,

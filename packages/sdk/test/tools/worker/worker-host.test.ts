@@ -94,16 +94,33 @@ describe('the worker host, one state at a time', () => {
     expect(worker.terminations()).toBe(1);
   });
 
-  test('timeoutMs counts from the posted call: the call fails with ToolWorkerTimeoutError, reason timed_out', async () => {
+  test('timeoutMs counts from the start of the worker: its start-up time is part of the limit', async () => {
     const { worker, exits, host } = start({ timeoutMs: 500 });
-    await vi.advanceTimersByTimeAsync(1_000); // start-up time does not count
+    await vi.advanceTimersByTimeAsync(300); // the worker loads
     worker.ready();
-    await vi.advanceTimersByTimeAsync(499);
+    await vi.advanceTimersByTimeAsync(199);
     expect(exits).toEqual([]);
     await vi.advanceTimersByTimeAsync(1);
     const error = await host.result.catch((e: unknown) => e);
-    expect(isToolWorkerTimeoutError(error)).toBe(true);
+    expect(isToolWorkerTimeoutError(error) && error.message).toBe(
+      'Tool "crunch" ran past its 500 ms time limit and was stopped',
+    );
     await vi.advanceTimersByTimeAsync(GRACE_MS);
+    expect(exits).toEqual([{ requestId: 'toolu_1', reason: 'timed_out', terminated: true }]);
+  });
+
+  test('a worker that never says it is ready (its module never calls serveToolHandler) fails at timeoutMs, not at the deadline', async () => {
+    const { worker, exits, host } = start({ timeoutMs: 800 });
+    await vi.advanceTimersByTimeAsync(799);
+    expect(exits).toEqual([]);
+    await vi.advanceTimersByTimeAsync(1);
+    const error = await host.result.catch((e: unknown) => e);
+    expect(isToolWorkerTimeoutError(error) && error.timeoutMs).toBe(800);
+    // The call was never posted: only the abort went out, and a late ready changes nothing.
+    worker.ready();
+    expect(worker.posted.map((m) => m.kind)).toEqual(['abort']);
+    await vi.advanceTimersByTimeAsync(GRACE_MS);
+    expect(worker.terminations()).toBe(1);
     expect(exits).toEqual([{ requestId: 'toolu_1', reason: 'timed_out', terminated: true }]);
   });
 

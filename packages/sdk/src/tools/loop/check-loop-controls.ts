@@ -1,0 +1,35 @@
+import { isTimerDelay, MAX_TIMER_MS } from '../../internal/timer-delay.js';
+import type { AnyTool } from '../define/define-tool.js';
+import { approverMissing } from '../run/call-controls.js';
+import type { RunToolLoopOptions } from './tool-loop-options.js';
+
+/**
+ * Checks the loop's controls before anything is sent, so a mistake fails the run at its start:
+ * a tool that needs approval with no `approve` (naming the tools), a `toolTimeoutMs` no timer can
+ * keep, a `stopWhen` or `approve` that is not a function.
+ */
+export function checkLoopControls(options: RunToolLoopOptions, tools: ReadonlyMap<string, AnyTool>): void {
+  const { approve, stopWhen, toolTimeoutMs } = options;
+  if (approve !== undefined && typeof approve !== 'function') {
+    throw new TypeError(`runToolLoop: approve must be a function (call) => answer, got ${typeof approve}`);
+  }
+  if (approve === undefined) {
+    const needing = [...tools.values()].filter(
+      (t) => t.needsApproval !== undefined && t.needsApproval !== false,
+    );
+    if (needing.length > 0) throw approverMissing(needing.map((t) => t.name));
+  }
+  if (toolTimeoutMs !== undefined && !isTimerDelay(toolTimeoutMs)) {
+    throw new RangeError(
+      `runToolLoop: toolTimeoutMs must be a positive number of milliseconds up to ${MAX_TIMER_MS}, got ${String(toolTimeoutMs)}`,
+    );
+  }
+  if (stopWhen !== undefined) {
+    const conditions: readonly unknown[] = Array.isArray(stopWhen) ? stopWhen : [stopWhen];
+    if (conditions.some((condition) => typeof condition !== 'function')) {
+      throw new TypeError(
+        'runToolLoop: stopWhen must be a condition (step, steps) => boolean, or a list of them',
+      );
+    }
+  }
+}
