@@ -102,11 +102,15 @@ export class Parley {
       tracer: this.tracer,
     });
     this.sessions = new Sessions(http);
-    this.messages = new Messages(http, {
-      firstEventTimeoutMs: options.streamFirstEventTimeoutMs ?? DEFAULT_STREAM_FIRST_EVENT_TIMEOUT_MS,
-      idleTimeoutMs: options.streamIdleTimeoutMs ?? DEFAULT_STREAM_IDLE_TIMEOUT_MS,
-    });
     this.tools = new Tools(http);
+    this.messages = new Messages(
+      http,
+      {
+        firstEventTimeoutMs: options.streamFirstEventTimeoutMs ?? DEFAULT_STREAM_FIRST_EVENT_TIMEOUT_MS,
+        idleTimeoutMs: options.streamIdleTimeoutMs ?? DEFAULT_STREAM_IDLE_TIMEOUT_MS,
+      },
+      this.tools,
+    );
   }
 
   /**

@@ -58,6 +58,8 @@ export const DEFAULT_TOOL_CONCURRENCY = 4;
 export const MAX_REMEMBERED_SESSIONS = 1_000;
 /** How long an aborted worker handler may take to stop on its own before its worker is terminated. */
 export const DEFAULT_ABORT_GRACE_MS = 100;
+/** Rounds of `recover` (wait, read the session, use or resume) when `maxAttempts` is not set. */
+export const DEFAULT_RECOVER_MAX_ATTEMPTS = 3;
 
 /**
  * The SDK's defaults, read-only: what an option is when you leave it out, and the limits the SDK
@@ -110,5 +112,9 @@ export const defaults = /* @__PURE__ */ Object.freeze({
     concurrency: DEFAULT_TOOL_CONCURRENCY,
     maxRememberedSessions: MAX_REMEMBERED_SESSIONS,
     abortGraceMs: DEFAULT_ABORT_GRACE_MS,
+  }),
+  /** The `recover` option of `messages.send`, `messages.stream` and `runToolLoop`; its waits are `retry`'s backoff. */
+  recover: /* @__PURE__ */ Object.freeze({
+    maxAttempts: DEFAULT_RECOVER_MAX_ATTEMPTS,
   }),
 });

@@ -39,6 +39,7 @@ export {
   isPermissionDeniedError,
   isRateLimitError,
   isReplayMismatchError,
+  isReplyRecoveryError,
   isResponseValidationError,
   isStreamError,
   isToolApprovalTimeoutError,
@@ -55,6 +56,7 @@ export {
   PayloadTooLargeError,
   PermissionDeniedError,
   RateLimitError,
+  ReplyRecoveryError,
   ResponseValidationError,
   StreamError,
   ToolCallLostError,
@@ -68,7 +70,13 @@ export {
 // Types only: the classes are on `@parley/sdk/tools`, with the tool helpers that throw them.
 export type { ToolApprovalTimeoutError } from './errors/tool-approval-timeout-error.js';
 export type { ToolTimeoutError } from './errors/tool-timeout-error.js';
-export type { Messages, SendMessageParams, StreamRequestOptions } from './resources/messages.js';
+export type { RecoverOptions, RecoveryAction, RecoveryAttempt } from './recovery/recover-options.js';
+export type {
+  Messages,
+  SendMessageParams,
+  SendRequestOptions,
+  StreamRequestOptions,
+} from './resources/messages.js';
 export type { CreateSessionParams, Sessions } from './resources/sessions.js';
 export type { Tools } from './resources/tools.js';
 // Partial tool input (the parser itself is in `@parley/sdk/partial-input`) and relayed streams.
@@ -80,6 +88,7 @@ export type {
   KnownStreamEvent,
   KnownStreamEventItem,
   MessageStreamEvent,
+  RecoveredStreamEvent,
   StreamEventItem,
   StreamEventOf,
   UnknownStreamEvent,
@@ -114,7 +123,12 @@ export type {
   ToolObject,
   ToolSchema,
 } from './tools/define/tool-schema.js';
-export type { RunToolLoopOptions, ToolLoopClient, ToolLoopStream } from './tools/loop/run-tool-loop.js';
+export type {
+  RunToolLoopOptions,
+  ToolLoopClient,
+  ToolLoopSendOptions,
+  ToolLoopStream,
+} from './tools/loop/run-tool-loop.js';
 export { runToolLoop } from './tools/loop/run-tool-loop.js';
 export type { DeclaredTools } from './tools/loop/session-tools.js';
 export type { StopCondition } from './tools/loop/stop-conditions.js';

@@ -33,6 +33,10 @@ describe('bundle size (Vite and esbuild, minified, gzip)', () => {
     expect(lazy).toEqual(
       expect.arrayContaining(['sdk/src/tools/run/run-tool.ts', 'sdk/src/tools/run/heartbeat.ts', 'p-limit']),
     );
+    // So is the recovery of the `recover` option: a chat app that streams carries only its wiring.
+    expect(lazy).toEqual(
+      expect.arrayContaining(['sdk/src/recovery/reply-recovery.ts', 'sdk/src/recovery/session-view.ts']),
+    );
     expect(chat.initialGzipBytes).toBeLessThan(chat.totalGzipBytes);
     // The spans of requests and streams load with a client's first traced call, and no bundle holds
     // @opentelemetry/api: the SDK never imports it (an optional peer).

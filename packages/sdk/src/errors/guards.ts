@@ -11,6 +11,7 @@ import type {
 } from './api-error.js';
 import type { APIConnectionError, APITimeoutError, APIUserAbortError } from './connection-errors.js';
 import { hasParleyBrand, type ParleyError } from './parley-error.js';
+import type { ReplyRecoveryError } from './reply-recovery-error.js';
 import type { ResponseValidationError, StreamError } from './stream-errors.js';
 import type { ToolApprovalTimeoutError } from './tool-approval-timeout-error.js';
 import type { ToolCallLostError, ToolOutputTooLargeError, ToolReportError } from './tool-errors.js';
@@ -87,3 +88,5 @@ export const isToolTimeoutError = (value: unknown): value is ToolTimeoutError | 
   named(value, 'ToolTimeoutError', 'ToolWorkerTimeoutError');
 export const isToolApprovalTimeoutError = (value: unknown): value is ToolApprovalTimeoutError =>
   named(value, 'ToolApprovalTimeoutError');
+export const isReplyRecoveryError = (value: unknown): value is ReplyRecoveryError =>
+  named(value, 'ReplyRecoveryError');

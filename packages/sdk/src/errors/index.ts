@@ -27,6 +27,7 @@ export {
   isPermissionDeniedError,
   isRateLimitError,
   isReplayMismatchError,
+  isReplyRecoveryError,
   isResponseValidationError,
   isStreamError,
   isToolApprovalTimeoutError,
@@ -40,6 +41,7 @@ export {
   isToolWorkerTimeoutError,
 } from './guards.js';
 export { ParleyError } from './parley-error.js';
+export { ReplyRecoveryError } from './reply-recovery-error.js';
 export { parseRetryAfter } from './retry-after.js';
 export type { StreamErrorInit, ValidationIssue } from './stream-errors.js';
 export {

@@ -1,7 +1,11 @@
-import type { APIPromise } from '../core/api-promise.js';
+import { APIPromise } from '../core/api-promise.js';
 import type { HttpClient, RequestOptions } from '../core/http-client.js';
 import { ExportMessagesShape, MessageReplyShape, RewindShape } from '../core/response-shapes.js';
+import { backoffMs } from '../core/retry-policy.js';
 import { pathSegment } from '../internal/path.js';
+import { loadRecovery } from '../recovery/load-recovery.js';
+import type { RecoverOptions } from '../recovery/recover-options.js';
+import type { RecoveryClient, RecoveryTarget } from '../recovery/recovery-target.js';
 import type { StreamTimeouts } from '../streaming/body-reader.js';
 import { MessageStream } from '../streaming/message-stream.js';
 import type { AnyToolInputs, PartialInput, ToolInputMap } from '../streaming/tool-input-delta.js';
@@ -19,8 +23,18 @@ export interface SendMessageParams {
   content?: string | UserContentBlock[];
 }
 
+/** Options of `client.messages.send`. */
+export interface SendRequestOptions extends RequestOptions {
+  /**
+   * Recover a reply that fails after the request was sent (model error, 5xx, timeout, dropped
+   * connection): read the session, then use the completed reply or resume, with backoff. `true`
+   * takes the defaults. See docs/sdk.md, "Recovery".
+   */
+  recover?: true | RecoverOptions | undefined;
+}
+
 /** Options of `client.messages.stream`. */
-export interface StreamRequestOptions<M extends ToolInputMap = AnyToolInputs> extends RequestOptions {
+export interface StreamRequestOptions<M extends ToolInputMap = AnyToolInputs> extends SendRequestOptions {
   /** Longest wait for the first event once the headers are in (ms); client default otherwise. */
   firstEventTimeoutMs?: number;
   /** Longest gap between two chunks of the body (ms); client default otherwise. */
@@ -36,10 +50,13 @@ export interface StreamRequestOptions<M extends ToolInputMap = AnyToolInputs> ex
 export class Messages {
   readonly #http: HttpClient;
   readonly #streamDefaults: StreamTimeouts;
+  /** What the `recover` option sends and reads with: this resource, `client.tools`, the retries' backoff. */
+  readonly #recovery: RecoveryClient;
 
-  constructor(http: HttpClient, streamDefaults: StreamTimeouts) {
+  constructor(http: HttpClient, streamDefaults: StreamTimeouts, tools: RecoveryTarget['tools']) {
     this.#http = http;
     this.#streamDefaults = streamDefaults;
+    this.#recovery = [this, tools, backoffMs];
   }
 
   /**
@@ -52,7 +69,12 @@ export class Messages {
    * if (reply.stopReason === 'tool_use') console.log(reply.pendingTools);
    * ```
    */
-  send(sessionId: string, body: SendMessageParams, options?: RequestOptions): APIPromise<MessageReply> {
+  send(sessionId: string, body: SendMessageParams, options?: SendRequestOptions): APIPromise<MessageReply> {
+    if (options?.recover) {
+      return new APIPromise(
+        loadRecovery().then((r) => r.sendWithRecovery(this.#recovery, sessionId, body, options)),
+      );
+    }
     return this.#http.request<MessageReply>(
       {
         method: 'POST',
@@ -83,16 +105,31 @@ export class Messages {
     body: SendMessageParams,
     options: StreamRequestOptions<M> = {},
   ): MessageStream<M> {
-    const { firstEventTimeoutMs, idleTimeoutMs, partialInput, ...requestOptions } = options;
-    const open = (signal: AbortSignal, traceContext = requestOptions.traceContext) =>
+    const { firstEventTimeoutMs, idleTimeoutMs, partialInput, recover, ...requestOptions } = options;
+    const tracer = this.#http.tracer;
+    const traced = tracer && tracedStream(tracer, sessionId, requestOptions.traceContext, !recover);
+    const send = (sent: SendMessageParams, signal: AbortSignal, traceContext = requestOptions.traceContext) =>
       this.#http.open(
-        { method: 'POST', path: `v1/messages/${pathSegment(sessionId)}/stream`, body, idempotent: false },
+        {
+          method: 'POST',
+          path: `v1/messages/${pathSegment(sessionId)}/stream`,
+          body: sent,
+          idempotent: false,
+        },
         { ...requestOptions, signal, traceContext },
       );
-    const tracer = this.#http.tracer;
-    const traced = tracer && tracedStream(tracer, sessionId, requestOptions.traceContext, open);
+    // With a tracer, each request of the stream is a child of the stream's span.
+    const open = (sent: SendMessageParams, signal: AbortSignal) =>
+      traced ? traced.open((traceContext) => send(sent, signal, traceContext)) : send(sent, signal);
+    // With `recover`, the recovery (loaded on first use) opens the stream and takes over failures.
+    const recovery =
+      recover &&
+      loadRecovery().then((r) =>
+        r.streamRecovery(this.#recovery, sessionId, body, requestOptions, recover, open),
+      );
     return MessageStream.start<M>({
-      open: traced ? traced.open : open,
+      open: recovery ? (signal) => recovery.then((r) => r.open(signal)) : (signal) => open(body, signal),
+      recovery,
       observer: traced ? traced.observer : undefined,
       timeouts: {
         firstEventTimeoutMs: firstEventTimeoutMs ?? this.#streamDefaults.firstEventTimeoutMs,

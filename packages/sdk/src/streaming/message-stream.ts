@@ -2,14 +2,16 @@ import type { WithResponse } from '../core/api-promise.js';
 import type { OpenResponse } from '../core/http-client.js';
 import { APIUserAbortError, ParleyError, REQUEST_ID_HEADER } from '../errors/index.js';
 import { forwardAbort } from '../internal/forward-abort.js';
-import type { Message, MessageReply, PendingTool, StopReason } from '../wire/index.js';
+import type { StreamRecovery } from '../recovery/stream-recovery.js';
+import type { MessageReply } from '../wire/index.js';
 import { BodyReader } from './body-reader.js';
 import type { MessageStreamStart } from './message-stream-start.js';
 import { type MessageSnapshot, ReplyAccumulator } from './reply-accumulator.js';
-import { type MessageStreamEvents, StreamConsumers } from './stream-consumers.js';
+import { ListenerFailure, type MessageStreamEvents, StreamConsumers } from './stream-consumers.js';
 import { isExceptionEvent, type StreamEventItem } from './stream-events.js';
 import { StreamProgress } from './stream-progress.js';
 import { type FromReadableStreamOptions, relayBody, relayedStart } from './stream-relay.js';
+import { StreamResults } from './stream-results.js';
 import type { AnyToolInputs, ToolInputDeltaMaker, ToolInputMap } from './tool-input-delta.js';
 
 const noop = () => {};
@@ -24,7 +26,10 @@ const noop = () => {};
  * waiting, until it is down to `defaults.stream.lowWaterMark` (256). Listeners (`.on`) are called
  * as events are parsed. The caller's `signal` is let go of once the stream ends or aborts.
  */
-export class MessageStream<M extends ToolInputMap = AnyToolInputs> implements AsyncIterable<StreamEventItem> {
+export class MessageStream<M extends ToolInputMap = AnyToolInputs>
+  extends StreamResults
+  implements AsyncIterable<StreamEventItem>
+{
   readonly #controller = new AbortController();
   readonly #opening: Promise<OpenResponse>;
   readonly #reader: BodyReader;
@@ -35,16 +40,23 @@ export class MessageStream<M extends ToolInputMap = AnyToolInputs> implements As
   #sessionId: string | undefined;
   #response: Response | undefined;
   #reply: MessageReply | undefined;
-  readonly #progress: StreamProgress;
+  readonly #progress = new StreamProgress(() => this.requestId);
   readonly #unlink: () => void;
   /** Set with the `partialInput` option: turns a tool input fragment into a `toolInputDelta`. */
   readonly #deltas: ToolInputDeltaMaker | undefined;
+  /** Set with the `recover` option: loaded on first use. */
+  readonly #recovery: Promise<StreamRecovery> | undefined;
+  /** The recovery, once it took over: it completes the reply. */
+  #recovered: StreamRecovery | undefined;
 
   private constructor(start: MessageStreamStart<M>) {
+    super();
     const { open, timeouts, signal: userSignal, sessionId, partialInput } = start;
-    this.#progress = new StreamProgress(() => this.requestId, start.observer);
+    this.#consumers.observer = start.observer;
     this.#fallbackSessionId = sessionId;
-    this.#deltas = partialInput?.deltas();
+    this.#recovery = start.recovery;
+    const deltas = partialInput?.deltas();
+    this.#deltas = deltas;
     this.#reader = new BodyReader({
       timeouts,
       signal: this.#controller.signal,
@@ -58,18 +70,8 @@ export class MessageStream<M extends ToolInputMap = AnyToolInputs> implements As
     this.#unlink = forwardAbort(userSignal, this.#controller);
     this.#opening = open(this.#controller.signal);
     this.#opening.catch(noop);
-    this.#accumulator = new ReplyAccumulator({
-      text: (delta, snapshot) => this.#consumers.emit('text', delta, snapshot),
-      toolUse: (block) => this.#consumers.emit('toolUse', block),
-      message: (message) => this.#consumers.emit('message', message),
-      broken: (message, cause) => this.#progress.broken(message, cause),
-      ...(this.#deltas && {
-        toolInput: (block, fragment) => {
-          const delta = this.#deltas?.(block, fragment);
-          if (delta) this.#consumers.emit('toolInputDelta', delta);
-        },
-      }),
-    });
+    const broken = (message: string, cause?: unknown) => this.#progress.broken(message, cause);
+    this.#accumulator = new ReplyAccumulator(this.#consumers.accumulatorCallbacks(broken, deltas));
   }
 
   /** Starts a streamed request (see {@link MessageStreamStart}). Used by `client.messages.stream`. */
@@ -173,36 +175,8 @@ export class MessageStream<M extends ToolInputMap = AnyToolInputs> implements As
    * const { stopReason, pendingTools } = await client.messages.stream(sessionId, { content: 'Hi' }).finalReply();
    * ```
    */
-  finalReply(): Promise<MessageReply> {
+  override finalReply(): Promise<MessageReply> {
     return this.#ensureStarted();
-  }
-
-  /** The messages this call appended, in index order (authoritative copies from `replyStop`). */
-  async finalMessages(): Promise<Message[]> {
-    return (await this.finalReply()).messages;
-  }
-
-  /** The text of the reply's last assistant message (its text blocks joined). */
-  async finalText(): Promise<string> {
-    const { messages } = await this.finalReply();
-    const last = messages.filter((m) => m.role === 'assistant').at(-1);
-    if (!last) return '';
-    return last.content.map((block) => (block.type === 'text' ? block.text : '')).join('');
-  }
-
-  /** Why the model stopped (`end_turn`, `tool_use`, ...). */
-  async stopReason(): Promise<StopReason> {
-    return (await this.finalReply()).stopReason;
-  }
-
-  /** The client tool calls to fulfil before resuming; same shape as the buffered reply's. */
-  async pendingTools(): Promise<PendingTool[]> {
-    return (await this.finalReply()).pendingTools;
-  }
-
-  /** Resolves when the stream is over; rejects with its error. */
-  async done(): Promise<void> {
-    await this.finalReply();
   }
 
   [Symbol.asyncIterator](): AsyncIterator<StreamEventItem> {
@@ -268,12 +242,39 @@ export class MessageStream<M extends ToolInputMap = AnyToolInputs> implements As
   }
 
   async #run(): Promise<MessageReply> {
-    const open = await this.#opening;
-    this.#response = open.response;
-    const body = open.response.body;
-    if (!body) throw this.#progress.broken('The streamed response has no body');
-    await this.#reader.read(body);
-    if (!this.#reply) throw this.#progress.broken('The stream ended without replyStop');
+    let opening = this.#opening;
+    for (;;) {
+      try {
+        const open = await opening;
+        this.#response = open.response;
+        const body = open.response.body;
+        if (!body) throw this.#progress.broken('The streamed response has no body');
+        await this.#reader.read(body);
+        if (!this.#reply) throw this.#progress.broken('The stream ended without replyStop');
+        return this.#reply;
+      } catch (error) {
+        // With `recover`: what the session holds, or a resume to read; without, the error.
+        const recovery = await this.#recovery;
+        if (!recovery || error instanceof ListenerFailure || this.aborted) throw error;
+        const headers = this.#response !== undefined;
+        const next = await recovery.next(
+          this.#progress.failure(error, false),
+          headers,
+          this.#controller.signal,
+        );
+        this.#recovered = recovery;
+        this.#response = undefined;
+        this.#progress.eventCount = 0;
+        this.#consumers.recovered(next.attempt);
+        if ('reply' in next) return this.#complete(next.reply);
+        opening = next.opening;
+      }
+    }
+  }
+
+  #complete(reply: MessageReply): MessageReply {
+    this.#reply = this.#recovered?.complete(reply) ?? reply;
+    this.#consumers.emit('reply', this.#reply);
     return this.#reply;
   }
 
@@ -286,8 +287,7 @@ export class MessageStream<M extends ToolInputMap = AnyToolInputs> implements As
       const { type: _type, ...fields } = item;
       const sessionId = this.#sessionId ?? this.#fallbackSessionId;
       if (sessionId === undefined) throw this.#progress.broken('The stream body has no sessionId');
-      this.#reply = { ...fields, sessionId };
-      this.#consumers.emit('reply', this.#reply);
+      this.#complete({ ...fields, sessionId });
     }
   }
 

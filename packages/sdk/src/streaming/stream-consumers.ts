@@ -1,8 +1,14 @@
+import type { RecoveryAttempt } from '../recovery/recover-options.js';
 import type { MessageReply, ToolUseBlock } from '../wire/index.js';
 import { EventQueue } from './event-queue.js';
-import type { MessageSnapshot } from './reply-accumulator.js';
+import type { AccumulatorCallbacks, MessageSnapshot } from './reply-accumulator.js';
 import type { StreamEventItem } from './stream-events.js';
-import type { AnyToolInputs, ToolInputDeltaOf, ToolInputMap } from './tool-input-delta.js';
+import type {
+  AnyToolInputs,
+  ToolInputDeltaMaker,
+  ToolInputDeltaOf,
+  ToolInputMap,
+} from './tool-input-delta.js';
 
 /** Listeners of {@link MessageStream.on}; `M` types the tool inputs of `toolInputDelta`. */
 export interface MessageStreamEvents<M extends ToolInputMap = AnyToolInputs> {
@@ -19,6 +25,11 @@ export interface MessageStreamEvents<M extends ToolInputMap = AnyToolInputs> {
    * `partialInput` option (from `@parley/sdk/partial-input`).
    */
   toolInputDelta: (delta: ToolInputDeltaOf<M>) => void;
+  /**
+   * The reply failed and the `recover` option took over (also a `recovered` event in iteration):
+   * what streamed of the interrupted answer was retracted; a resume streams a new one.
+   */
+  recovered: (attempt: RecoveryAttempt) => void;
   /** The reply completed (`replyStop`). */
   reply: (reply: MessageReply) => void;
   /** The stream failed; `finalReply()` and iteration reject with the same error. */
@@ -34,6 +45,14 @@ export class ListenerFailure {
   constructor(readonly error: Error) {}
 }
 
+/** Told of what a stream delivers and of its end: its span, when the client has a tracer. */
+export interface StreamObserver {
+  /** An item was delivered: an event, or a `recovered` item. */
+  event(item: StreamEventItem): void;
+  /** The stream is over: its reply complete, or failed with `failure`. */
+  end(failure: Error | undefined): void;
+}
+
 /**
  * Who reads one stream: its listeners (`.on`), by event name, and its `for await` loops, each with
  * its own queue. Every event goes to both, in order; the stream's end (or failure) reaches both once.
@@ -43,6 +62,7 @@ export class StreamConsumers {
   readonly #iterators = new Set<EventQueue>();
   #ended = false;
   #failure: Error | undefined;
+  observer: StreamObserver | undefined;
 
   /** Whether the stream is over (its reply complete, or failed). */
   get ended(): boolean {
@@ -76,8 +96,34 @@ export class StreamConsumers {
     }
   }
 
+  /** What the accumulator finds goes to the listeners; `broken` names how far the stream got. */
+  accumulatorCallbacks(
+    broken: AccumulatorCallbacks['broken'],
+    deltas: ToolInputDeltaMaker | undefined,
+  ): AccumulatorCallbacks {
+    return {
+      text: (delta, snapshot) => this.emit('text', delta, snapshot),
+      toolUse: (block) => this.emit('toolUse', block),
+      message: (message) => this.emit('message', message),
+      broken,
+      ...(deltas && {
+        toolInput: (block, fragment) => {
+          const delta = deltas(block, fragment);
+          if (delta) this.emit('toolInputDelta', delta);
+        },
+      }),
+    };
+  }
+
+  /** The `recover` option took over: a `recovered` item for the loops, then the listeners. */
+  recovered(attempt: RecoveryAttempt): void {
+    this.deliver({ type: 'recovered', ...attempt });
+    this.emit('recovered', attempt);
+  }
+
   /** One event for every `for await` loop, then for the `event` listeners. */
   deliver(item: StreamEventItem): void {
+    this.observer?.event(item);
     for (const queue of this.#iterators) queue.push(item);
     this.emit('event', item);
   }
@@ -110,6 +156,7 @@ export class StreamConsumers {
   finish(failure: Error | undefined, late: Error | undefined = failure): void {
     this.#ended = true;
     this.#failure = late;
+    this.observer?.end(failure);
     for (const queue of this.#iterators) queue.finish(failure);
     this.#iterators.clear();
     // A throwing 'error' or 'end' listener must not turn into an unhandled rejection.

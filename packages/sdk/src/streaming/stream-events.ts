@@ -1,4 +1,5 @@
 import type { ValidationIssue } from '../errors/index.js';
+import type { RecoveryAttempt } from '../recovery/recover-options.js';
 import type { ExceptionEventKind, KnownStreamEventKind, StreamEventPayloads } from '../wire/index.js';
 import { EVENT_SHAPES, EXCEPTION_EVENT_KINDS, isKnownStreamEventKind } from './event-shapes.js';
 
@@ -20,6 +21,12 @@ export interface UnknownStreamEvent {
 }
 
 /**
+ * Not the server's: the `recover` option took over after a failure (the attempt's fields). What
+ * streamed of the interrupted answer was retracted; the events of a resume follow.
+ */
+export type RecoveredStreamEvent = { type: 'recovered' } & RecoveryAttempt;
+
+/**
  * One event of a streamed reply: a union on `type` that narrows, and the deltas narrow with `in`.
  *
  * @example
@@ -30,7 +37,7 @@ export interface UnknownStreamEvent {
  * }
  * ```
  */
-export type MessageStreamEvent = KnownStreamEvent | UnknownStreamEvent;
+export type MessageStreamEvent = KnownStreamEvent | UnknownStreamEvent | RecoveredStreamEvent;
 
 /** A stream event of the given kind: `StreamEventOf<'contentBlockDelta'>`. */
 export type StreamEventOf<K extends MessageStreamEvent['type']> = Extract<MessageStreamEvent, { type: K }>;

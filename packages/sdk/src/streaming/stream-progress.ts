@@ -11,14 +11,6 @@ import { errorFromRelay, RELAYED_ERROR_KIND } from './relayed-error.js';
 import { ListenerFailure } from './stream-consumers.js';
 import { decodeStreamEvent, type StreamEventItem } from './stream-events.js';
 
-/** Told of a stream's progress (its span, with a tracer): each event read, and the end. */
-export interface StreamObserver {
-  /** An event was read; `count` counts them, this one included. */
-  event(count: number): void;
-  /** The reply arrived (`replyStop`, with its stop reason) or the stream failed with `error`. */
-  end(events: number, error?: Error, stopReason?: string): void;
-}
-
 /**
  * What a stream has delivered so far (event count, last kind, the response's request id), and the
  * errors that name it: every stream error says how far the stream got.
@@ -27,11 +19,9 @@ export class StreamProgress {
   eventCount = 0;
   lastKind: string | undefined;
   readonly #requestId: () => string | undefined;
-  readonly #observer: StreamObserver | undefined;
 
-  constructor(requestId: () => string | undefined, observer?: StreamObserver) {
+  constructor(requestId: () => string | undefined) {
     this.#requestId = requestId;
-    this.#observer = observer;
   }
 
   /**
@@ -48,11 +38,6 @@ export class StreamProgress {
     }
     this.eventCount++;
     this.lastKind = item.type === 'unknown' ? item.kind : item.type;
-    const observer = this.#observer;
-    if (observer) {
-      observer.event(this.eventCount);
-      if (item.type === 'replyStop') observer.end(this.eventCount, undefined, item.stopReason);
-    }
     return item;
   }
 
@@ -97,12 +82,6 @@ export class StreamProgress {
 
   /** The error a stream ends with, whatever broke it: a listener's own error stays as it was thrown. */
   failure(error: unknown, aborted: boolean): Error {
-    const failure = this.#failure(error, aborted);
-    this.#observer?.end(this.eventCount, failure);
-    return failure;
-  }
-
-  #failure(error: unknown, aborted: boolean): Error {
     if (error instanceof ListenerFailure) return error.error;
     if (isParleyError(error)) return error;
     if (aborted) return new APIUserAbortError(`Stream was aborted (${this.received()})`, { cause: error });

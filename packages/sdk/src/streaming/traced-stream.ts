@@ -1,36 +1,42 @@
-import type { OpenResponse } from '../core/http-client.js';
 import { loadTracingHelpers } from '../tracing/load-tracing-helpers.js';
 import type { StreamSpan } from '../tracing/stream-span.js';
 import type { ContextLike, TracerOption } from '../tracing/tracer-like.js';
-import type { StreamObserver } from './stream-progress.js';
+import type { StreamObserver } from './stream-consumers.js';
 
 /**
- * A stream's span, wired to the stream: `open` loads the tracing code, starts the span and sends
- * the request as its child; `observer` tells the span of each event and of the end. Events come
- * only after `open` resolved, so the span exists by then.
+ * A stream's span, wired to the stream: `open` loads the tracing code, starts the span (once) and
+ * sends a request of the stream as its child (the first, and a recovery's resumes); `observer`
+ * tells the span of each item and of the end. Items come only after a request was sent, so the span
+ * exists by then. Without recovery (`final`), a request that fails ends the span at once: a stream
+ * nobody reads would never report its failure.
  */
 export function tracedStream(
   tracer: TracerOption,
   sessionId: string,
   parent: ContextLike | undefined,
-  open: (signal: AbortSignal, traceContext: ContextLike | undefined) => Promise<OpenResponse>,
-): { open: (signal: AbortSignal) => Promise<OpenResponse>; observer: StreamObserver } {
+  final: boolean,
+): {
+  open<R>(send: (traceContext: ContextLike | undefined) => Promise<R>): Promise<R>;
+  observer: StreamObserver;
+} {
   let span: StreamSpan | undefined;
+  let started: Promise<unknown> | undefined;
   return {
-    open: async (signal) => {
-      const { startStreamSpan } = await loadTracingHelpers();
-      span = startStreamSpan(tracer, sessionId, parent);
+    async open(send) {
+      started ??= loadTracingHelpers().then(({ startStreamSpan }) => {
+        span = startStreamSpan(tracer, sessionId, parent);
+      });
+      await started;
       try {
-        return await open(signal, span?.context ?? parent);
+        return await send(span?.context ?? parent);
       } catch (error) {
-        // Ended now: a stream nobody reads would never report its failure.
-        span?.end(0, error);
+        if (final) span?.end(error);
         throw error;
       }
     },
     observer: {
-      event: (count) => span?.event(count),
-      end: (events, error, stopReason) => span?.end(events, error, stopReason),
+      event: (item) => span?.event(item),
+      end: (failure) => span?.end(failure),
     },
   };
 }

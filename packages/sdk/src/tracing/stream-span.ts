@@ -2,17 +2,27 @@ import { endSpan, SPAN_KIND_INTERNAL } from './end-span.js';
 import { contextWithSpan, resolveTracer } from './trace-context.js';
 import type { ContextLike, SpanLike, TracerOption } from './tracer-like.js';
 
+/** What the span reads of a delivered item: an event (`replyStop` has the stop reason) or `recovered`. */
+interface DeliveredItem {
+  type: string;
+  stopReason?: unknown;
+  attempt?: unknown;
+}
+
 /**
  * The span of one streamed reply (`parley.messages.stream`), from the request to the reply's end:
  * the time to the first event (`parley.stream.time_to_first_event_ms`, and a
  * `parley.stream.first_event` event at that moment), the events read (`parley.stream.events`),
- * the stop reason, and the error the stream ended with. The request's own span is its child.
+ * each recovery (a `parley.stream.recovered` event, with the `recover` option), the stop reason,
+ * and the error the stream ended with. The stream's requests are its children.
  */
 export class StreamSpan {
-  /** The context whose span is this one: the parent of the request's span. */
+  /** The context whose span is this one: the parent of the stream's requests. */
   readonly context: ContextLike;
   readonly #span: SpanLike;
   readonly #startedAt = Date.now();
+  #events = 0;
+  #stopReason: string | undefined;
   #ended = false;
 
   constructor(span: SpanLike, parent: ContextLike | undefined) {
@@ -20,18 +30,29 @@ export class StreamSpan {
     this.context = contextWithSpan(parent, span);
   }
 
-  /** One event read; `count` counts them, this one included. */
-  event(count: number): void {
-    if (count !== 1 || !this.#span.isRecording()) return;
-    this.#span.setAttribute('parley.stream.time_to_first_event_ms', Date.now() - this.#startedAt);
-    this.#span.addEvent('parley.stream.first_event');
+  /** An item was delivered. */
+  event(item: DeliveredItem): void {
+    const span = this.#span;
+    if (item.type === 'recovered') {
+      if (span.isRecording())
+        span.addEvent('parley.stream.recovered', { 'parley.recovery.attempt': Number(item.attempt) });
+      return;
+    }
+    this.#events++;
+    if (item.type === 'replyStop') this.#stopReason = String(item.stopReason);
+    if (this.#events !== 1 || !span.isRecording()) return;
+    span.setAttribute('parley.stream.time_to_first_event_ms', Date.now() - this.#startedAt);
+    span.addEvent('parley.stream.first_event');
   }
 
-  /** The stream is over: its reply arrived (`stopReason`), or it failed with `error`. Only the first call counts. */
-  end(events: number, error?: unknown, stopReason?: string): void {
+  /** The stream is over: its reply arrived, or it failed with `failure`. Only the first call counts. */
+  end(failure?: unknown): void {
     if (this.#ended) return;
     this.#ended = true;
-    endSpan(this.#span, error, { 'parley.stream.events': events, 'parley.stop_reason': stopReason });
+    endSpan(this.#span, failure, {
+      'parley.stream.events': this.#events,
+      'parley.stop_reason': this.#stopReason,
+    });
   }
 }
 

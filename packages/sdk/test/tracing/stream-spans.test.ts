@@ -59,6 +59,25 @@ describe('a span per stream', () => {
     expect(span.attributes['parley.stop_reason']).toBeUndefined();
   });
 
+  test('a stream that recovers (recover option) records each recovery as an event and ends without error', async () => {
+    const { rec, server, client, sessionId } = await setup();
+    server.faults.next({ match: { path: '/v1/messages/*/stream' }, cutAfterEvents: 2 });
+    const text = await client.messages
+      .stream(sessionId, { content: '/say Hello there.' }, { recover: { backoff: () => 0 } })
+      .finalText();
+    expect(text).toBe('Hello there.');
+    const span = rec.span('parley.messages.stream');
+    expect(span.events.map((e) => [e.name, e.attributes])).toEqual([
+      ['parley.stream.first_event', {}],
+      ['parley.stream.recovered', { 'parley.recovery.attempt': 1 }],
+    ]);
+    expect(span.status.code).toBe(SpanStatusCode.UNSET);
+    // The cut request is the stream's child; the recovery read the session to learn what landed.
+    const children = rec.spans().filter((s) => s.parentSpanContext?.spanId === span.spanContext().spanId);
+    expect(children.map((s) => s.name)).toContain('POST /v1/messages/{sessionId}/stream');
+    expect(rec.spans().map((s) => s.name)).toContain('GET /v1/messages/{sessionId}');
+  });
+
   test('a stream whose request fails ends its span with that error, even when nobody reads it', async () => {
     const { rec, client } = await setup();
     const error = await client.messages

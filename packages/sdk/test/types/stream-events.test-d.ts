@@ -1,6 +1,12 @@
 // Checked by `tsc -p packages/sdk` (the package's `typecheck`): an `expectTypeOf` that does not hold,
 // or an `@ts-expect-error` line that compiles, fails it.
-import type { MessageStream, MessageStreamEvent, StreamEventOf } from '@parley/sdk';
+import type {
+  MessageStream,
+  MessageStreamEvent,
+  RecoveryAction,
+  RecoveryAttempt,
+  StreamEventOf,
+} from '@parley/sdk';
 import { expectTypeOf } from 'vitest';
 
 declare const stream: MessageStream;
@@ -70,4 +76,12 @@ export function listenersAreTyped() {
     expectTypeOf(delta).toEqualTypeOf<string>();
     expectTypeOf(snapshot).toEqualTypeOf<string>();
   });
+}
+
+export function recoveredIsTheSdksOwnEventAndNarrowsOnType() {
+  if (event.type === 'recovered') {
+    expectTypeOf(event.action).toEqualTypeOf<RecoveryAction>();
+    expectTypeOf(event.error).toEqualTypeOf<Error>();
+    expectTypeOf(event).toMatchTypeOf<RecoveryAttempt>();
+  }
 }

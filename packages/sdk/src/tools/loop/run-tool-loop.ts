@@ -5,7 +5,12 @@ import { loadToolHelpers } from '../load-tool-helpers.js';
 import type { RunToolLoopOptions, ToolLoopClient } from './tool-loop-options.js';
 import { ToolLoopRun } from './tool-loop-run.js';
 
-export type { RunToolLoopOptions, ToolLoopClient, ToolLoopStream } from './tool-loop-options.js';
+export type {
+  RunToolLoopOptions,
+  ToolLoopClient,
+  ToolLoopSendOptions,
+  ToolLoopStream,
+} from './tool-loop-options.js';
 
 /**
  * Sends the user's turn and keeps the conversation going until the model stops asking for tools:

@@ -1,3 +1,4 @@
+import type { RecoverOptions } from '../../recovery/recover-options.js';
 import type { ContextLike } from '../../tracing/tracer-like.js';
 import type { MessageReply, PendingTool, SendMessageRequest, UserContentBlock } from '../../wire/index.js';
 import type { AnyTool } from '../define/define-tool.js';
@@ -20,9 +21,14 @@ export interface ToolLoopStream {
 export interface ToolLoopClient extends ToolClient {
   sessions?: { declaredTools?(sessionId: string): DeclaredTools | undefined };
   messages: {
-    send(sessionId: string, body: SendMessageRequest, options?: ToolRequestOptions): Promise<MessageReply>;
-    stream(sessionId: string, body: SendMessageRequest, options?: ToolRequestOptions): ToolLoopStream;
+    send(sessionId: string, body: SendMessageRequest, options?: ToolLoopSendOptions): Promise<MessageReply>;
+    stream(sessionId: string, body: SendMessageRequest, options?: ToolLoopSendOptions): ToolLoopStream;
   };
+}
+
+/** What the loop passes to `messages.send` / `stream`: `recover` only when the loop has it. */
+export interface ToolLoopSendOptions extends ToolRequestOptions {
+  recover?: RecoverOptions;
 }
 
 export interface RunToolLoopOptions {
@@ -104,4 +110,10 @@ export interface RunToolLoopOptions {
    * (`Tool "x" ran past its 800 ms time limit and was stopped`). Default: none.
    */
   toolTimeoutMs?: number | undefined;
+  /**
+   * Recover a reply that fails after its request was sent (a model error, a cut or dropped
+   * stream, a timeout, a 5xx): read the session, use the completed reply or resume, with backoff.
+   * Each step records its attempts in `step.recovery`. `true` takes the defaults.
+   */
+  recover?: true | RecoverOptions | undefined;
 }

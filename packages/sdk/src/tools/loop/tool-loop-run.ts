@@ -1,5 +1,6 @@
 import { APIUserAbortError } from '../../errors/index.js';
 import { forwardAbort } from '../../internal/forward-abort.js';
+import type { RecoveryAttempt } from '../../recovery/recover-options.js';
 import { EventQueue } from '../../streaming/event-queue.js';
 import type { Message, MessageReply, StopReason, Usage } from '../../wire/index.js';
 import type { ToolApproval } from '../run/tool-approval.js';
@@ -12,6 +13,8 @@ export interface ToolLoopStep {
   reply: MessageReply;
   /** One result per pending tool of `reply`, in the order of `reply.pendingTools`. */
   toolResults: ToolRunResult[];
+  /** With the loop's `recover` option: the attempts that recovered this step's reply (often none). */
+  recovery?: RecoveryAttempt[];
   /** Who approved what: one record per call that needed approval (`approve`), when any did. */
   approvals?: ToolApproval[] | undefined;
 }

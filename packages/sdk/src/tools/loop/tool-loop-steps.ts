@@ -10,6 +10,7 @@ import { runTool } from '../run/run-tool.js';
 import type { ToolRunResult } from '../run/tool-run-result.js';
 import { checkLoopControls } from './check-loop-controls.js';
 import { checkStop } from './check-stop.js';
+import { type StepRecovery, stepRecovery } from './step-recovery.js';
 import type { RunToolLoopOptions, ToolLoopClient } from './tool-loop-options.js';
 import type { ToolLoopResult, ToolLoopStep } from './tool-loop-run.js';
 import type { ToolLoopTrace } from './tool-loop-trace.js';
@@ -39,10 +40,11 @@ export async function runToolLoopSteps(
   for (let step = 1; ; step++) {
     signal.throwIfAborted();
     const traceContext = config.trace?.startStep(step);
-    const reply = await send(client, sessionId, body, options, { signal, traceContext });
+    const recovery = stepRecovery(options.recover, messages);
+    const reply = await send(client, sessionId, body, options, signal, recovery, traceContext);
     for (const message of reply.messages) messages.set(message.index, message);
     const toolResults = await runPending(client, reply, options, config, signal, traceContext);
-    const done: ToolLoopStep = { step, reply, toolResults };
+    const done: ToolLoopStep = { step, reply, toolResults, ...(recovery && { recovery: recovery.attempts }) };
     if (toolResults.some((r) => r.approval)) done.approvals = toolResults.flatMap((r) => r.approval ?? []);
     config.trace?.endStep(done);
     steps.push(done);
@@ -73,10 +75,15 @@ async function send(
   sessionId: string,
   body: SendMessageRequest,
   options: RunToolLoopOptions,
-  request: { signal: AbortSignal; traceContext: ContextLike | undefined },
+  signal: AbortSignal,
+  recovery: StepRecovery | undefined,
+  traceContext: ContextLike | undefined,
 ): Promise<MessageReply> {
-  if (!options.stream) return client.messages.send(sessionId, body, request);
-  const stream = client.messages.stream(sessionId, body, request);
+  const sendOptions = recovery
+    ? { signal, recover: recovery.recover, traceContext }
+    : { signal, traceContext };
+  if (!options.stream) return client.messages.send(sessionId, body, sendOptions);
+  const stream = client.messages.stream(sessionId, body, sendOptions);
   if (options.onText) stream.on('text', options.onText);
   return stream.finalReply();
 }

@@ -1,0 +1,48 @@
+import { isAPIError, isParleyError } from '../errors/index.js';
+
+// Checked by name (as the guards do), with the two guards the first chunk already carries: a
+// guard used only here would move from the recovery chunk into every app's first download.
+function named(error: unknown, ...names: string[]): error is Error & { code?: string } {
+  return isParleyError(error) && names.includes(error.name);
+}
+
+/** A status a later attempt may not meet: a server failure, but not `501` (final, e.g. `no_script_match`). */
+function transient(status: number): boolean {
+  return status >= 500 && status !== 501;
+}
+
+/**
+ * The codes of exception events that a later attempt would meet again (docs/protocol.md,
+ * "Exception events"): a deleted session (404), a used-up quota (429), and the `501`s of a
+ * scripted or replayed model. Any other code (`model_error`, a model's own, `internal_error`,
+ * `injected_fault`) is a failure of this reply.
+ */
+const FINAL_STREAM_CODES = new Set([
+  'session_not_found',
+  'quota_exceeded',
+  'no_script_match',
+  'replay_mismatch',
+]);
+
+/** The caller's abort (`signal`, `stream.abort()`): never recovered. */
+export function isUserAbort(error: unknown): boolean {
+  return named(error, 'APIUserAbortError');
+}
+
+/**
+ * Whether a reply's failure is one `recover` takes over: after the request was sent, a model
+ * error or other 5xx (an exception event in a stream), a stream cut, dropped, malformed or timed
+ * out, a body that is not the protocol's. Never a 4xx, a `501`, or an abort. During recovery
+ * (`recovering`) a `409` says the conversation is still moving (`reply_in_progress`, or a reply
+ * that ended in between): look again.
+ */
+export function isRecoverable(error: unknown, recovering: boolean): boolean {
+  if (named(error, 'StreamError')) return error.code === undefined || !FINAL_STREAM_CODES.has(error.code);
+  if (isAPIError(error)) return transient(error.status) || (recovering && error.status === 409);
+  return named(error, 'APIConnectionError', 'APITimeoutError', 'ResponseValidationError');
+}
+
+/** Whether the server answered the request that failed: a status, or a stream's headers. */
+export function answered(error: unknown): boolean {
+  return isAPIError(error) || named(error, 'StreamError', 'ResponseValidationError');
+}
