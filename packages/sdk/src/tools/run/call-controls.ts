@@ -9,7 +9,10 @@ import type { ToolApproval, ToolApprover } from './tool-approval.js';
 
 /** The options of `runTool` that set a call's controls. */
 export interface CallControlOptions {
-  pending: Pick<PendingTool, 'name'> & Partial<Pick<PendingTool, 'createdAt' | 'deadlineAt'>>;
+  pending: Pick<PendingTool, 'name'> & {
+    createdAt?: PendingTool['createdAt'] | undefined;
+    deadlineAt?: PendingTool['deadlineAt'] | undefined;
+  };
   tool: AnyTool;
   approve?: ToolApprover | undefined;
   toolTimeoutMs?: number | undefined;

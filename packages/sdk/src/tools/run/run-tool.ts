@@ -27,8 +27,10 @@ export interface RunToolOptions<TTool extends AnyTool = AnyTool> {
    * The call to run: an entry of `reply.pendingTools` (`requestId`, `name` and `input` are read;
    * `createdAt` and `deadlineAt`, when there, end an approval wait before the call's deadline).
    */
-  pending: Pick<PendingTool, 'requestId' | 'name' | 'input'> &
-    Partial<Pick<PendingTool, 'createdAt' | 'deadlineAt'>>;
+  pending: Pick<PendingTool, 'requestId' | 'name' | 'input'> & {
+    createdAt?: PendingTool['createdAt'] | undefined;
+    deadlineAt?: PendingTool['deadlineAt'] | undefined;
+  };
   tool: TTool;
   /** The server's timeout from the reply (`reply.heartbeatTimeoutMs`); sets the heartbeat interval. */
   heartbeatTimeoutMs?: number | undefined;
