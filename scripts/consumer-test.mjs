@@ -45,6 +45,25 @@ function sdkBringsNoZod(app) {
 }
 
 /**
+ * `@opentelemetry/api` is an optional peer of the SDK (docs/sdk.md, "Tracing"): this project does
+ * not install it, and nothing the SDK ships imports it, so the type check and the run below prove
+ * that an app without it compiles and runs.
+ */
+function sdkNeedsNoOpenTelemetry(app) {
+  if (existsSync(join(app, 'node_modules/@opentelemetry/api'))) {
+    throw new Error('@opentelemetry/api is installed: the consumer test must run without it');
+  }
+  const dist = join(app, 'node_modules/@parley/sdk/dist');
+  const files = readdirSync(dist, { recursive: true, encoding: 'utf8' }).filter((f) =>
+    /\.(c?js|d\.c?ts)$/.test(f),
+  );
+  const importing = files.filter((file) =>
+    /(from\s*|import\(\s*|require\(\s*)['"]@opentelemetry\//.test(readFileSync(join(dist, file), 'utf8')),
+  );
+  if (importing.length > 0) throw new Error(`${importing.join(', ')} import @opentelemetry/*`);
+}
+
+/**
  * What a user finds in an installed package holds: no `workspace:` range is left in its manifest,
  * and every relative link of its README names a file the tarball holds (`../../docs/...` does not).
  */
@@ -101,6 +120,8 @@ try {
   packedPackagesAreSelfContained(join(dir, 'app'));
   step('checking that the SDK brings no zod');
   sdkBringsNoZod(join(dir, 'app'));
+  step('checking that the SDK needs no @opentelemetry/api (an optional peer)');
+  sdkNeedsNoOpenTelemetry(join(dir, 'app'));
   step('type-checking and compiling with tsc');
   execFileSync(process.execPath, [TSC, '-p', 'tsconfig.json'], { cwd: join(dir, 'app'), stdio: 'inherit' });
   step('running a tool loop per schema library against the reference server');

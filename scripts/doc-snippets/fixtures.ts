@@ -71,6 +71,8 @@ export async function withDocFixtures(
   const quiet = [
     vi.spyOn(console, 'log').mockImplementation(() => {}),
     vi.spyOn(console, 'debug').mockImplementation(() => {}),
+    // The OpenTelemetry SDK's ConsoleSpanExporter prints each span with console.dir.
+    vi.spyOn(console, 'dir').mockImplementation(() => {}),
     vi.spyOn(console, 'error').mockImplementation(() => {}),
     vi.spyOn(process.stdout, 'write').mockImplementation(() => true),
   ];

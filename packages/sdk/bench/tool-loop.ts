@@ -5,13 +5,19 @@
 // loop with `ky.create({ prefixUrl, headers })` and `.post(path, { json }).json()`; the raw loop
 // with the global `fetch` and `JSON.parse`. The server runs in a child process
 // (reference-server-process.ts), so the CPU time measured is this process's: the client's alone.
-// Each round times the three loops in alternating order; a ratio is the median of the per-round
+// Beside them, the same SDK loop on a client with a tracer that records nothing (the API's no-op:
+// `trace.getTracer` with no provider registered): what having a tracer costs when nothing is
+// sampled. With BENCH_BASELINE=<path to another build's index.js> (an earlier commit's SDK, e.g.
+// before a change), its loop runs in the same rounds too, to compare before and after in one run.
+// Each round times the loops in alternating order; a ratio is the median of the per-round
 // ratios (one round against the same round's baseline), which a busy or noisy machine moves far
 // less than separate medians. Prints, never asserts. Run: npx --yes pnpm@10 bench (from the
 // repository root, after `pnpm build`: the SDK and the server run from their built files, as users
 // run them). BENCH_ROUNDS / BENCH_LOOPS change the size.
 import { fork } from 'node:child_process';
 import { once } from 'node:events';
+import { pathToFileURL } from 'node:url';
+import { trace } from '@opentelemetry/api';
 import { defineTool, jsonSchema, Parley } from '@parley/sdk';
 import ky from 'ky';
 
@@ -43,12 +49,29 @@ async function resetServer(): Promise<void> {
 }
 
 const client = new Parley({ baseUrl: base, token: TOKEN, logLevel: 'off' });
+// No provider is registered: the API hands out its no-op tracer, whose spans record nothing.
+const noopTraced = new Parley({
+  baseUrl: base,
+  token: TOKEN,
+  logLevel: 'off',
+  tracer: trace.getTracer('bench'),
+});
 
-async function sdkLoop(): Promise<void> {
-  const { sessionId } = await client.sessions.create({ tools: [ping] });
-  const result = await client.runToolLoop({ sessionId, content: CONTENT });
+/** The SDK's loop on `sdk`: this build's `Parley`, or the baseline build's. */
+async function sdkLoop(sdk: Pick<Parley, 'sessions' | 'runToolLoop'>): Promise<void> {
+  const { sessionId } = await sdk.sessions.create({ tools: [ping] });
+  const result = await sdk.runToolLoop({ sessionId, content: CONTENT });
   if (result.finalText !== 'pong') throw new Error(`unexpected answer ${result.finalText}`);
 }
+
+const BASELINE = process.env.BENCH_BASELINE;
+const baseline = BASELINE
+  ? new ((await import(pathToFileURL(BASELINE).href)) as { Parley: typeof Parley }).Parley({
+      baseUrl: base,
+      token: TOKEN,
+      logLevel: 'off',
+    })
+  : undefined;
 
 type Post = (path: string, body: unknown) => Promise<unknown>;
 
@@ -87,12 +110,14 @@ async function fetchPost(path: string, body: unknown): Promise<unknown> {
 const api = ky.create({ prefixUrl: base, headers: { authorization: `Bearer ${TOKEN}` } });
 const kyPost: Post = (path, body) => api.post(path, { json: body }).json();
 
-const loops = {
-  sdk: sdkLoop,
+type Name = 'sdk' | 'noopTracer' | 'ky' | 'raw' | 'baseline';
+const loops: Partial<Record<Name, () => Promise<void>>> = {
+  sdk: () => sdkLoop(client),
+  noopTracer: () => sdkLoop(noopTraced),
   ky: () => fiveRequests(kyPost),
   raw: () => fiveRequests(fetchPost),
+  ...(baseline && { baseline: () => sdkLoop(baseline) }),
 };
-type Name = keyof typeof loops;
 
 /** Wall time and CPU time (this process: the client) per loop, in µs. */
 async function timeLoops(loop: () => Promise<void>): Promise<{ wall: number; cpu: number }> {
@@ -117,19 +142,28 @@ interface Timing {
 }
 
 export interface ToolLoopResult {
-  timings: Record<Name, Timing>;
-  /** Medians of the per-round CPU ratios. */
-  cpu: { sdkToKy: number; kyToRaw: number; sdkToRaw: number };
+  timings: Partial<Record<Name, Timing>>;
+  /** Medians of the per-round CPU ratios (`sdkToBaseline` only with BENCH_BASELINE). */
+  cpu: {
+    sdkToKy: number;
+    kyToRaw: number;
+    sdkToRaw: number;
+    noopTracerToSdk: number;
+    sdkToBaseline?: number;
+  };
 }
 
-/** `ROUNDS` rounds, each timing the three loops in alternating order; warms all up first. */
+/** `ROUNDS` rounds, each timing the loops in alternating order; warms all up first. */
 export async function measureToolLoop(): Promise<ToolLoopResult> {
-  for (const loop of Object.values(loops)) await timeLoops(loop);
-  const runs: Record<Name, Array<{ wall: number; cpu: number }>> = { sdk: [], ky: [], raw: [] };
+  const names = Object.keys(loops) as Name[];
+  const runs = Object.fromEntries(names.map((name) => [name, []])) as unknown as Record<
+    Name,
+    Array<{ wall: number; cpu: number }>
+  >;
+  for (const name of names) await timeLoops(loops[name]!);
   for (let round = 0; round < ROUNDS; round++) {
-    const order = Object.keys(loops) as Name[];
-    if (round % 2 === 1) order.reverse();
-    for (const name of order) runs[name].push(await timeLoops(loops[name]));
+    const order = round % 2 === 1 ? [...names].reverse() : names;
+    for (const name of order) runs[name].push(await timeLoops(loops[name]!));
   }
   const timing = (name: Name): Timing => ({
     wallUs: median(runs[name].map((r) => r.wall)),
@@ -137,20 +171,37 @@ export async function measureToolLoop(): Promise<ToolLoopResult> {
   });
   const ratio = (a: Name, b: Name) => median(runs[a].map((r, i) => r.cpu / (runs[b][i]?.cpu ?? Number.NaN)));
   return {
-    timings: { sdk: timing('sdk'), ky: timing('ky'), raw: timing('raw') },
-    cpu: { sdkToKy: ratio('sdk', 'ky'), kyToRaw: ratio('ky', 'raw'), sdkToRaw: ratio('sdk', 'raw') },
+    timings: Object.fromEntries(names.map((name) => [name, timing(name)])),
+    cpu: {
+      sdkToKy: ratio('sdk', 'ky'),
+      kyToRaw: ratio('ky', 'raw'),
+      sdkToRaw: ratio('sdk', 'raw'),
+      noopTracerToSdk: ratio('noopTracer', 'sdk'),
+      ...(baseline && { sdkToBaseline: ratio('sdk', 'baseline') }),
+    },
   };
 }
 
 const r = await measureToolLoop();
-const line = (name: string, t: Timing) =>
-  `  ${name}  CPU ${t.cpuUs.toFixed(0)} µs per loop (${(t.cpuUs / 5).toFixed(0)} per request), wall ${t.wallUs.toFixed(0)} µs`;
+const line = (name: string, t: Timing | undefined) =>
+  t
+    ? `  ${name}  CPU ${t.cpuUs.toFixed(0)} µs per loop (${(t.cpuUs / 5).toFixed(0)} per request), wall ${t.wallUs.toFixed(0)} µs\n`
+    : '';
+const goal = (value: number, most: number) =>
+  `x${value.toFixed(2)} (goal <= ${most}: ${value <= most ? 'met' : 'NOT met'})`;
+const { sdkToBaseline } = r.cpu;
 console.log(
   `tool loop over loopback, server in a child process (create, send, heartbeat, respond, resume; ${ROUNDS} rounds of ${LOOPS}; CPU time of the client process, medians of per-round ratios):\n` +
-    `${line('runToolLoop ', r.timings.sdk)}\n` +
-    `${line('plain ky    ', r.timings.ky)}\n` +
-    `${line('raw fetch   ', r.timings.raw)}\n` +
-    `  runToolLoop / plain ky: x${r.cpu.sdkToKy.toFixed(2)} (goal <= 1.15: ${r.cpu.sdkToKy <= 1.15 ? 'met' : 'NOT met'})\n` +
+    line('runToolLoop               ', r.timings.sdk) +
+    line('runToolLoop, no-op tracer ', r.timings.noopTracer) +
+    line(`runToolLoop, baseline     `, r.timings.baseline) +
+    line('plain ky                  ', r.timings.ky) +
+    line('raw fetch                 ', r.timings.raw) +
+    `  runToolLoop / plain ky: ${goal(r.cpu.sdkToKy, 1.15)}\n` +
+    `  with a no-op tracer / without: ${goal(r.cpu.noopTracerToSdk, 1.05)}\n` +
+    (sdkToBaseline === undefined
+      ? ''
+      : `  runToolLoop / baseline (${BASELINE}): x${sdkToBaseline.toFixed(2)}\n`) +
     `  plain ky / raw fetch:   x${r.cpu.kyToRaw.toFixed(2)}\n` +
     `  runToolLoop / raw fetch: x${r.cpu.sdkToRaw.toFixed(2)}`,
 );

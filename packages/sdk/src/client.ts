@@ -12,6 +12,7 @@ import { Sessions } from './resources/sessions.js';
 import { Tools } from './resources/tools.js';
 import { type RunToolLoopOptions, runToolLoop } from './tools/loop/run-tool-loop.js';
 import type { ToolLoopRun } from './tools/loop/tool-loop-run.js';
+import type { TracerOption } from './tracing/tracer-like.js';
 
 /** The environment variable read when `baseUrl` is not given. */
 export const BASE_URL_ENV = 'PARLEY_BASE_URL';
@@ -50,6 +51,12 @@ export interface ParleyOptions {
   streamIdleTimeoutMs?: number;
   /** Longest wait for the first event of a streamed reply in ms. Default 60 000. */
   streamFirstEventTimeoutMs?: number;
+  /**
+   * Records OpenTelemetry spans: of each request, stream, tool loop, step and tool run. Pass a
+   * tracer (`trace.getTracer('my-app')` from `@opentelemetry/api`), or `'global'` for the tracer of
+   * the globally registered provider. Default: none, and no tracing code loads.
+   */
+  tracer?: TracerOption;
 }
 
 /**
@@ -69,6 +76,8 @@ export class Parley {
   readonly tools: Tools;
   /** The base URL requests go to. */
   readonly baseUrl: string;
+  /** The `tracer` option, if given. */
+  readonly tracer: TracerOption | undefined;
 
   constructor(options: ParleyOptions = {}) {
     const baseUrl = options.baseUrl ?? readEnv(BASE_URL_ENV);
@@ -78,6 +87,7 @@ export class Parley {
       );
     }
     this.baseUrl = baseUrl;
+    this.tracer = checkTracer(options.tracer);
     const token = options.token ?? (options.getToken ? undefined : readEnv(TOKEN_ENV));
     const http = new HttpClient({
       baseUrl,
@@ -89,6 +99,7 @@ export class Parley {
       headers: options.headers ?? {},
       logger: options.logger,
       logLevel: resolveLogLevel(options),
+      tracer: this.tracer,
     });
     this.sessions = new Sessions(http);
     this.tools = new Tools(http);
@@ -136,4 +147,13 @@ function resolveLogLevel(options: ParleyOptions): LogLevel {
     );
   }
   return options.logger ? 'debug' : 'warn';
+}
+
+function checkTracer(tracer: unknown): TracerOption | undefined {
+  if (tracer === undefined || tracer === 'global') return tracer;
+  if (typeof (tracer as { startSpan?: unknown } | null)?.startSpan === 'function')
+    return tracer as TracerOption;
+  throw new TypeError(
+    "new Parley(): tracer must be an OpenTelemetry Tracer (trace.getTracer('my-app')) or 'global'",
+  );
 }

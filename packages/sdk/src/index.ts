@@ -152,6 +152,15 @@ export type {
 } from './tools/run/tool-run-result.js';
 export type { ToolClient, ToolRequestOptions, ToolTransport } from './tools/run/tool-transport.js';
 export type {
+  AttributesLike,
+  AttributeValueLike,
+  ContextLike,
+  SpanLike,
+  SpanOptionsLike,
+  TracerLike,
+  TracerOption,
+} from './tracing/tracer-like.js';
+export type {
   ContentBlock,
   ContentBlockDelta,
   ContentBlockStart,

@@ -38,6 +38,14 @@ describe('bundle size (Vite and esbuild, minified, gzip)', () => {
       expect.arrayContaining(['sdk/src/recovery/reply-recovery.ts', 'sdk/src/recovery/session-view.ts']),
     );
     expect(chat.initialGzipBytes).toBeLessThan(chat.totalGzipBytes);
+    // The spans of requests and streams load with a client's first traced call, and no bundle holds
+    // @opentelemetry/api: the SDK never imports it (an optional peer).
+    expect(lazy).toEqual(
+      expect.arrayContaining(['sdk/src/tracing/trace-request.ts', 'sdk/src/tracing/stream-span.ts']),
+    );
+    for (const report of reports) {
+      expect(report.contributors.filter((c) => c.what.startsWith('@opentelemetry/'))).toEqual([]);
+    }
     // Only the app that imports `@parley/sdk/partial-input` carries the JSON parser.
     const parsers = reports.map((r) => [
       r.name,

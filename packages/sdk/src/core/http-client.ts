@@ -10,6 +10,8 @@ import {
 } from '../errors/index.js';
 import { linkedSignal } from '../internal/linked-signal.js';
 import { raceSignal } from '../internal/race-signal.js';
+import { loadTracingHelpers } from '../tracing/load-tracing-helpers.js';
+import type { ContextLike, TracerOption } from '../tracing/tracer-like.js';
 import { APIPromise, type WithResponse } from './api-promise.js';
 import { baseUrlHint, connectionFailureMessage, systemErrorCode } from './connection-failure.js';
 import { Exchange, type ExchangeHost } from './exchange.js';
@@ -30,6 +32,11 @@ export interface RequestOptions {
   headers?: Record<string, string>;
   /** Overrides the client's `maxRetries` for this request (only repeat-safe requests retry). */
   maxRetries?: number;
+  /**
+   * The OpenTelemetry context whose span is the parent of this request's span (with the client's
+   * `tracer`), e.g. `trace.setSpan(context.active(), span)`. Default: the active context.
+   */
+  traceContext?: ContextLike | undefined;
 }
 
 /** Resolved client configuration the transport runs on. */
@@ -45,6 +52,8 @@ export interface HttpClientConfig {
   logger?: Logger | undefined;
   /** Lines below this level are not built. */
   logLevel: LogLevel;
+  /** Where the spans of requests go; none when not given. */
+  tracer?: TracerOption | undefined;
 }
 
 /** A response whose body the caller reads itself (streaming). */
@@ -109,13 +118,23 @@ export class HttpClient {
     });
   }
 
-  /** Sends a request and returns its checked body (and, through `withResponse()`, the response). */
-  request<T>(spec: RequestSpec, options: RequestOptions = {}): APIPromise<T> {
-    return new APIPromise(this.#request<T>(spec, options));
+  /** The `tracer` option: spans of requests, and of what runs on this client, go there. */
+  get tracer(): TracerOption | undefined {
+    return this.#config.tracer;
   }
 
-  async #request<T>(spec: RequestSpec, options: RequestOptions): Promise<WithResponse<T>> {
-    const exchange = this.#exchange(spec, options, false);
+  /** Sends a request and returns its checked body (and, through `withResponse()`, the response). */
+  request<T>(spec: RequestSpec, options: RequestOptions = {}): APIPromise<T> {
+    return new APIPromise(
+      this.#call(spec, options, false, (exchange) => this.#request<T>(spec, options, exchange)),
+    );
+  }
+
+  async #request<T>(
+    spec: RequestSpec,
+    options: RequestOptions,
+    exchange: Exchange,
+  ): Promise<WithResponse<T>> {
     const response = await this.#send(spec, exchange, options, false);
     const { text } = exchange;
     const requestId = response.headers.get(REQUEST_ID_HEADER) ?? undefined;
@@ -137,9 +156,28 @@ export class HttpClient {
   }
 
   /** Sends a request and hands back the 2xx response with its body unread. */
-  async open(spec: RequestSpec, options: RequestOptions = {}): Promise<OpenResponse> {
-    const response = await this.#send(spec, this.#exchange(spec, options, true), options, true);
-    return { response };
+  open(spec: RequestSpec, options: RequestOptions = {}): Promise<OpenResponse> {
+    return this.#call(spec, options, true, async (exchange) => ({
+      response: await this.#send(spec, exchange, options, true),
+    }));
+  }
+
+  /**
+   * Runs `call` on a new exchange; with a tracer, inside the request's span (the tracing code loads
+   * on the first traced call).
+   */
+  async #call<R extends { response: Response }>(
+    spec: RequestSpec,
+    options: RequestOptions,
+    streaming: boolean,
+    call: (exchange: Exchange) => Promise<R>,
+  ): Promise<R> {
+    const exchange = this.#exchange(spec, options, streaming);
+    const { tracer } = this.#config;
+    if (!tracer) return call(exchange);
+    const { traceRequest } = await loadTracingHelpers();
+    const traced = { method: spec.method, path: spec.path, url: exchange.url, options: exchange.options };
+    return traceRequest(tracer, traced, options.traceContext, () => call(exchange));
   }
 
   #exchange(spec: RequestSpec, options: RequestOptions, streaming: boolean): Exchange {

@@ -9,6 +9,7 @@ import type { RecoveryClient, RecoveryTarget } from '../recovery/recovery-target
 import type { StreamTimeouts } from '../streaming/body-reader.js';
 import { MessageStream } from '../streaming/message-stream.js';
 import type { AnyToolInputs, PartialInput, ToolInputMap } from '../streaming/tool-input-delta.js';
+import { tracedStream } from '../streaming/traced-stream.js';
 import type {
   ExportMessagesResponse,
   Message,
@@ -105,7 +106,9 @@ export class Messages {
     options: StreamRequestOptions<M> = {},
   ): MessageStream<M> {
     const { firstEventTimeoutMs, idleTimeoutMs, partialInput, recover, ...requestOptions } = options;
-    const open = (sent: SendMessageParams, signal: AbortSignal) =>
+    const tracer = this.#http.tracer;
+    const traced = tracer && tracedStream(tracer, sessionId, requestOptions.traceContext, !recover);
+    const send = (sent: SendMessageParams, signal: AbortSignal, traceContext = requestOptions.traceContext) =>
       this.#http.open(
         {
           method: 'POST',
@@ -113,8 +116,11 @@ export class Messages {
           body: sent,
           idempotent: false,
         },
-        { ...requestOptions, signal },
+        { ...requestOptions, signal, traceContext },
       );
+    // With a tracer, each request of the stream is a child of the stream's span.
+    const open = (sent: SendMessageParams, signal: AbortSignal) =>
+      traced ? traced.open((traceContext) => send(sent, signal, traceContext)) : send(sent, signal);
     // With `recover`, the recovery (loaded on first use) opens the stream and takes over failures.
     const recovery =
       recover &&
@@ -124,6 +130,7 @@ export class Messages {
     return MessageStream.start<M>({
       open: recovery ? (signal) => recovery.then((r) => r.open(signal)) : (signal) => open(body, signal),
       recovery,
+      observer: traced ? traced.observer : undefined,
       timeouts: {
         firstEventTimeoutMs: firstEventTimeoutMs ?? this.#streamDefaults.firstEventTimeoutMs,
         idleTimeoutMs: idleTimeoutMs ?? this.#streamDefaults.idleTimeoutMs,

@@ -124,7 +124,9 @@ export class Tools {
     options?: Omit<RunToolOptions, 'sessionId' | 'pending' | 'tool'>,
   ): Promise<ToolRunResult<TTool>> {
     // The tool helpers (run-tool, heartbeat) load on the first run.
-    return loadToolHelpers().then(({ runTool }) => runTool(this, { ...options, sessionId, pending, tool }));
+    return loadToolHelpers().then(({ runTool }) =>
+      runTool(this, { tracer: this.#http.tracer, ...options, sessionId, pending, tool }),
+    );
   }
 
   #path(kind: 'request' | 'response', sessionId: string, requestId: string, suffix = ''): string {

@@ -52,6 +52,7 @@ export class MessageStream<M extends ToolInputMap = AnyToolInputs>
   private constructor(start: MessageStreamStart<M>) {
     super();
     const { open, timeouts, signal: userSignal, sessionId, partialInput } = start;
+    this.#consumers.observer = start.observer;
     this.#fallbackSessionId = sessionId;
     this.#recovery = start.recovery;
     const deltas = partialInput?.deltas();

@@ -45,6 +45,14 @@ export class ListenerFailure {
   constructor(readonly error: Error) {}
 }
 
+/** Told of what a stream delivers and of its end: its span, when the client has a tracer. */
+export interface StreamObserver {
+  /** An item was delivered: an event, or a `recovered` item. */
+  event(item: StreamEventItem): void;
+  /** The stream is over: its reply complete, or failed with `failure`. */
+  end(failure: Error | undefined): void;
+}
+
 /**
  * Who reads one stream: its listeners (`.on`), by event name, and its `for await` loops, each with
  * its own queue. Every event goes to both, in order; the stream's end (or failure) reaches both once.
@@ -54,6 +62,7 @@ export class StreamConsumers {
   readonly #iterators = new Set<EventQueue>();
   #ended = false;
   #failure: Error | undefined;
+  observer: StreamObserver | undefined;
 
   /** Whether the stream is over (its reply complete, or failed). */
   get ended(): boolean {
@@ -114,6 +123,7 @@ export class StreamConsumers {
 
   /** One event for every `for await` loop, then for the `event` listeners. */
   deliver(item: StreamEventItem): void {
+    this.observer?.event(item);
     for (const queue of this.#iterators) queue.push(item);
     this.emit('event', item);
   }
@@ -146,6 +156,7 @@ export class StreamConsumers {
   finish(failure: Error | undefined, late: Error | undefined = failure): void {
     this.#ended = true;
     this.#failure = late;
+    this.observer?.end(failure);
     for (const queue of this.#iterators) queue.finish(failure);
     this.#iterators.clear();
     // A throwing 'error' or 'end' listener must not turn into an unhandled rejection.

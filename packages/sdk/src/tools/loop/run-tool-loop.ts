@@ -37,11 +37,16 @@ export function runToolLoop(client: ToolLoopClient, options: RunToolLoopOptions)
     tools.set(tool.name, tool);
   }
   const config = { maxSteps, concurrency, tools };
+  const { tracer } = client;
   // The loop's body (with the tool helpers) loads on the first run.
   return new ToolLoopRun(
     (emit, signal) =>
-      loadToolHelpers().then(({ runToolLoopSteps }) =>
-        runToolLoopSteps(client, options, config, emit, signal),
+      loadToolHelpers().then(({ runToolLoopSteps, ToolLoopTrace }) =>
+        tracer
+          ? ToolLoopTrace.run(tracer, { ...options, maxSteps }, (trace) =>
+              runToolLoopSteps(client, options, { ...config, trace }, emit, signal),
+            )
+          : runToolLoopSteps(client, options, config, emit, signal),
       ),
     options.signal,
   );

@@ -1,4 +1,5 @@
 import type { RecoverOptions } from '../../recovery/recover-options.js';
+import type { ContextLike } from '../../tracing/tracer-like.js';
 import type { MessageReply, PendingTool, SendMessageRequest, UserContentBlock } from '../../wire/index.js';
 import type { AnyTool } from '../define/define-tool.js';
 import type { ToolApprover } from '../run/tool-approval.js';
@@ -82,6 +83,11 @@ export interface RunToolLoopOptions {
   maxBodyBytes?: number | undefined;
   /** Source of heartbeat jitter, `[0, 1)`. */
   random?: (() => number) | undefined;
+  /**
+   * The parent of the run's span, when the client has a `tracer` (its spans: the run, each step,
+   * each request and tool run). Default: the active context.
+   */
+  traceContext?: ContextLike | undefined;
   /**
    * Asked before each call of a tool defined with `needsApproval`, while the call's heartbeat
    * keeps its lease: answer `{ approved: true, by? }` to run it, or `{ approved: false, reason, by? }`

@@ -2,6 +2,7 @@
 // run, with the other tool helpers (../tool-helpers.ts).
 import { linkedSignal } from '../../internal/linked-signal.js';
 import { mapConcurrent } from '../../internal/map-concurrent.js';
+import type { ContextLike } from '../../tracing/tracer-like.js';
 import type { Message, MessageReply, SendMessageRequest } from '../../wire/index.js';
 import type { AnyTool } from '../define/define-tool.js';
 import { reportUnknownTool } from '../run/report-unknown-tool.js';
@@ -12,12 +13,15 @@ import { checkStop } from './check-stop.js';
 import { type StepRecovery, stepRecovery } from './step-recovery.js';
 import type { RunToolLoopOptions, ToolLoopClient } from './tool-loop-options.js';
 import type { ToolLoopResult, ToolLoopStep } from './tool-loop-run.js';
+import type { ToolLoopTrace } from './tool-loop-trace.js';
 
 /** The loop's settings, checked by `runToolLoop` before the run starts. */
 export interface ToolLoopConfig {
   maxSteps: number;
   concurrency: number;
   tools: Map<string, AnyTool>;
+  /** The run's spans, when the client has a tracer. */
+  trace?: ToolLoopTrace | undefined;
 }
 
 /** Runs the loop to its end: `emit` each step as it completes. */
@@ -35,12 +39,14 @@ export async function runToolLoopSteps(
   let body: SendMessageRequest = options.content === undefined ? {} : { content: options.content };
   for (let step = 1; ; step++) {
     signal.throwIfAborted();
+    const traceContext = config.trace?.startStep(step);
     const recovery = stepRecovery(options.recover, messages);
-    const reply = await send(client, sessionId, body, options, signal, recovery);
+    const reply = await send(client, sessionId, body, options, signal, recovery, traceContext);
     for (const message of reply.messages) messages.set(message.index, message);
-    const toolResults = await runPending(client, reply, options, config, signal);
+    const toolResults = await runPending(client, reply, options, config, signal, traceContext);
     const done: ToolLoopStep = { step, reply, toolResults, ...(recovery && { recovery: recovery.attempts }) };
     if (toolResults.some((r) => r.approval)) done.approvals = toolResults.flatMap((r) => r.approval ?? []);
+    config.trace?.endStep(done);
     steps.push(done);
     emit(done);
     await options.onStep?.(done);
@@ -71,8 +77,11 @@ async function send(
   options: RunToolLoopOptions,
   signal: AbortSignal,
   recovery: StepRecovery | undefined,
+  traceContext: ContextLike | undefined,
 ): Promise<MessageReply> {
-  const sendOptions = recovery ? { signal, recover: recovery.recover } : { signal };
+  const sendOptions = recovery
+    ? { signal, recover: recovery.recover, traceContext }
+    : { signal, traceContext };
   if (!options.stream) return client.messages.send(sessionId, body, sendOptions);
   const stream = client.messages.stream(sessionId, body, sendOptions);
   if (options.onText) stream.on('text', options.onText);
@@ -83,8 +92,9 @@ async function runPending(
   client: ToolLoopClient,
   reply: MessageReply,
   options: RunToolLoopOptions,
-  config: { concurrency: number; tools: Map<string, AnyTool> },
+  config: ToolLoopConfig,
   signal: AbortSignal,
+  traceContext: ContextLike | undefined,
 ): Promise<ToolRunResult[]> {
   if (reply.pendingTools.length === 0) return [];
   // One failing tool (its report failed for good) cancels its siblings before the loop rejects.
@@ -106,6 +116,7 @@ async function runPending(
             pending,
             available,
             signal: stepSignal,
+            traceContext,
           });
         const { onHeartbeatError, onHeartbeat } = options;
         // The call as the server reads it: the reply's PENDING until a beat succeeds, then PROCESSING.
@@ -119,6 +130,8 @@ async function runPending(
           signal: stepSignal,
           random: options.random,
           maxBodyBytes: options.maxBodyBytes,
+          tracer: config.trace?.tracer,
+          traceContext,
           onHeartbeatError: onHeartbeatError && ((error) => onHeartbeatError(error, call)),
           onHeartbeat: (beats) => {
             if (call.state !== 'PROCESSING') call = { ...pending, state: 'PROCESSING' };

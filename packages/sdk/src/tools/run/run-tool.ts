@@ -8,6 +8,7 @@ import {
 } from '../../errors/index.js';
 import { linkedSignal } from '../../internal/linked-signal.js';
 import { raceSignal } from '../../internal/race-signal.js';
+import type { ContextLike, TracerOption } from '../../tracing/tracer-like.js';
 import type { PendingTool } from '../../wire/index.js';
 import type { AnyTool, ToolContext } from '../define/define-tool.js';
 import { type CallControls, type CallTimes, callControls } from './call-controls.js';
@@ -17,6 +18,7 @@ import { responseBodyBytes, toolOutputTooLarge } from './output-size.js';
 import { reportWithRetry } from './report.js';
 import type { ToolApprover } from './tool-approval.js';
 import type { ToolRunBase, ToolRunLost, ToolRunOutput, ToolRunResult } from './tool-run-result.js';
+import { traceToolRun } from './tool-run-trace.js';
 import type { ToolClient, ToolTransport } from './tool-transport.js';
 
 export interface RunToolOptions<TTool extends AnyTool = AnyTool> {
@@ -47,6 +49,10 @@ export interface RunToolOptions<TTool extends AnyTool = AnyTool> {
   onHeartbeatError?: ((error: unknown) => void) | undefined;
   /** Called after each successful heartbeat with the count so far (progress display, metrics). */
   onHeartbeat?: ((beats: number) => void) | undefined;
+  /** Records the run's span (`execute_tool {name}`) there. Default: the client's `tracer`. */
+  tracer?: TracerOption | undefined;
+  /** The parent of the run's span. Default: the active context. */
+  traceContext?: ContextLike | undefined;
   /**
    * Asked before the handler of a tool with `needsApproval` runs, while the heartbeat keeps the
    * lease (see `runToolLoop`'s `approve`). Required when the tool needs approval.
@@ -95,7 +101,11 @@ export async function runTool<TTool extends AnyTool>(
   // One listener on the caller's signal for the whole call, released at its end (not one for each
   // part of it): a loop's step signal serves several calls at once, and Node warns past ten.
   const link = signal ? linkedSignal(signal) : undefined;
+  const tracer = options.tracer ?? ('tools' in client ? client.tracer : undefined);
   try {
+    if (tracer) {
+      return await traceToolRun(tracer, transport, options, (t, o) => run(t, o, link?.signal, controls));
+    }
     return await run(transport, options, link?.signal, controls);
   } finally {
     link?.unlink();

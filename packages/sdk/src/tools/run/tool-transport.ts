@@ -1,8 +1,12 @@
+import type { ContextLike, TracerOption } from '../../tracing/tracer-like.js';
+
 /** The per-request options the tool helpers pass down (a subset of the client's `RequestOptions`). */
 export interface ToolRequestOptions {
   signal?: AbortSignal;
   timeoutMs?: number;
   maxRetries?: number;
+  /** The parent of the request's span (with a tracer). */
+  traceContext?: ContextLike | undefined;
 }
 
 /**
@@ -26,4 +30,6 @@ export interface ToolTransport {
 /** Anything with a `tools` resource: a `Parley` client, or a fake in tests. */
 export interface ToolClient {
   tools: ToolTransport;
+  /** Where the spans of tool runs go (a `Parley` client's `tracer` option). */
+  tracer?: TracerOption | undefined;
 }

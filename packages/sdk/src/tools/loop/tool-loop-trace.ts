@@ -1,0 +1,90 @@
+import { endSpan, SPAN_KIND_INTERNAL } from '../../tracing/end-span.js';
+import { contextWithSpan, resolveTracer } from '../../tracing/trace-context.js';
+import type {
+  AttributesLike,
+  ContextLike,
+  SpanLike,
+  TracerLike,
+  TracerOption,
+} from '../../tracing/tracer-like.js';
+import type { MessageReply } from '../../wire/index.js';
+import type { ToolLoopResult, ToolLoopStep } from './tool-loop-run.js';
+
+/**
+ * The spans of one tool loop: the run (`parley.tool_loop`) and, inside it, one per step
+ * (`parley.tool_loop.step`), whose children are the step's request (or stream) and tool runs.
+ */
+export class ToolLoopTrace {
+  /** The tracer the steps and the tool runs record on (`'global'` resolved once, at the start). */
+  readonly tracer: TracerLike;
+  readonly #context: ContextLike;
+  #step: SpanLike | undefined;
+
+  private constructor(tracer: TracerLike, span: SpanLike, parent: ContextLike | undefined) {
+    this.tracer = tracer;
+    this.#context = contextWithSpan(parent, span);
+  }
+
+  /**
+   * Runs the loop `run` inside the run's span, which ends with its result or its error. Without a
+   * tracer (`'global'` and no provider registered) the loop runs as it is.
+   */
+  static async run(
+    tracerOption: TracerOption,
+    start: { sessionId: string; maxSteps: number; traceContext?: ContextLike | undefined },
+    run: (trace: ToolLoopTrace | undefined) => Promise<ToolLoopResult>,
+  ): Promise<ToolLoopResult> {
+    const tracer = resolveTracer(tracerOption);
+    if (!tracer) return run(undefined);
+    const attributes = { 'parley.session_id': start.sessionId, 'parley.tool_loop.max_steps': start.maxSteps };
+    const span = tracer.startSpan(
+      'parley.tool_loop',
+      { kind: SPAN_KIND_INTERNAL, attributes },
+      start.traceContext,
+    );
+    const trace = new ToolLoopTrace(tracer, span, start.traceContext);
+    try {
+      const result = await run(trace);
+      endSpan(span, undefined, {
+        'parley.tool_loop.status': result.status,
+        'parley.tool_loop.steps': result.steps.length,
+        'parley.stop_reason': result.stopReason,
+        'gen_ai.usage.input_tokens': result.usage.inputTokens,
+        'gen_ai.usage.output_tokens': result.usage.outputTokens,
+      });
+      return result;
+    } catch (error) {
+      if (trace.#step) endSpan(trace.#step, error);
+      endSpan(span, error);
+      throw error;
+    }
+  }
+
+  /** Starts step `step`'s span; returns the context its request and tool runs are children of. */
+  startStep(step: number): ContextLike {
+    const attributes = { 'parley.tool_loop.step': step };
+    const span = this.tracer.startSpan(
+      'parley.tool_loop.step',
+      { kind: SPAN_KIND_INTERNAL, attributes },
+      this.#context,
+    );
+    this.#step = span;
+    return contextWithSpan(this.#context, span);
+  }
+
+  /** Ends the step's span, its tools settled. */
+  endStep({ reply, toolResults }: ToolLoopStep): void {
+    if (!this.#step) return;
+    endSpan(this.#step, undefined, replyAttributes(reply, toolResults.length));
+    this.#step = undefined;
+  }
+}
+
+function replyAttributes(reply: MessageReply, toolCalls: number): AttributesLike {
+  return {
+    'parley.stop_reason': reply.stopReason,
+    'parley.tool_calls': toolCalls,
+    'gen_ai.usage.input_tokens': reply.usage?.inputTokens,
+    'gen_ai.usage.output_tokens': reply.usage?.outputTokens,
+  };
+}
