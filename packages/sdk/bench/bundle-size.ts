@@ -55,14 +55,17 @@ export const BUNDLES: BundleSpec[] = [
     // lazy tool helpers lands in a shared chunk (~185 B with Vite), the stream scanner shared with
     // the server's proxy carries its error positions (~100 B), and MessageStream split under 300
     // lines (~80 B). Meeting 17 KB meant undoing those (measured: 5 B under, nothing left to add).
-    budgetBytes: { vite: 17.5 * 1024, esbuild: 20 * 1024 },
+    // 18.5 KB since issue 28: the wiring of `recover` (~0.5 KB, a second lazy chunk included) and of
+    // `tracer` (~0.5 KB) stays in the first download; their code loads on first use.
+    budgetBytes: { vite: 18.5 * 1024, esbuild: 20 * 1024 },
     external: [],
   },
   {
     name: 'partial-input app',
     entry: 'bundle/partial-input-app.ts',
     budgetOf: 'initial',
-    budgetBytes: { vite: 24 * 1024, esbuild: 26 * 1024 },
+    // 25 KB with Vite since issue 28's recover and tracer wiring (as the chat app's).
+    budgetBytes: { vite: 25 * 1024, esbuild: 26 * 1024 },
     external: [],
   },
   {
@@ -72,8 +75,10 @@ export const BUNDLES: BundleSpec[] = [
     entry: 'bundle/tool-worker.ts',
     budgetOf: 'total',
     // With esbuild too, since `runTool` and the heartbeat left the root entry (issue 25): esbuild
-    // splits the tool helpers off as Vite does, and the worker pays for the second file.
-    budgetBytes: { vite: 23 * 1024, esbuild: 23 * 1024 },
+    // splits the tool helpers off as Vite does, and the worker pays for the second file. 31 KB since
+    // issue 28: the loop's controls (~1.9 KB in the tool helpers), and the chunks of `recover`
+    // (~2 KB) and of tracing (~3 KB) that a worker could load (the total counts every chunk).
+    budgetBytes: { vite: 31 * 1024, esbuild: 31 * 1024 },
     external: ['zod'],
   },
 ];
