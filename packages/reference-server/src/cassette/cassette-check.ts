@@ -63,7 +63,9 @@ export function cassetteProtocolIssues(cassette: RecordedTurns): string[] {
 function branchIssues(options: readonly z.ZodType[], value: unknown, at: string): string[] {
   if (typeof value !== 'object' || value === null) return [];
   for (const option of options) {
-    const keys = Object.keys((option as unknown as { shape: Record<string, unknown> }).shape);
+    const shape: unknown = 'shape' in option ? option.shape : undefined;
+    if (typeof shape !== 'object' || shape === null) continue;
+    const keys = Object.keys(shape);
     if (keys.length === 1 && Object.hasOwn(value, keys[0] as string)) return zodIssues(option, value, at);
   }
   return [];
