@@ -156,20 +156,18 @@ export interface ToolLoopResult {
 /** `ROUNDS` rounds, each timing the loops in alternating order; warms all up first. */
 export async function measureToolLoop(): Promise<ToolLoopResult> {
   const names = Object.keys(loops) as Name[];
-  const runs = Object.fromEntries(names.map((name) => [name, []])) as unknown as Record<
-    Name,
-    Array<{ wall: number; cpu: number }>
-  >;
+  const runs = new Map<Name, Array<{ wall: number; cpu: number }>>(names.map((name) => [name, []]));
   for (const name of names) await timeLoops(loops[name]!);
   for (let round = 0; round < ROUNDS; round++) {
     const order = round % 2 === 1 ? [...names].reverse() : names;
-    for (const name of order) runs[name].push(await timeLoops(loops[name]!));
+    for (const name of order) runs.get(name)!.push(await timeLoops(loops[name]!));
   }
   const timing = (name: Name): Timing => ({
-    wallUs: median(runs[name].map((r) => r.wall)),
-    cpuUs: median(runs[name].map((r) => r.cpu)),
+    wallUs: median(runs.get(name)!.map((r) => r.wall)),
+    cpuUs: median(runs.get(name)!.map((r) => r.cpu)),
   });
-  const ratio = (a: Name, b: Name) => median(runs[a].map((r, i) => r.cpu / (runs[b][i]?.cpu ?? Number.NaN)));
+  const ratio = (a: Name, b: Name) =>
+    median(runs.get(a)!.map((r, i) => r.cpu / (runs.get(b)![i]?.cpu ?? Number.NaN)));
   return {
     timings: Object.fromEntries(names.map((name) => [name, timing(name)])),
     cpu: {

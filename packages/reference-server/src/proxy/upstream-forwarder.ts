@@ -140,14 +140,14 @@ export function createUpstreamForwarder(deps: CheckingProxyDeps, context: ProxyC
     }
     proxied.status = response.status;
     const received = redactor.active ? redactor.fields(response.headers) : response.headers;
-
-    const stream = operation?.stream === true && response.status === 200 ? response.stream() : null;
-    if (stream !== null) {
-      const typeViolation = contentTypeViolation(received);
-      if (typeViolation !== undefined) proxied.violation(typeViolation);
-      // The head goes to the client with the body's first bytes: an upstream that breaks before
-      // them is a 502, never a 200 with nothing after it (or no answer at all).
-      const reader = redactor.reader(stream.getReader());
+    // The head goes to the client with the body's first bytes (a streamed reply, or an answer too
+    // long to check): an upstream that breaks before them is a 502, never a 200 with nothing after.
+    const passOn = async (
+      body: ReadableStream<Uint8Array>,
+      checked: boolean,
+      onFirst?: (first: ReadableStreamReadResult<Uint8Array>) => void,
+    ): Promise<Response> => {
+      const reader = redactor.reader(body.getReader());
       let first: ReadableStreamReadResult<Uint8Array>;
       try {
         first = await reader.read();
@@ -155,17 +155,20 @@ export function createUpstreamForwarder(deps: CheckingProxyDeps, context: ProxyC
         return failed(error);
       }
       stopTimer();
+      onFirst?.(first);
       return streamedAnswer(
         streaming,
         proxied,
-        { status: response.status, received, checked: true },
-        {
-          body: { reader, first },
-          call,
-          stopWatch: watch.stop,
-          redactor,
-        },
+        { status: response.status, received, checked },
+        { body: { reader, first }, call, stopWatch: watch.stop, redactor },
       );
+    };
+
+    const stream = operation?.stream === true && response.status === 200 ? response.stream() : null;
+    if (stream !== null) {
+      const typeViolation = contentTypeViolation(received);
+      if (typeViolation !== undefined) proxied.violation(typeViolation);
+      return passOn(stream, true);
     }
 
     let whole: Uint8Array | undefined;
@@ -177,29 +180,13 @@ export function createUpstreamForwarder(deps: CheckingProxyDeps, context: ProxyC
     if (whole === undefined) {
       // Too long to hold and check: passed on as it comes, unchecked, with the stream's idle timeout.
       stopTimer();
-      const reader = redactor.reader((response.stream() as ReadableStream<Uint8Array>).getReader());
-      let first: ReadableStreamReadResult<Uint8Array>;
-      try {
-        first = await reader.read();
-      } catch (error) {
-        return failed(error);
-      }
-      report.unchecked();
-      log(
-        `[parley] proxy: the answer to ${method} ${path} is longer than ${maxCheckedBodyBytes} bytes: passed on unchecked`,
-      );
-      hooks.onResponseBody?.(first.value === undefined ? '' : utf8.decode(first.value), undefined, true);
-      return streamedAnswer(
-        streaming,
-        proxied,
-        { status: response.status, received, checked: false },
-        {
-          body: { reader, first },
-          call,
-          stopWatch: watch.stop,
-          redactor,
-        },
-      );
+      return passOn(response.stream() as ReadableStream<Uint8Array>, false, (first) => {
+        report.unchecked();
+        log(
+          `[parley] proxy: the answer to ${method} ${path} is longer than ${maxCheckedBodyBytes} bytes: passed on unchecked`,
+        );
+        hooks.onResponseBody?.(first.value === undefined ? '' : utf8.decode(first.value), undefined, true);
+      });
     }
     const answered = redactor.bytes(whole);
     settle();
