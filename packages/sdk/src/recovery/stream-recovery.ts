@@ -1,14 +1,8 @@
 import type { OpenResponse } from '../core/http-client.js';
 import type { MessageReply } from '../wire/index.js';
-import type { RecoverOptions, RecoveryAttempt } from './recover-options.js';
-import {
-  type OpenStream,
-  type RecoveryClient,
-  type RecoveryTarget,
-  recoveryTarget,
-} from './recovery-target.js';
+import type { RecoveryAttempt } from './recover-options.js';
+import type { OpenStream, RecoveryCall, RecoveryClient } from './recovery-call.js';
 import { ReplyRecovery } from './reply-recovery.js';
-import { SessionView } from './session-view.js';
 
 /** After a failure: the reply the session holds, or the opening of the stream that resumes it. */
 export type StreamRecoveryStep =
@@ -25,27 +19,13 @@ export interface StreamRecovery {
   complete(reply: MessageReply): MessageReply;
 }
 
-/** The {@link StreamRecovery} of one `client.messages.stream` call. */
-export function streamRecovery(
-  client: RecoveryClient,
-  sessionId: string,
-  body: RecoveryTarget['body'],
-  options: RecoveryTarget['options'],
-  recover: true | RecoverOptions,
-  open: OpenStream,
-): StreamRecovery {
-  const target = recoveryTarget(client, sessionId, body, options, recover);
-  const recovery = new ReplyRecovery(
-    new SessionView(target),
-    sessionId,
-    body,
-    recover === true ? {} : recover,
-    target.backoff,
-  );
+/** The {@link StreamRecovery} of one `client.messages.stream` call; `open` sends a body of it. */
+export function streamRecovery(client: RecoveryClient, call: RecoveryCall, open: OpenStream): StreamRecovery {
+  const recovery = new ReplyRecovery(client, call);
   return {
     async open(signal) {
       await recovery.prepare(signal);
-      return open(body, signal);
+      return open(call.body, signal);
     },
     async next(failure, headers, signal) {
       const step = await recovery.next(failure, headers, signal);

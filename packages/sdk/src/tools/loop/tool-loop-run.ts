@@ -44,8 +44,11 @@ export interface ToolLoopResult {
   /** The text of the last assistant message. */
   finalText: string;
   steps: ToolLoopStep[];
-  /** The stop reason of the last reply (`tool_use` when `status` is `max_steps`). */
-  stopReason: StopReason;
+  /**
+   * The stop reason of the last reply (`tool_use` when `status` is `max_steps`); `undefined` when
+   * that reply was taken from the session by `recover` and nobody reported it.
+   */
+  stopReason: StopReason | undefined;
   /** Token usage summed over the replies that reported it. */
   usage: Usage;
 }
