@@ -259,28 +259,17 @@ export class MessageStream<M extends ToolInputMap = AnyToolInputs>
         const headers = this.#response !== undefined;
         const next = await recovery.next(
           this.#progress.failure(error, false),
-          headers,
+          { headers, streamed: this.#accumulator.messages },
           this.#controller.signal,
         );
         this.#recovered = recovery;
         this.#response = undefined;
         this.#progress.eventCount = 0;
         this.#consumers.recovered(next.attempt);
-        if ('reply' in next) return this.#complete(this.#withStreamedStop(next.reply));
+        if ('reply' in next) return this.#complete(next.reply);
         opening = next.opening;
       }
     }
-  }
-
-  /**
-   * A reply taken from the session has no stop reason unless it stopped for tools; when this
-   * stream read its last message's `messageStop` before the cut, that is the reply's.
-   */
-  #withStreamedStop(reply: MessageReply): MessageReply {
-    if (reply.stopReason !== undefined) return reply;
-    const index = reply.messages.at(-1)?.index;
-    const streamed = this.#accumulator.messages.find((message) => message.index === index)?.stopReason;
-    return streamed === undefined ? reply : { ...reply, stopReason: streamed };
   }
 
   #complete(reply: MessageReply): MessageReply {
