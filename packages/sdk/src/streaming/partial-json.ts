@@ -27,10 +27,21 @@ interface OpenContainer {
   size: number;
 }
 
-/** Where the value stood after one fragment: enough to build its snapshot later, in O(depth). */
+/**
+ * One open container on the path from the root, with its size as the path was made: a container
+ * above the innermost one gets no member while a child is open, so that size stays right.
+ */
+interface Frame {
+  open: OpenContainer;
+  size: number;
+}
+
+/** Where the value stood after one fragment: enough to build its snapshot later. */
 interface Mark {
-  path: OpenContainer[];
-  sizes: number[];
+  /** The open containers, root first; a new array whenever one opens or closes, never changed. */
+  path: readonly Frame[];
+  /** The innermost open container's size. */
+  size: number;
   /** The string being read, and its key in the innermost open container. */
   pending: { key: string | number; value: string } | undefined;
   /** The root once it is complete (or a root that is not a container). */
@@ -45,11 +56,11 @@ interface Mark {
  */
 function build(mark: Mark): unknown {
   if (mark.done) return mark.done.value;
-  const { path, sizes, pending } = mark;
+  const { path, pending } = mark;
   let child: unknown;
   for (let depth = path.length - 1; depth >= 0; depth--) {
-    const open = path[depth] as OpenContainer;
-    const size = sizes[depth] as number;
+    const { open, size: sizeThen } = path[depth] as Frame;
+    const size = depth === path.length - 1 ? mark.size : sizeThen;
     let copy: Container;
     if (open.keys === undefined) {
       copy = (open.value as unknown as unknown[]).slice(0, size) as unknown as Container;
@@ -63,7 +74,7 @@ function build(mark: Mark): unknown {
     if (depth === path.length - 1) {
       if (pending) set(copy, pending.key, pending.value);
     } else {
-      set(copy, path[depth + 1]?.key as string | number, child);
+      set(copy, path[depth + 1]?.open.key as string | number, child);
     }
     child = copy;
   }
@@ -86,7 +97,7 @@ function build(mark: Mark): unknown {
  */
 export function partialJsonParser(): ToolInputParser {
   const parser = new JSONParser({ emitPartialTokens: true, emitPartialValues: true });
-  const path: OpenContainer[] = [];
+  let path: readonly Frame[] = [];
   let pending: Mark['pending'];
   let done: Mark['done'];
   let failed = false;
@@ -98,14 +109,17 @@ export function partialJsonParser(): ToolInputParser {
       if (stack.length > path.length) {
         // A container opened: the parser attached it to the open container above, under the
         // key of the parser's newest stack frame.
-        const above = path.at(-1);
+        const above = path.at(-1)?.open;
         const at = stack.at(-1)?.key;
+        const container = parent as Container;
+        const open = { value: container, key: at, keys: Array.isArray(container) ? undefined : [], size: 0 };
         if (above) {
           above.keys?.push(at as string | number);
           above.size++;
+          path = [...path.slice(0, -1), { open: above, size: above.size }, { open, size: 0 }];
+        } else {
+          path = [{ open, size: 0 }];
         }
-        const container = parent as Container;
-        path.push({ value: container, key: at, keys: Array.isArray(container) ? undefined : [], size: 0 });
       } else if (typeof value === 'string' && key !== undefined) {
         pending = { key, value };
       }
@@ -113,9 +127,9 @@ export function partialJsonParser(): ToolInputParser {
     }
     if (stack.length < path.length) {
       // A container closed; it was counted in the one above when it opened.
-      path.pop();
+      path = path.slice(0, -1);
     } else {
-      const open = path.at(-1);
+      const open = path.at(-1)?.open;
       if (open && key !== undefined) {
         // A complete member. A key that comes twice is listed twice: a snapshot sets it twice,
         // and shows the later value at its first place, as the parser's object does.
@@ -143,7 +157,7 @@ export function partialJsonParser(): ToolInputParser {
         failed = true;
       }
     }
-    const mark: Mark = { path: [...path], sizes: path.map((open) => open.size), pending, done };
+    const mark: Mark = { path, size: path.at(-1)?.open.size ?? 0, pending, done };
     let snapshot: { value: unknown } | undefined;
     return () => {
       snapshot ??= { value: build(mark) };
