@@ -176,6 +176,7 @@ export function createReferenceServer(options: ReferenceServerOptions = {}): Ref
       if (pathname === HEALTH_PATH) return core.fetch(request);
       // The test scope, resolved once here: every layer below reads it from here on.
       const scope = scopes.of(request);
+      if (scope instanceof HttpError) return scope.toResponse();
       if (controlRoutes !== undefined && isControlPath(pathname)) return controlRoutes(request, scope);
       return protocolFetch(request, scope);
     },

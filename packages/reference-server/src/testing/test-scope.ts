@@ -97,23 +97,31 @@ export class TestScopes {
   }
 
   /**
-   * The scope of a request: its `x-parley-test-id`, or the default scope without one.
-   *
-   * @throws HttpError `invalid_test_id` for an empty, over-long or control-character id.
+   * The scope of a request: its `x-parley-test-id`, or the default scope without one; an
+   * `invalid_test_id` error (to answer with) for an empty, over-long or control-character id.
    */
-  of(request: Request): TestScope {
+  of(request: Request): TestScope | HttpError {
     const id = request.headers.get(TEST_ID_HEADER);
-    return id === null ? this.default : this.get(id);
+    if (id === null) return this.default;
+    const problem = testIdProblem(id);
+    if (problem === undefined) return this.#scope(id);
+    return new HttpError('invalid_test_id', `The ${TEST_ID_HEADER} header ${problem}`, {
+      details: { header: TEST_ID_HEADER },
+    });
   }
 
-  /** The scope of a test id, made on first use (and idle ones removed then). */
+  /**
+   * The scope of a test id, made on first use (and idle ones removed then).
+   *
+   * @throws TypeError for an id {@link of} refuses.
+   */
   get(id: string): TestScope {
     const problem = testIdProblem(id);
-    if (problem !== undefined) {
-      throw new HttpError('invalid_test_id', `The ${TEST_ID_HEADER} header ${problem}`, {
-        details: { header: TEST_ID_HEADER },
-      });
-    }
+    if (problem !== undefined) throw new TypeError(`The test id ${problem}`);
+    return this.#scope(id);
+  }
+
+  #scope(id: string): TestScope {
     const now = this.options.clock.now();
     this.#expire(now);
     let scope = this.#scopes.get(id);
