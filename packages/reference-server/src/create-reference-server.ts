@@ -7,7 +7,7 @@ import { SessionStore } from './conversation/session-store.js';
 import { createExtensionHost, type ParleyExtensionHost } from './extensions/create-extension-host.js';
 import { MCP_HTTP_PREFIX, mcpHttpEndpoint } from './extensions/mcp/mcp-http-endpoint.js';
 import { createProtocolApp } from './http/app.js';
-import { HEALTH_PATH } from './http/routes/health-route.js';
+import { isProbePath } from './http/routes/health-route.js';
 import type { ServerContext } from './http/server-context.js';
 import { bearerMatcher, type User } from './http/token-auth.js';
 import { withEdgePolicy } from './http/with-edge-policy.js';
@@ -111,6 +111,7 @@ export function createReferenceServer(options: ReferenceServerOptions = {}): Ref
   const mcpOverHttp = (options.mcpOverHttp ?? options.control === true) && parleyHost !== undefined;
   const core = createProtocolApp(ctx, {
     users,
+    ready: async () => (await cassette.ready()) ?? (await proxy?.ready()),
     ...(options.control === true ? {} : { routeHint: controlOffHint }),
     // The providers of extensions/ by URL: the core authenticates, the endpoint speaks MCP.
     mounts: mcpOverHttp
@@ -173,7 +174,7 @@ export function createReferenceServer(options: ReferenceServerOptions = {}): Ref
       // Hono's own path reading (no URL parse per request), so this dispatch and the routers agree.
       const pathname = getPath(request);
       // Readiness checks go straight to the core: no scope, no journal entry, no fault (a queued one stays).
-      if (pathname === HEALTH_PATH) return core.fetch(request);
+      if (isProbePath(pathname)) return core.fetch(request);
       // The test scope, resolved once here: every layer below reads it from here on.
       const scope = scopes.of(request);
       if (scope instanceof HttpError) return scope.toResponse();

@@ -107,6 +107,7 @@ export async function runCli(
       users,
       heartbeatTimeoutMs: opts.heartbeatTimeoutMs,
       toolCallTimeoutMs: opts.toolCallTimeoutMs,
+      ...(opts.maxSessions === undefined ? {} : { maxSessions: opts.maxSessions }),
       control: opts.control,
       faults: opts.faults,
       ...(opts.chaos === undefined ? {} : { chaos: opts.chaos }),

@@ -43,15 +43,20 @@ export interface CassetteSetup {
   /** True when replaying with an upstream: it answers what the cassette lacks, not every `/v1` request. */
   replaysWithUpstream: boolean;
   control: CassetteControl | undefined;
+  /** `GET /readyz`: loads the replay model; undefined once loaded, else why it cannot be. */
+  ready(): Promise<string | undefined>;
   /** Writes what record-missing added. */
   close(): Promise<void>;
 }
+
+const READY = async () => undefined;
 
 const NONE: CassetteSetup = {
   model: undefined,
   recorder: undefined,
   replaysWithUpstream: false,
   control: undefined,
+  ready: READY,
   close: async () => {},
 };
 
@@ -195,6 +200,11 @@ function replaying(
     },
     recorder: undefined,
     replaysWithUpstream: hasUpstream,
+    ready: () =>
+      load().then(
+        () => undefined,
+        (error: Error) => `the cassette ${name} could not be loaded: ${error.message}`,
+      ),
     control: {
       name,
       mode: config.recordMissing ? 'record-missing' : 'replay',
@@ -237,6 +247,7 @@ function recording(config: RecordConfig, options: CassetteOptions, deps: Cassett
     model: undefined,
     recorder,
     replaysWithUpstream: false,
+    ready: READY,
     control: {
       name: config.file,
       mode: 'record',
