@@ -106,7 +106,7 @@ export class ReplyRecovery {
         this.#options.onAttempt?.(record);
       } catch (thrown) {
         // The caller's own code: its failure ends the call, named, and nothing more is sent.
-        throw callbackError('recover', 'onAttempt', thrown);
+        throw callbackError('recovery', 'recover.onAttempt', thrown);
       }
       return 'reply' in plan ? { attempt: record, reply: plan.reply } : { attempt: record, body: plan.body };
     }
@@ -161,7 +161,13 @@ export class ReplyRecovery {
 
   /** The wait before `attempt`: the option's, else the retries' backoff. */
   #delay(attempt: number): number {
-    return (this.#options.backoff ?? this.#backoff)(attempt);
+    const { backoff } = this.#options;
+    if (!backoff) return this.#backoff(attempt);
+    try {
+      return backoff(attempt);
+    } catch (thrown) {
+      throw callbackError('recovery', 'recover.backoff', thrown);
+    }
   }
 
   #giveUp(message: string, cause: unknown): ReplyRecoveryError {

@@ -183,7 +183,41 @@ const CALLBACKS: readonly Callback[] = [
         }),
     }),
   },
+  {
+    name: 'recover.backoff',
+    outcome: 'loop rejects with cause',
+    kinds: SYNC,
+    setup: (fail) => ({
+      loop: { recover: { backoff: fail } },
+      fault: (server) =>
+        server.faults.next({
+          match: { method: 'POST', path: /^\/v1\/messages\/[^/]+(\/stream)?$/ },
+          status: 503,
+        }),
+    }),
+  },
   { name: 'getToken', outcome: 'loop rejects with cause', setup: (fail) => ({ client: { getToken: fail } }) },
+  {
+    name: 'random',
+    outcome: 'nothing changes',
+    kinds: SYNC,
+    setup: (fail) => {
+      // The jitter is drawn for the second beat: the handler waits until it was.
+      let drawn: () => void = () => {};
+      const jitterDrawn = new Promise<void>((resolve) => {
+        drawn = resolve;
+      });
+      return {
+        tool: weather({ run: (city: { city: string }) => jitterDrawn.then(() => run(city)) }),
+        loop: {
+          random: () => {
+            drawn();
+            return fail() as never;
+          },
+        },
+      };
+    },
+  },
   {
     name: "a logger's methods",
     outcome: 'nothing changes',
