@@ -8,15 +8,16 @@ import { createReferenceServer } from '@parley/reference-server';
 import {
   type AnyTool,
   defineTool,
+  isAPIError,
   isAPIUserAbortError,
   isParleyError,
+  type ObjectSchema,
   Parley,
   type ParleyOptions,
   type RunToolLoopOptions,
   type SpanLike,
   type TracerLike,
 } from '@parley/sdk';
-import type { StandardJSONSchemaV1, StandardSchemaV1 } from '@standard-schema/spec';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { z } from 'zod';
@@ -32,7 +33,11 @@ function failure(kind: Kind) {
     if (kind === 'rejects') return Promise.reject(thrown);
     throw thrown;
   };
-  return { thrown, fail };
+  /** For a callback whose type wants a value back (only the synchronous kinds are run with it). */
+  const throws = (): never => {
+    throw thrown;
+  };
+  return { thrown, fail, throws };
 }
 
 type Outcome = 'call ERROR, loop goes on' | 'loop rejects with cause' | 'nothing changes';
@@ -52,7 +57,7 @@ interface Callback {
   outcome: Outcome;
   /** Failure kinds that fit the callback's type (a logger's methods are synchronous). */
   kinds?: readonly Kind[];
-  setup(fail: () => never | Promise<never>): Setup;
+  setup(fail: () => never | Promise<never>, throws: () => never): Setup;
 }
 
 const SYNC: readonly Kind[] = ['Error', 'string', 'undefined'];
@@ -69,16 +74,11 @@ const weather = (parts: Partial<Parameters<typeof defineTool>[0]> = {}) =>
   >[0]);
 
 /** A Standard Schema (with Standard JSON Schema) whose `validate` is `validate`. */
-function standardSchema(validate: () => unknown): StandardSchemaV1 & StandardJSONSchemaV1 {
+function standardSchema(validate: () => never | Promise<never>): ObjectSchema {
   const json = () => ({ type: 'object', properties: { city: { type: 'string' } } });
   return {
-    '~standard': {
-      version: 1,
-      vendor: 'hand-written',
-      validate: validate as StandardSchemaV1.Props['validate'],
-      jsonSchema: { input: json, output: json },
-    },
-  } as StandardSchemaV1 & StandardJSONSchemaV1;
+    '~standard': { version: 1, vendor: 'hand-written', validate, jsonSchema: { input: json, output: json } },
+  };
 }
 
 /** A span whose every method fails. */
@@ -187,8 +187,8 @@ const CALLBACKS: readonly Callback[] = [
     name: 'recover.backoff',
     outcome: 'loop rejects with cause',
     kinds: SYNC,
-    setup: (fail) => ({
-      loop: { recover: { backoff: fail } },
+    setup: (_fail, throws) => ({
+      loop: { recover: { backoff: throws } },
       fault: (server) =>
         server.faults.next({
           match: { method: 'POST', path: /^\/v1\/messages\/[^/]+(\/stream)?$/ },
@@ -201,7 +201,7 @@ const CALLBACKS: readonly Callback[] = [
     name: 'random',
     outcome: 'nothing changes',
     kinds: SYNC,
-    setup: (fail) => {
+    setup: (_fail, throws) => {
       // The jitter is drawn for the second beat: the handler waits until it was.
       let drawn: () => void = () => {};
       const jitterDrawn = new Promise<void>((resolve) => {
@@ -212,7 +212,7 @@ const CALLBACKS: readonly Callback[] = [
         loop: {
           random: () => {
             drawn();
-            return fail() as never;
+            return throws();
           },
         },
       };
@@ -229,7 +229,7 @@ const CALLBACKS: readonly Callback[] = [
     name: "a tracer's startSpan",
     outcome: 'nothing changes',
     kinds: SYNC,
-    setup: (fail) => ({ client: { tracer: { startSpan: fail } satisfies TracerLike } }),
+    setup: (_fail, throws) => ({ client: { tracer: { startSpan: throws } satisfies TracerLike } }),
   },
   {
     name: "a tracer's spans",
@@ -257,8 +257,8 @@ afterEach(() => {
 
 async function runCase({ callback, kind, stream }: (typeof CASES)[number]) {
   unhandled.length = 0;
-  const { thrown, fail } = failure(kind);
-  const setup = callback.setup(fail);
+  const { thrown, fail, throws } = failure(kind);
+  const setup = callback.setup(fail, throws);
   const server = createReferenceServer();
   const options = { baseUrl: 'http://parley.test', token: 'parley-demo-token', fetch: server.fetch };
   const plain = new Parley(options);
@@ -316,7 +316,7 @@ async function runCase({ callback, kind, stream }: (typeof CASES)[number]) {
   }
   const resumed = await plain.messages.send(sessionId, {}).then(
     () => undefined,
-    (error: { code?: unknown }) => error.code,
+    (error: unknown) => (isAPIError(error) ? error.code : error),
   );
   expect(resumed).not.toBe('tool_calls_open');
   await expect(plain.messages.send(sessionId, { content: '/say Still here.' })).resolves.toMatchObject({
