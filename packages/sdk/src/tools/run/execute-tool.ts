@@ -123,7 +123,7 @@ async function outcomeOf(
   }
   let output = raw as ToolObject;
   if (tool.output) {
-    const checked = await check(tool.output as ToolSchema, raw, 'output', name);
+    const checked = await check(tool.output, raw, 'output', name);
     if ('outcome' in checked) return checked.outcome;
     output = checked.value as ToolObject;
   }
