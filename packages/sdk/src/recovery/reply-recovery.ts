@@ -1,6 +1,7 @@
 import type { WithResponse } from '../core/api-promise.js';
 import { DEFAULT_RECOVER_MAX_ATTEMPTS } from '../defaults.js';
 import { APIUserAbortError, ReplyRecoveryError } from '../errors/index.js';
+import { callbackError } from '../internal/callback-failures.js';
 import { raceSignal } from '../internal/race-signal.js';
 import type { Message, MessageReply, PendingTool, SendMessageRequest } from '../wire/index.js';
 import type { RecoverOptions, RecoveryAction, RecoveryAttempt } from './recover-options.js';
@@ -31,7 +32,10 @@ export class ReplyRecovery {
   readonly #sessionId: string;
   readonly #content: SendMessageRequest['content'];
   readonly #maxAttempts: number;
-  readonly #backoff: (attempt: number) => number;
+  /** `recover.backoff`, the caller's own code. */
+  readonly #backoff: ((attempt: number) => number) | undefined;
+  /** The retries' backoff, when the caller gave none. */
+  readonly #retryBackoff: (attempt: number) => number;
   readonly #onAttempt: ((attempt: RecoveryAttempt) => void) | undefined;
   #lastIndex: number | undefined;
   #attempts = 0;
@@ -51,7 +55,8 @@ export class ReplyRecovery {
     this.#sessionId = call.sessionId;
     this.#content = call.body.content;
     this.#maxAttempts = maxAttempts;
-    this.#backoff = recover.backoff ?? client.backoff;
+    this.#backoff = recover.backoff;
+    this.#retryBackoff = client.backoff;
     this.#onAttempt = recover.onAttempt;
     this.#lastIndex = lastIndex;
   }
@@ -86,7 +91,7 @@ export class ReplyRecovery {
       }
       const attempt = ++this.#attempts;
       // A 429 met by an earlier attempt's request: wait at least what the server asked for.
-      const delayMs = Math.max(this.#backoff(attempt), retryAfterMs(error) ?? 0);
+      const delayMs = Math.max(this.#delay(attempt), retryAfterMs(error) ?? 0);
       let plan: Plan;
       try {
         await sleep(delayMs, signal);
@@ -104,7 +109,12 @@ export class ReplyRecovery {
         action: plan.action,
         delayMs,
       };
-      this.#onAttempt?.(record);
+      try {
+        this.#onAttempt?.(record);
+      } catch (thrown) {
+        // The caller's own code: its failure ends the call, named, and nothing more is sent.
+        throw callbackError('recovery', 'recover.onAttempt', thrown);
+      }
       return 'reply' in plan ? { attempt: record, reply: plan.reply } : { attempt: record, body: plan.body };
     }
   }
@@ -155,6 +165,17 @@ export class ReplyRecovery {
     }
     this.#landed = ours;
     return { action: 'resume', body: {} };
+  }
+
+  /** The wait before `attempt`: the option's, else the retries' backoff. */
+  #delay(attempt: number): number {
+    const backoff = this.#backoff;
+    if (!backoff) return this.#retryBackoff(attempt);
+    try {
+      return backoff(attempt);
+    } catch (thrown) {
+      throw callbackError('recovery', 'recover.backoff', thrown);
+    }
   }
 
   #giveUp(message: string, cause: unknown): ReplyRecoveryError {
