@@ -16,6 +16,7 @@ import type { Model } from './model/model.js';
 import { loadScript } from './model/script-file.js';
 import { type Script, scriptedModel } from './model/scripted-model.js';
 import { standInModel } from './model/stand-in-model.js';
+import { checkStreamPace, type StreamPace } from './model/stream-pace.js';
 import { createCheckingProxy } from './proxy/checking-proxy.js';
 import { controlTokenMatcher, generateControlToken } from './testing/control-access.js';
 import { controlOffHint, createControlRoutes, isControlPath } from './testing/control-routes.js';
@@ -74,6 +75,9 @@ export function createReferenceServer(options: ReferenceServerOptions = {}): Ref
   // A host made with createExtensionHost brings its catalogue and providers, built-in or given.
   const parleyHost = extensions ?? asParleyHost(options.extensionHost);
   const catalogue = parleyHost?.catalogue;
+  const initialPace = options.pace && checkStreamPace(options.pace, 'createReferenceServer: pace');
+  let serverPace = initialPace;
+  const sessionPaces = new Map<string, StreamPace>();
   const ctx: ServerContext = {
     sessions,
     setup: createSessionSetup(
@@ -87,6 +91,7 @@ export function createReferenceServer(options: ReferenceServerOptions = {}): Ref
     host: options.extensionHost ?? extensions,
     heartbeatTimeoutMs,
     maxBodyBytes: options.maxBodyBytes ?? 1024 * 1024,
+    pace: (sessionId) => sessionPaces.get(sessionId) ?? serverPace,
   };
   const mcpOverHttp = (options.mcpOverHttp ?? options.control === true) && parleyHost !== undefined;
   const core = createProtocolApp(ctx, {
@@ -156,6 +161,8 @@ export function createReferenceServer(options: ReferenceServerOptions = {}): Ref
     faults.chaos(options.chaos ?? false);
     controlTokenGuard?.clear();
     ctx.model = initialModel;
+    serverPace = initialPace;
+    sessionPaces.clear();
     ctx.host?.reset?.();
   };
   const controlRoutes = control
@@ -210,6 +217,9 @@ export function createReferenceServer(options: ReferenceServerOptions = {}): Ref
     get model() {
       return ctx.model;
     },
+    get pace() {
+      return serverPace;
+    },
     control,
     mcpOverHttp,
     controlToken,
@@ -221,6 +231,12 @@ export function createReferenceServer(options: ReferenceServerOptions = {}): Ref
     },
     script: (script: Script) => {
       ctx.model = scriptedModel(script);
+    },
+    setPace: (pace: StreamPace | undefined, scope: { sessionId?: string } = {}) => {
+      const checked = pace && checkStreamPace(pace, 'setPace: pace');
+      if (scope.sessionId === undefined) serverPace = checked;
+      else if (checked === undefined) sessionPaces.delete(scope.sessionId);
+      else sessionPaces.set(scope.sessionId, checked);
     },
     abortReplies,
     extensions,

@@ -112,6 +112,7 @@ export async function runCli(
       ...(opts.controlToken === undefined ? {} : { controlToken: opts.controlToken }),
       ...(opts.allowedHosts === undefined ? {} : { allowedHosts: opts.allowedHosts }),
       ...(model === undefined ? {} : { model }),
+      ...(opts.pace === undefined ? {} : { pace: opts.pace }),
       ...(opts.upstream === undefined
         ? {}
         : {

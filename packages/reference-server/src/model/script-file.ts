@@ -15,6 +15,14 @@ const TurnSchema = z.strictObject({
   stopReason: z.string().min(1).optional(),
   fail: z.string().min(1).optional(),
   delayMs: z.number().nonnegative().finite().optional(),
+  pace: z
+    .strictObject({
+      ttftMs: z.number().nonnegative().finite().optional(),
+      wordsPerSecond: z.number().nonnegative().finite().optional(),
+      jitter: z.number().min(0).max(1).optional(),
+      seed: z.number().int().optional(),
+    })
+    .optional(),
 });
 
 const RegexSchema = z
@@ -120,6 +128,15 @@ function toTurn(parsed: z.infer<typeof TurnSchema>): ScriptedTurn {
   if (parsed.stopReason !== undefined) turn.stopReason = parsed.stopReason;
   if (parsed.fail !== undefined) turn.fail = parsed.fail;
   if (parsed.delayMs !== undefined) turn.delayMs = parsed.delayMs;
+  if (parsed.pace !== undefined) {
+    const { ttftMs, wordsPerSecond, jitter, seed } = parsed.pace;
+    turn.pace = {
+      ...(ttftMs === undefined ? {} : { ttftMs }),
+      ...(wordsPerSecond === undefined ? {} : { wordsPerSecond }),
+      ...(jitter === undefined ? {} : { jitter }),
+      ...(seed === undefined ? {} : { seed }),
+    };
+  }
   return turn;
 }
 

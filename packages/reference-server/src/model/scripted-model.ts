@@ -1,6 +1,7 @@
 import { lastUserMessage, textOf, toolResultsOf } from './conversation.js';
 import { type Model, ModelError, type ModelEvent, type ModelRequest } from './model.js';
 import { standInModel } from './stand-in-model.js';
+import { pacedEvents } from './stream-pace.js';
 import { type ScriptedTurn, turnToEvents } from './turn.js';
 
 /** What a script function may return for one request. */
@@ -206,14 +207,18 @@ async function* fromReply(
 ): AsyncGenerator<ModelEvent> {
   const resolved = await reply;
   if (Array.isArray(resolved)) {
-    for (const event of resolved) {
-      request.signal.throwIfAborted();
-      yield event;
-    }
+    yield* pacedEvents(eventsOf(resolved, request), request.pace, request);
   } else if (Symbol.asyncIterator in resolved) {
-    yield* resolved;
+    yield* pacedEvents(resolved, request.pace, request);
   } else {
     yield* turnToEvents(resolved, request);
+  }
+}
+
+async function* eventsOf(events: readonly ModelEvent[], request: ModelRequest): AsyncGenerator<ModelEvent> {
+  for (const event of events) {
+    request.signal.throwIfAborted();
+    yield event;
   }
 }
 

@@ -1,0 +1,23 @@
+/** How a replay times a streamed turn's events: the recorded gaps (divided by `speed`), or none. */
+export interface ReplayTiming {
+  pace: 'recorded' | 'fast';
+  speed: number;
+}
+
+/**
+ * The timing of the replay options `pace` and `speed`: `speed` (a number > 0) implies the recorded
+ * pace; with `pace: 'fast'` it is a `TypeError`, as is a speed of 0, a negative or a non-number.
+ */
+export function replayTiming(options: { pace?: 'recorded' | 'fast'; speed?: number }): ReplayTiming {
+  const { speed } = options;
+  if (speed === undefined) return { pace: options.pace ?? 'fast', speed: 1 };
+  if (typeof speed !== 'number' || !Number.isFinite(speed) || speed <= 0) {
+    throw new TypeError(`replay.speed: must be a number > 0, got ${JSON.stringify(speed) ?? String(speed)}`);
+  }
+  if (options.pace === 'fast') {
+    throw new TypeError(
+      "replay.speed: plays the recorded cadence faster, so it needs pace 'recorded' (or no pace)",
+    );
+  }
+  return { pace: 'recorded', speed };
+}
