@@ -1,6 +1,6 @@
 import type { Customizations, Message, StopReason } from '@parley/protocol';
 import type { Clock } from '../time/clock.js';
-import type { StreamPace } from './stream-pace.js';
+import type { StreamPace } from './stream-pace-options.js';
 
 /** A tool as the model sees it: client tools stop the reply, server tools run inside it. */
 export interface ModelTool {
