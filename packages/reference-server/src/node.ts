@@ -5,3 +5,12 @@ export { startServer } from './adapters/start-server.js';
 export { StopFailure } from './adapters/stop-failure.js';
 export type { SignalSource, StopSignal } from './adapters/stop-on-signals.js';
 export { stopOnSignals } from './adapters/stop-on-signals.js';
+export type {
+  CassetteLintOptions,
+  CassetteLintResult,
+  LintFinding,
+  LintRule,
+} from './cassette/cassette-lint.js';
+export { lintCassetteFile, lintExitCode } from './cassette/cassette-lint.js';
+export type { CassetteListing } from './cassette/cassette-listing.js';
+export { formatCassetteListing, listCassetteFile } from './cassette/cassette-listing.js';

@@ -12,6 +12,7 @@ import { cliCassette } from './cli-cassette.js';
 import { chaosNote } from './cli-chaos-option.js';
 import { type CliEnv, type CliIo, parseCommandLine } from './cli-command.js';
 import type { CliOptions } from './cli-options.js';
+import { runToolCommand } from './cli-tools.js';
 import { type RunningServer, startServer } from './start-server.js';
 import { proxyStopNote, proxyStopProblem, withProxyStopChecks } from './with-proxy-stop-checks.js';
 
@@ -46,6 +47,9 @@ export async function runCli(
   context: CliContext = {},
 ): Promise<CliResult> {
   const env = context.env ?? process.env;
+  // `parley-server cassette ...` and `parley-server drift ...` run once and exit (cli-tools.ts).
+  const tool = await runToolCommand(argv, io, context);
+  if (tool !== undefined) return { exitCode: tool };
   const parsed = parseCommandLine(argv, io, env, context.version);
   if (parsed.exitCode !== undefined) return { exitCode: parsed.exitCode };
   const opts = parsed.options;
