@@ -14,3 +14,17 @@ export type {
 export { lintCassetteFile, lintExitCode } from './cassette/cassette-lint.js';
 export type { CassetteListing } from './cassette/cassette-listing.js';
 export { formatCassetteListing, listCassetteFile } from './cassette/cassette-listing.js';
+export type { LiveTurn } from './drift/drift-compare.js';
+export { textSimilarity } from './drift/drift-compare.js';
+export { driftReportJunit, formatDriftReport } from './drift/drift-format.js';
+export type { DriftOptions } from './drift/drift-run.js';
+export { DriftUpstreamError, driftReport } from './drift/drift-run.js';
+export type {
+  DriftDifference,
+  DriftKind,
+  DriftReport,
+  DriftUsage,
+  SessionDrift,
+  TurnDrift,
+} from './drift/drift-types.js';
+export { DRIFT_KINDS } from './drift/drift-types.js';
