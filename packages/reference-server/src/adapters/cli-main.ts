@@ -12,6 +12,7 @@ import { cliCassette } from './cli-cassette.js';
 import { chaosNote } from './cli-chaos-option.js';
 import { type CliEnv, type CliIo, parseCommandLine } from './cli-command.js';
 import type { CliOptions } from './cli-options.js';
+import { paceNote } from './cli-pace-options.js';
 import { runToolCommand } from './cli-tools.js';
 import { type RunningServer, startServer } from './start-server.js';
 import { proxyStopNote, proxyStopProblem, withProxyStopChecks } from './with-proxy-stop-checks.js';
@@ -179,6 +180,7 @@ function listeningLines(
         ]),
     ...(running.server.mcpOverHttp ? [`MCP providers:  ${running.url}/mcp/<name>`] : []),
     ...(opts.chaos === undefined ? [] : [chaosNote(opts.chaos)]),
+    ...(opts.pace === undefined ? [] : [paceNote(opts.pace)]),
     ...(opts.script === undefined ? [] : [`script:         ${opts.script}`]),
     ...(opts.config === undefined ? [] : [`config:         ${opts.config}`]),
     ...opts.documents.map(

@@ -87,3 +87,13 @@ export const PACE_CLI_OPTIONS = [
     parse: parseReplaySpeed,
   },
 ] as const;
+
+/** The start line of `--pace`: `pace:           first event after 400 ms, 40 words/s, jitter 0.2 (seed 7)`. */
+export function paceNote(pace: StreamPace): string {
+  const parts = [
+    ...(pace.ttftMs === undefined ? [] : [`first event after ${pace.ttftMs} ms`]),
+    ...(pace.wordsPerSecond === undefined ? [] : [`${pace.wordsPerSecond} words/s`]),
+    ...(pace.jitter === undefined ? [] : [`jitter ${pace.jitter} (seed ${pace.seed ?? 0})`]),
+  ];
+  return `pace:           ${parts.join(', ') || 'at once'}`;
+}

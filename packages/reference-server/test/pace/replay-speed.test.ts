@@ -122,10 +122,13 @@ function io() {
 
 describe('the pace flags of parley-server', () => {
   it('--pace ttft=400ms,tps=40,jitter=0.2,seed=7 sets the server’s pace', async () => {
-    const { io: streams } = io();
+    const { out, io: streams } = io();
     const result = await runCli(['--port', '0', '--pace', 'ttft=400ms,tps=40,jitter=0.2,seed=7'], streams);
     try {
       expect(result.running?.server.pace).toEqual({ ttftMs: 400, wordsPerSecond: 40, jitter: 0.2, seed: 7 });
+      expect(out.join('')).toContain(
+        '  pace:           first event after 400 ms, 40 words/s, jitter 0.2 (seed 7)',
+      );
     } finally {
       await result.running?.close();
     }
