@@ -16,7 +16,7 @@ import type { Model } from './model/model.js';
 import { loadScript } from './model/script-file.js';
 import { type Script, scriptedModel } from './model/scripted-model.js';
 import { standInModel } from './model/stand-in-model.js';
-import { checkStreamPace, type StreamPace } from './model/stream-pace.js';
+import { checkStreamPace, type StreamPace } from './model/stream-pace-options.js';
 import { createCheckingProxy } from './proxy/checking-proxy.js';
 import { controlTokenMatcher, generateControlToken } from './testing/control-access.js';
 import { controlOffHint, createControlRoutes, isControlPath } from './testing/control-routes.js';

@@ -142,7 +142,7 @@ function replaying(
   const hasUpstream = upstreamUrl !== undefined;
   const per = config.per ?? 'file';
   // Checked here: a bad speed fails the creation, not the first model call.
-  replayTiming(config);
+  const timing = replayTiming(config);
   const usage = new ReplayUsage(cassette, per);
   // Record-missing's additions are loaded with the replay model: a page that only replays does not carry them.
   let additions: CassetteAdditions | undefined;
@@ -158,6 +158,7 @@ function replaying(
   } = config;
   const source: ReplaySource = {
     ...options,
+    ...timing,
     cassette,
     name,
     per,

@@ -4,7 +4,6 @@ import { standInModel } from '../model/stand-in-model.js';
 import type { Cassette, CassetteSession, CassetteTurn } from './cassette-format.js';
 import { type Claim, plural, RecordedSessions, type ReplaySessionMatch } from './recorded-sessions.js';
 import { inputMismatch, liveInput } from './replay-mismatch.js';
-import { replayTiming } from './replay-timing.js';
 import { ReplayUsage } from './replay-usage.js';
 import { failing, playTurn } from './turn-events.js';
 
@@ -96,7 +95,8 @@ interface LiveSession {
  */
 export function createReplayModel(source: ReplaySource): Model {
   const { cassette, name, onMismatch = 'error' } = source;
-  const { pace, speed } = replayTiming(source);
+  // cassette-setup.ts checked them (replayTiming) and resolved the pace `speed` implies.
+  const { pace = 'fast', speed = 1 } = source;
   const standIn = source.standIn ?? standInModel;
   const per = source.per ?? 'file';
   const recordedSessions = new RecordedSessions(cassette, source.match?.sessions ?? 'order', per);

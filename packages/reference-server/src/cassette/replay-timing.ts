@@ -9,15 +9,14 @@ export interface ReplayTiming {
  * pace; with `pace: 'fast'` it is a `TypeError`, as is a speed of 0, a negative or a non-number.
  */
 export function replayTiming(options: { pace?: 'recorded' | 'fast'; speed?: number }): ReplayTiming {
-  const { speed } = options;
-  if (speed === undefined) return { pace: options.pace ?? 'fast', speed: 1 };
-  if (typeof speed !== 'number' || !Number.isFinite(speed) || speed <= 0) {
-    throw new TypeError(`replay.speed: must be a number > 0, got ${JSON.stringify(speed) ?? String(speed)}`);
-  }
-  if (options.pace === 'fast') {
-    throw new TypeError(
-      "replay.speed: plays the recorded cadence faster, so it needs pace 'recorded' (or no pace)",
-    );
+  const { pace, speed } = options;
+  if (speed === undefined) return { pace: pace ?? 'fast', speed: 1 };
+  if (pace === 'fast' || !(typeof speed === 'number' && speed > 0 && speed < Number.POSITIVE_INFINITY)) {
+    const why =
+      pace === 'fast'
+        ? "plays the recorded cadence faster, so it needs pace 'recorded' (or no pace)"
+        : 'must be a number > 0';
+    throw new TypeError(`replay.speed: ${why}, got ${JSON.stringify(speed) ?? String(speed)}`);
   }
   return { pace: 'recorded', speed };
 }

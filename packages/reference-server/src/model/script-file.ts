@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { findLostProtoKey, PROTO_KEY } from '../utils/lost-proto-key.js';
 import type { ScriptRule, ScriptRules, TextMatcher, TurnMatch } from './scripted-model.js';
+import type { StreamPace } from './stream-pace-options.js';
 import type { ScriptedToolUse, ScriptedTurn } from './turn.js';
 
 const ToolUseSchema = z.strictObject({
@@ -20,7 +21,7 @@ const TurnSchema = z.strictObject({
       ttftMs: z.number().nonnegative().finite().optional(),
       wordsPerSecond: z.number().nonnegative().finite().optional(),
       jitter: z.number().min(0).max(1).optional(),
-      seed: z.number().int().optional(),
+      seed: z.int().optional(),
     })
     .optional(),
 });
@@ -128,15 +129,8 @@ function toTurn(parsed: z.infer<typeof TurnSchema>): ScriptedTurn {
   if (parsed.stopReason !== undefined) turn.stopReason = parsed.stopReason;
   if (parsed.fail !== undefined) turn.fail = parsed.fail;
   if (parsed.delayMs !== undefined) turn.delayMs = parsed.delayMs;
-  if (parsed.pace !== undefined) {
-    const { ttftMs, wordsPerSecond, jitter, seed } = parsed.pace;
-    turn.pace = {
-      ...(ttftMs === undefined ? {} : { ttftMs }),
-      ...(wordsPerSecond === undefined ? {} : { wordsPerSecond }),
-      ...(jitter === undefined ? {} : { jitter }),
-      ...(seed === undefined ? {} : { seed }),
-    };
-  }
+  // zod leaves out keys the file does not have: no undefined member to drop.
+  if (parsed.pace !== undefined) turn.pace = parsed.pace as StreamPace;
   return turn;
 }
 

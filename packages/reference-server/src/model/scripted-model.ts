@@ -1,7 +1,7 @@
 import { lastUserMessage, textOf, toolResultsOf } from './conversation.js';
 import { type Model, ModelError, type ModelEvent, type ModelRequest } from './model.js';
+import { pacedLazily } from './paced-lazily.js';
 import { standInModel } from './stand-in-model.js';
-import { pacedEvents } from './stream-pace.js';
 import { type ScriptedTurn, turnToEvents } from './turn.js';
 
 /** What a script function may return for one request. */
@@ -207,9 +207,10 @@ async function* fromReply(
 ): AsyncGenerator<ModelEvent> {
   const resolved = await reply;
   if (Array.isArray(resolved)) {
-    yield* pacedEvents(eventsOf(resolved, request), request.pace, request);
+    const events = eventsOf(resolved, request);
+    yield* request.pace === undefined ? events : pacedLazily(events, request.pace, request);
   } else if (Symbol.asyncIterator in resolved) {
-    yield* pacedEvents(resolved, request.pace, request);
+    yield* request.pace === undefined ? resolved : pacedLazily(resolved, request.pace, request);
   } else {
     yield* turnToEvents(resolved, request);
   }

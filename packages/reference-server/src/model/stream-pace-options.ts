@@ -18,3 +18,31 @@ export interface StreamPace {
   /** The jitter's seed, an integer. Default 0. */
   seed?: number;
 }
+
+const RANGES: Readonly<Record<string, string>> = {
+  ttftMs: 'a number >= 0',
+  wordsPerSecond: 'a number >= 0',
+  jitter: 'a number from 0 to 1',
+  seed: 'an integer',
+};
+
+/**
+ * Checks a pace given in code: a `TypeError` naming `where` and the field for an unknown key, a
+ * negative or non-numeric figure, a jitter above 1 or a seed that is not an integer.
+ */
+export function checkStreamPace(pace: StreamPace, where: string): StreamPace {
+  for (const [key, value] of Object.entries(pace)) {
+    const range = RANGES[key];
+    if (range === undefined) {
+      throw new TypeError(`${where}.${key}: unknown option (expected ${Object.keys(RANGES).join(', ')})`);
+    }
+    const ok =
+      value === undefined ||
+      (key === 'seed'
+        ? Number.isSafeInteger(value)
+        : typeof value === 'number' && value >= 0 && value <= (key === 'jitter' ? 1 : Number.MAX_VALUE));
+    if (!ok)
+      throw new TypeError(`${where}.${key}: must be ${range}, got ${JSON.stringify(value) ?? String(value)}`);
+  }
+  return pace;
+}

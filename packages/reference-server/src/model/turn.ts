@@ -1,7 +1,8 @@
 import type { JsonObject, StopReason } from '@parley/protocol';
 import { abortStateOf, ModelError, type ModelEvent, type ModelRequest } from './model.js';
 import { countInputTokens, countWords, jsonFragments, newToolUseId, textChunks } from './model-events.js';
-import { pacedEvents, type StreamPace } from './stream-pace.js';
+import { pacedLazily } from './paced-lazily.js';
+import type { StreamPace } from './stream-pace-options.js';
 
 /** One tool call of a scripted turn. */
 export interface ScriptedToolUse {
@@ -91,7 +92,9 @@ export function turnToEvents(
   request: ModelRequest,
   options: TurnStreamOptions = {},
 ): AsyncGenerator<ModelEvent> {
-  return pacedEvents(turnEvents(turn, request, options), turn.pace ?? request.pace, request);
+  const events = turnEvents(turn, request, options);
+  const pace = turn.pace ?? request.pace;
+  return pace === undefined ? events : pacedLazily(events, pace, request);
 }
 
 async function* turnEvents(
