@@ -1,6 +1,6 @@
 import type { WithResponse } from '../core/api-promise.js';
 import type { RequestOptions } from '../core/http-client.js';
-import { isAPIError } from '../errors/index.js';
+import { APIError } from '../errors/index.js';
 import type { Message, ToolCall, ToolUseBlock } from '../wire/index.js';
 import type { RecoveryTarget } from './recovery-target.js';
 
@@ -25,7 +25,7 @@ export class SessionView {
     try {
       return await this.#target.tools.get(this.#target.sessionId, use.id, this.#with(signal));
     } catch (error) {
-      if (isAPIError(error) && error.status === 404) return undefined;
+      if (error instanceof APIError && error.status === 404) return undefined;
       throw error;
     }
   }

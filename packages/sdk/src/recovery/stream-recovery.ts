@@ -10,12 +10,20 @@ import {
 import { ReplyRecovery } from './reply-recovery.js';
 import { SessionView } from './session-view.js';
 
-/** After a failure: the reply the session holds, or the opening of the stream that resumes it. */
+/**
+ * After a failure: the reply the session holds, or the opening of the stream that resumes it.
+ *
+ * @internal
+ */
 export type StreamRecoveryStep =
   | { attempt: RecoveryAttempt; reply: MessageReply }
   | { attempt: RecoveryAttempt; opening: Promise<OpenResponse> };
 
-/** How a `MessageStream` with the `recover` option opens its request and recovers its reply. */
+/**
+ * How a `MessageStream` with the `recover` option opens its request and recovers its reply.
+ *
+ * @internal
+ */
 export interface StreamRecovery {
   /** Learns where the conversation ends (unless known), then opens the stream. */
   open(signal: AbortSignal): Promise<OpenResponse>;

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { ROOT_CONTEXT, trace } from '@opentelemetry/api';
 import { createReferenceServer } from '@parley/reference-server';
-import { isAPIConnectionError, isNotFoundError, Parley, type TracerOption } from '@parley/sdk';
+import { APIConnectionError, NotFoundError, Parley, type TracerOption } from '@parley/sdk';
 import { afterEach, describe, expect, test } from 'vitest';
 import { routeTemplate } from '../../src/tracing/route-template.js';
 import { recordSpans, SpanKind, SpanStatusCode } from '../helpers/tracing.js';
@@ -76,7 +76,7 @@ describe('a span per request (HTTP client span, OpenTelemetry semantic conventio
     const rec = recordSpans();
     const { client } = setup(rec.tracer);
     const error = await client.sessions.delete('sess_missing').catch((e: unknown) => e);
-    expect(isNotFoundError(error)).toBe(true);
+    expect(error instanceof NotFoundError).toBe(true);
     const span = rec.span('DELETE /v1/sessions/{sessionId}');
     expect(span.status).toEqual({ code: SpanStatusCode.ERROR, message: (error as Error).message });
     expect(span.attributes).toMatchObject({
@@ -102,7 +102,7 @@ describe('a span per request (HTTP client span, OpenTelemetry semantic conventio
       tracer: rec.tracer,
     });
     const error = await client.sessions.list().catch((e: unknown) => e);
-    expect(isAPIConnectionError(error)).toBe(true);
+    expect(error instanceof APIConnectionError).toBe(true);
     const span = rec.span('GET /v1/sessions');
     expect(span.attributes['error.type']).toBe('APIConnectionError');
     expect(span.attributes['http.response.status_code']).toBeUndefined();
