@@ -5,9 +5,10 @@ import type { RecoverOptions } from './recover-options.js';
 
 /**
  * What `client.messages.send` / `stream` hand the recovery: the call as made, and the requests it
- * makes, through the client's own resources. Passed in rather than imported: the first chunk
- * carries them anyway, and an import from the recovery chunk would split them into a chunk of
- * their own (one more file in every app's first download).
+ * makes, through the client's own resources (so that they go through the same transport, with the
+ * same options, as the call).
+ *
+ * @internal
  */
 export interface RecoveryTarget {
   sessionId: string;
@@ -27,21 +28,23 @@ export interface RecoveryTarget {
   backoff(attempt: number): number;
 }
 
-/** Opens a streamed send of `body` on the stream's signal (what `client.messages.stream` sends). */
+/**
+ * Opens a streamed send of `body` on the stream's signal (what `client.messages.stream` sends).
+ *
+ * @internal
+ */
 export type OpenStream = (body: SendMessageRequest, signal: AbortSignal) => Promise<OpenResponse>;
 
-/** `client.messages` and `client.tools` as the recovery uses them, and the retries' backoff. */
-export type RecoveryClient = [
-  messages: RecoveryTarget['messages'],
-  tools: RecoveryTarget['tools'],
-  backoff: RecoveryTarget['backoff'],
-];
+/**
+ * `client.messages` and `client.tools` as the recovery uses them, and the retries' backoff.
+ *
+ * @internal
+ */
+export type RecoveryClient = Pick<RecoveryTarget, 'messages' | 'tools' | 'backoff'>;
 
-// Positional, not an object: the caller's side of this is in every app's first download, where
-// an object's keys would cost their bytes.
 /** The {@link RecoveryTarget} of one call. */
 export function recoveryTarget(
-  [messages, tools, backoff]: RecoveryClient,
+  { messages, tools, backoff }: RecoveryClient,
   sessionId: string,
   body: SendMessageRequest,
   options: RecoveryTarget['options'],

@@ -53,10 +53,11 @@ export class Messages {
   /** What the `recover` option sends and reads with: this resource, `client.tools`, the retries' backoff. */
   readonly #recovery: RecoveryClient;
 
+  /** @internal The client makes its resources. */
   constructor(http: HttpClient, streamDefaults: StreamTimeouts, tools: RecoveryTarget['tools']) {
     this.#http = http;
     this.#streamDefaults = streamDefaults;
-    this.#recovery = [this, tools, backoffMs];
+    this.#recovery = { messages: this, tools, backoff: backoffMs };
   }
 
   /**
