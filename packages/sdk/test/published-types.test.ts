@@ -59,6 +59,11 @@ describe('the published types are a contract', () => {
     expect(declarations).not.toMatch(/static start\b/);
   });
 
+  it('inline the protocol types they name: they import neither @parley/protocol nor zod', () => {
+    expect(declarations).not.toMatch(/from ['"](@parley\/protocol|zod)/);
+    expect(declarations).toMatch(/\bERROR_CODES\b/);
+  });
+
   it('declare the public names', () => {
     for (const name of [
       'Parley',
