@@ -1,10 +1,9 @@
-import { brand, ParleyError } from './parley-error.js';
+import { CLASS_BRAND, ParleyError } from './parley-error.js';
 
 /** The request never got an HTTP response: DNS, refused connection, reset socket, ... */
 export class APIConnectionError extends ParleyError {
-  static {
-    brand(APIConnectionError, 'APIConnectionError');
-  }
+  /** @internal */
+  static override readonly [CLASS_BRAND]: string = 'APIConnectionError';
   override readonly name: string = 'APIConnectionError';
   constructor(message = 'Connection error', options?: { cause?: unknown }) {
     super(message, options);
@@ -13,9 +12,8 @@ export class APIConnectionError extends ParleyError {
 
 /** The request (or a stream's first event / idle gap) exceeded its time limit. */
 export class APITimeoutError extends APIConnectionError {
-  static {
-    brand(APITimeoutError, 'APITimeoutError');
-  }
+  /** @internal */
+  static override readonly [CLASS_BRAND]: string = 'APITimeoutError';
   override readonly name = 'APITimeoutError' as const;
   constructor(message = 'Request timed out', options?: { cause?: unknown }) {
     super(message, options);
@@ -24,9 +22,8 @@ export class APITimeoutError extends APIConnectionError {
 
 /** The caller aborted through its `AbortSignal` (or `stream.abort()`). */
 export class APIUserAbortError extends ParleyError {
-  static {
-    brand(APIUserAbortError, 'APIUserAbortError');
-  }
+  /** @internal */
+  static override readonly [CLASS_BRAND]: string = 'APIUserAbortError';
   override readonly name = 'APIUserAbortError' as const;
   constructor(message = 'Request was aborted', options?: { cause?: unknown }) {
     super(message, options);

@@ -4,17 +4,19 @@
  */
 const BRAND = Symbol.for('parley.error');
 
-/** The brand name of each SDK error class; a class that is not here (a user's subclass) has none. */
-const brands = new WeakMap<abstract new (...args: never[]) => unknown, string>();
-
 /**
- * Makes `errorClass` answer `instanceof` by brand: an error built by it or by a subclass, in any
- * copy of the SDK or any realm, is an instance of it.
+ * The key of each SDK error class's own brand name (a static field, so that a bundler can still drop
+ * a class nobody uses). A class without its own (a user's subclass) has no brand of its own.
  *
  * @internal
  */
-export function brand(errorClass: abstract new (...args: never[]) => ParleyError, name: string): void {
-  brands.set(errorClass, name);
+export const CLASS_BRAND: unique symbol = Symbol('parley.error.class');
+
+/** The brand name `errorClass` declares itself, not one it inherits. */
+function ownBrand(errorClass: unknown): string | undefined {
+  if (typeof errorClass !== 'function' || !Object.hasOwn(errorClass, CLASS_BRAND)) return undefined;
+  const name: unknown = (errorClass as { [CLASS_BRAND]?: unknown })[CLASS_BRAND];
+  return typeof name === 'string' ? name : undefined;
 }
 
 function brandsOf(value: unknown): readonly unknown[] | undefined {
@@ -26,14 +28,13 @@ function brandsOf(value: unknown): readonly unknown[] | undefined {
 
 /**
  * `static [Symbol.hasInstance]` of every SDK error class, `this` being the class right of
- * `instanceof`. A function of its own rather than a static method: esbuild rewrites `this` in a
- * static method of a class with a static block to the class's own name, which would make every
- * subclass answer as `ParleyError`.
+ * `instanceof`. A function rather than a static method: lint (`noThisInStatic`) would have `this`
+ * in a static method read as `ParleyError`, which for a subclass is not the class asked about.
  *
  * @internal
  */
 function hasBrandOf(this: abstract new (...args: never[]) => unknown, value: unknown): boolean {
-  const name = brands.get(this);
+  const name = ownBrand(this);
   if (name === undefined) return Function.prototype[Symbol.hasInstance].call(this, value);
   return brandsOf(value)?.includes(name) ?? false;
 }
@@ -44,9 +45,8 @@ function hasBrandOf(this: abstract new (...args: never[]) => unknown, value: unk
  * (two versions in one app) or in another realm (a `node:vm` context, an iframe).
  */
 export class ParleyError extends Error {
-  static {
-    brand(ParleyError, 'ParleyError');
-  }
+  /** @internal */
+  static readonly [CLASS_BRAND]: string = 'ParleyError';
 
   /**
    * True when `value` carries this class's brand; for a class without one, the prototype chain decides.
@@ -61,7 +61,7 @@ export class ParleyError extends Error {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     const names: string[] = [];
     for (let c: unknown = new.target; typeof c === 'function' && c !== Error; c = Object.getPrototypeOf(c)) {
-      const name = brands.get(c as abstract new (...args: never[]) => unknown);
+      const name = ownBrand(c);
       if (name !== undefined) names.push(name);
     }
     Object.defineProperty(this, BRAND, { value: Object.freeze(names) });

@@ -1,4 +1,4 @@
-import { brand, ParleyError } from './parley-error.js';
+import { CLASS_BRAND, ParleyError } from './parley-error.js';
 
 /**
  * No answer to a call's approval came in time: `runToolLoop({ approve })` (or `runTool`) waits
@@ -6,9 +6,8 @@ import { brand, ParleyError } from './parley-error.js';
  * the handler does not run, and the call is reported to the model as an ERROR with this message.
  */
 export class ToolApprovalTimeoutError extends ParleyError {
-  static {
-    brand(ToolApprovalTimeoutError, 'ToolApprovalTimeoutError');
-  }
+  /** @internal */
+  static override readonly [CLASS_BRAND]: string = 'ToolApprovalTimeoutError';
   override readonly name = 'ToolApprovalTimeoutError' as const;
   readonly sessionId: string;
   readonly requestId: string;

@@ -1,4 +1,4 @@
-import { brand, ParleyError } from './parley-error.js';
+import { CLASS_BRAND, ParleyError } from './parley-error.js';
 
 /**
  * `runToolLoop` was given a tool the session was not created with: the model would never call it.
@@ -6,9 +6,8 @@ import { brand, ParleyError } from './parley-error.js';
  * and so knows the tools it declared.
  */
 export class ToolNotDeclaredError extends ParleyError {
-  static {
-    brand(ToolNotDeclaredError, 'ToolNotDeclaredError');
-  }
+  /** @internal */
+  static override readonly [CLASS_BRAND]: string = 'ToolNotDeclaredError';
   override readonly name = 'ToolNotDeclaredError' as const;
   readonly sessionId: string;
   /** The loop's tools the session does not declare. */

@@ -1,4 +1,4 @@
-import { brand, ParleyError } from './parley-error.js';
+import { CLASS_BRAND, ParleyError } from './parley-error.js';
 
 /**
  * What the model reads when a handler runs past its time limit, on the main thread
@@ -16,9 +16,8 @@ export function toolTimeoutMessage(toolName: string, timeoutMs: number): string 
  * `workerHandler` limit is a `ToolWorkerTimeoutError`.
  */
 export class ToolTimeoutError extends ParleyError {
-  static {
-    brand(ToolTimeoutError, 'ToolTimeoutError');
-  }
+  /** @internal */
+  static override readonly [CLASS_BRAND]: string = 'ToolTimeoutError';
   override readonly name = 'ToolTimeoutError' as const;
   readonly timeoutMs: number;
   constructor(toolName: string, timeoutMs: number) {
