@@ -42,6 +42,8 @@ export class JournalRecord implements RequestHooks, StreamObserver {
   user: string | undefined = undefined;
   fault: Fault | undefined = undefined;
   chaos: ChaosMark | undefined = undefined;
+  /** The request's `traceparent` header, if any. */
+  traceparent: string | undefined = undefined;
   pacer: EventPacer | undefined = undefined;
   /** The response status; -1 until there is one, 0 for a dropped connection. */
   status = -1;
@@ -180,6 +182,7 @@ export class JournalRecord implements RequestHooks, StreamObserver {
     if (this.user !== undefined) entry.user = this.user;
     const sessionId = this.sessionId;
     if (sessionId !== undefined) entry.sessionId = sessionId;
+    if (this.traceparent !== undefined) entry.traceparent = this.traceparent;
     const body = shownBody(this.#form(REQUEST_FORM_SHIFT), this.#request);
     if (body !== undefined) {
       entry.body = body.body;

@@ -51,6 +51,7 @@ export type CoreFetch = (request: Request, hooks: RequestHooks) => Promise<Respo
 export function withToolkit(core: CoreFetch, deps: ToolkitDeps): (request: Request) => Promise<Response> {
   return (request) => {
     const record = deps.journal.open(request.method.toUpperCase(), request.url, deps.clock);
+    if (record) record.traceparent = request.headers.get('traceparent') ?? undefined;
     const faulty = !deps.faults.isEmpty || request.headers.get(FAULT_HEADER) !== null;
     if (!faulty)
       return record === undefined ? core(request, {}) : recorded(request, core, record, deps.clock);

@@ -3,7 +3,37 @@ import { APIError, REQUEST_ID_HEADER } from '../errors/index.js';
 import { endSpan, errorType, SPAN_KIND_CLIENT } from './end-span.js';
 import { routeTemplate } from './route-template.js';
 import { resolveTracer } from './trace-context.js';
-import type { AttributesLike, ContextLike, TracerOption } from './tracer-like.js';
+import type { AttributesLike, ContextLike, SpanLike, TracerOption } from './tracer-like.js';
+
+const INVALID_TRACE_ID = '0'.repeat(32);
+const INVALID_SPAN_ID = '0'.repeat(16);
+
+/**
+ * The W3C `traceparent` header of a request sent inside `span` (`00-{trace id}-{span id}-{flags}`),
+ * so that the server's spans and logs join the trace; `undefined` for a span without valid ids (the
+ * API's no-op span).
+ */
+export function traceparentOf(span: SpanLike): string | undefined {
+  const context = span.spanContext?.();
+  if (!context || context.traceId === INVALID_TRACE_ID || context.spanId === INVALID_SPAN_ID)
+    return undefined;
+  const flags = (context.traceFlags & 0xff).toString(16).padStart(2, '0');
+  return `00-${context.traceId}-${context.spanId}-${flags}`;
+}
+
+/** `headers` with `name` set to `value`, whatever form ky was given them in. */
+function withHeader(
+  headers: Options['headers'],
+  name: string,
+  value: string,
+): NonNullable<Options['headers']> {
+  if (headers instanceof Headers || Array.isArray(headers)) {
+    const copy = new Headers(headers);
+    copy.set(name, value);
+    return copy;
+  }
+  return { ...headers, [name]: value };
+}
 
 /** One call as the client sends it: what its span names, and its ky options (for the retry hook). */
 export interface TracedCall {
@@ -21,6 +51,7 @@ export interface TracedCall {
  * `url.template`, `server.address`, `server.port`, then `http.response.status_code`, the request
  * id (`parley.request_id`), `http.request.resend_count` and a `parley.retry` event per retry, and
  * the error (`error.type` is the status code of an HTTP error, else the SDK error's class name).
+ * The request carries the span's W3C `traceparent` header.
  */
 export async function traceRequest<R extends { response: Response }>(
   tracerOption: TracerOption,
@@ -41,6 +72,8 @@ export async function traceRequest<R extends { response: Response }>(
   };
   const name = template ? `${call.method} ${template}` : call.method;
   const span = tracer.startSpan(name, { kind: SPAN_KIND_CLIENT, attributes }, parent);
+  const traceparent = traceparentOf(span);
+  if (traceparent) call.options.headers = withHeader(call.options.headers, 'traceparent', traceparent);
   if (span.isRecording()) {
     // ky's hook before each retry: it runs after the wait, as the request goes again.
     const onRetry: BeforeRetryHook = ({ error, retryCount }) => {

@@ -42,6 +42,29 @@ describe('a span per request (HTTP client span, OpenTelemetry semantic conventio
     expect(rec.spans().map((s) => s.name)).toEqual(['POST /v1/sessions', 'GET /v1/messages/{sessionId}']);
   });
 
+  test('a traced request carries the W3C traceparent of its span, and the server journal shows it', async () => {
+    const rec = recordSpans();
+    const { client, server } = setup(rec.tracer);
+    await client.sessions.create();
+    const span = rec.span('POST /v1/sessions');
+    const { traceId, spanId } = span.spanContext();
+    const [entry] = server.journal.entries({ path: '/v1/sessions', method: 'POST' });
+    expect(entry?.traceparent).toBe(`00-${traceId}-${spanId}-01`);
+  });
+
+  test('an untraced request carries no traceparent', async () => {
+    const server = createReferenceServer();
+    const client = new Parley({
+      baseUrl: 'http://parley.test',
+      token: 'parley-demo-token',
+      fetch: (input, init) => server.fetch(new Request(input, init)),
+    });
+    await client.sessions.create();
+    const [entry] = server.journal.entries({ path: '/v1/sessions', method: 'POST' });
+    expect(entry).toBeDefined();
+    expect(entry?.traceparent).toBeUndefined();
+  });
+
   test('a retried request records http.request.resend_count and a parley.retry event per retry', async () => {
     const rec = recordSpans();
     const { client, server } = setup(rec.tracer);
