@@ -1,3 +1,4 @@
+import type { ConversationScope } from '../conversation/conversation-scope.js';
 import type { EventPacer } from '../http/event-pacer.js';
 import type { ProtocolViolation } from '../http/protocol-violation.js';
 import type { RequestHooks } from '../http/request-hooks.js';
@@ -45,6 +46,8 @@ export class JournalRecord implements RequestHooks, StreamObserver {
   /** The request's `traceparent` header, if any. */
   traceparent: string | undefined = undefined;
   pacer: EventPacer | undefined = undefined;
+  /** The request's scope (a request hook: the core reads its sessions and model through it). */
+  scope: ConversationScope | undefined = undefined;
   /** The response status; -1 until there is one, 0 for a dropped connection. */
   status = -1;
   #bits = KEPT;
