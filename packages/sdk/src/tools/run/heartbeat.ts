@@ -9,8 +9,8 @@ import {
 } from '../../defaults.js';
 import {
   APITimeoutError,
-  isConflictError,
-  isNotFoundError,
+  ConflictError,
+  NotFoundError,
   ToolCallLostError,
   type ToolCallLostReason,
 } from '../../errors/index.js';
@@ -198,8 +198,8 @@ export class Heartbeat {
       notify(this.#options.onBeat, this.#successes);
     } catch (error) {
       this.#failures++;
-      if (isConflictError(error)) this.#end('ABANDONED', error);
-      else if (isNotFoundError(error)) this.#end('NOT_FOUND', error);
+      if (error instanceof ConflictError) this.#end('ABANDONED', error);
+      else if (error instanceof NotFoundError) this.#end('NOT_FOUND', error);
       else if (this.#endReason === undefined) notify(this.#options.onBeatError, error);
     } finally {
       clearTimeout(deadline);
