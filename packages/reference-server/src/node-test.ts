@@ -37,7 +37,7 @@ export function useReferenceServer<Client = never>(
 ): ReferenceServerHandle<Client> {
   const harness = createRunnerHarness('node:test', options, process.env);
   before(() => harness.start());
-  beforeEach((t) => harness.beginTest(t.fullName));
+  beforeEach((t) => harness.beginTest('fullName' in t ? t.fullName : t.name));
   if (harness.resetAfterEach) afterEach(() => harness.endTest());
   after(() => harness.finish());
   return harness.handle;

@@ -29,12 +29,12 @@ declare module 'vitest' {
   }
 }
 
-export type { CassetteUse } from './adapters/vitest-cassette.js';
 export type {
   ClientInit,
   ReferenceServerHandle,
   UseReferenceServerOptions,
 } from './adapters/runner-options.js';
+export type { CassetteUse } from './adapters/vitest-cassette.js';
 
 /**
  * Runs a reference server for the tests of the file (or `describe` block) that calls it: started

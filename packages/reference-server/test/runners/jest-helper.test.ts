@@ -15,7 +15,11 @@ interface JestFile {
 describe('useReferenceServer from @parley/reference-server/jest, run by Jest', () => {
   const files = new Map<string, JestFile>();
   beforeAll(async () => {
-    const run = await runFixture(process.execPath, [jestBin, '--config', 'jest.config.cjs', '--ci', '--json'], fixtures);
+    const run = await runFixture(
+      process.execPath,
+      [jestBin, '--config', 'jest.config.cjs', '--ci', '--json'],
+      fixtures,
+    );
     const { testResults } = JSON.parse(run.stdout) as { testResults: JestFile[] };
     for (const file of testResults) files.set(file.name.slice(fixtures.length), file);
   }, 120_000);

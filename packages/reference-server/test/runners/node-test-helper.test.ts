@@ -56,9 +56,9 @@ describe('useReferenceServer from @parley/reference-server/node-test, run by nod
   });
 
   it('fails the suite when a queued fault was never taken, naming the test, unless allowUnused', () => {
-    expect(results.get('a fault never taken > queues a fault no request takes (the test itself passes)')).toBe(
-      true,
-    );
+    expect(
+      results.get('a fault never taken > queues a fault no request takes (the test itself passes)'),
+    ).toBe(true);
     expect(results.get('a fault never taken')).toBe(false);
     expect(run.stdout).toContain(
       '    useReferenceServer: 1 thing was never used (pass allowUnused: true to let this pass):\n' +
