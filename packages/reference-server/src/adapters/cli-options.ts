@@ -37,6 +37,8 @@ export interface CliOptions extends CliCassetteOptions {
   user: User[];
   heartbeatTimeoutMs: number;
   toolCallTimeoutMs: number;
+  /** `--max-sessions`: sessions kept at most; none when unset. */
+  maxSessions?: number;
   script?: string;
   replay?: string;
   replayOnMismatch?: 'error' | 'stand-in' | 'upstream';
@@ -71,6 +73,15 @@ export function parsePort(value: string): number {
     throw new InvalidArgumentError('must be an integer from 0 to 65535.');
   }
   return port;
+}
+
+/** A count: a positive integer. */
+export function parseCount(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n < 1 || !Number.isSafeInteger(n)) {
+    throw new InvalidArgumentError('must be a positive integer.');
+  }
+  return n;
 }
 
 /** A duration in milliseconds: a positive integer. */
@@ -167,6 +178,13 @@ export const CLI_OPTIONS: readonly CliOptionSpec[] = [
     env: 'PARLEY_TOOL_CALL_TIMEOUT_MS',
     parse: parsePositiveInt,
     default: 600_000,
+  },
+  {
+    flags: '--max-sessions <n>',
+    description:
+      'sessions kept at most, of all users and test scopes (a long-lived shared server); beyond, a create is 503 session_limit_reached',
+    env: 'PARLEY_MAX_SESSIONS',
+    parse: parseCount,
   },
   {
     flags: '--script <file>',
