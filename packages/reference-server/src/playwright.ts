@@ -11,7 +11,7 @@ import { type ParleyRouting, routeToParley } from './adapters/playwright-routing
 import { describeFault } from './adapters/runner-harness.js';
 import { assertOwnRunnerOptions } from './adapters/runner-options.js';
 import { type RunningServer, startServer } from './adapters/start-server.js';
-import { inProcessScope, remoteScope, TEST_ID_HEADER, type TestScope } from './adapters/test-scope.js';
+import { inProcessScope, remoteScope, type ScopeAccess, testIdHeaderValue } from './adapters/test-scope.js';
 import { type CassetteUse, cassettePlan } from './adapters/vitest-cassette.js';
 import { DEMO_USER, type ReferenceServer, type ReferenceServerOptions } from './create-reference-server.js';
 import type { Script } from './model/scripted-model.js';
@@ -21,10 +21,11 @@ import type { QueuedFault } from './testing/fault-queue.js';
 import type { JournalEntry, JournalFilter } from './testing/journal.js';
 import { journalSnapshotPage } from './testing/journal-snapshot-page.js';
 import type { SessionSnapshot } from './testing/session-snapshot.js';
+import { TEST_ID_HEADER } from './utils/test-id.js';
 
 export { expect } from '@playwright/test';
-export { TEST_ID_HEADER } from './adapters/test-scope.js';
 export type { CassetteUse } from './adapters/vitest-cassette.js';
+export { TEST_ID_HEADER } from './utils/test-id.js';
 
 /** Options of the Playwright fixture (`test.use({ parleyOptions: { ... } })`): every server option plus these. */
 export interface ParleyFixtureOptions extends ReferenceServerOptions {
@@ -202,7 +203,7 @@ export function parleyFixtures(
         const testId = testIdOf(testInfo);
         const baseUrl = (parleyOptions.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
         const server = parleyWorker.server;
-        const scope: TestScope =
+        const scope: ScopeAccess =
           server === undefined
             ? remoteScope(parleyWorker.url, parleyWorker.controlToken, testId)
             : inProcessScope(server);
@@ -213,7 +214,7 @@ export function parleyFixtures(
           serverUrl: parleyWorker.url,
           // A server of the worker's own answers buffered requests in process; it runs one test at a time.
           ...(server === undefined ? {} : { fetch: server.fetch }),
-          headers: shared ? { [TEST_ID_HEADER]: testId } : {},
+          headers: shared ? { [TEST_ID_HEADER]: testIdHeaderValue(testId) } : {},
         };
         routings.set(testInfo.testId, routing);
         await use(handleOf({ testId, baseUrl, worker: parleyWorker, scope, shared }));
@@ -271,7 +272,7 @@ function handleOf(options: {
   testId: string;
   baseUrl: string;
   worker: ParleyWorker;
-  scope: TestScope;
+  scope: ScopeAccess;
   shared: boolean;
 }): ParleyHandle {
   const { testId, baseUrl, worker, scope, shared } = options;
@@ -300,14 +301,14 @@ function handleOf(options: {
       if (url.pathname.startsWith('/_parley') && !headers.has(CONTROL_TOKEN_HEADER)) {
         headers.set(CONTROL_TOKEN_HEADER, worker.controlToken);
       }
-      if (shared) headers.set(TEST_ID_HEADER, testId);
+      if (shared) headers.set(TEST_ID_HEADER, testIdHeaderValue(testId));
       return fetch(url, { ...init, headers });
     },
   };
 }
 
 /** Attaches the test's journal as JSON and as the journal page, readable without the server. */
-async function attachJournal(testInfo: TestInfo, scope: TestScope): Promise<void> {
+async function attachJournal(testInfo: TestInfo, scope: ScopeAccess): Promise<void> {
   const [entries, sessions] = await Promise.all([scope.journal(), scope.sessions()]);
   await testInfo.attach('parley-journal.json', {
     body: JSON.stringify({ entries, sessions }, null, 2),

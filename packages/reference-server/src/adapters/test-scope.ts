@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { ReferenceServer } from '../create-reference-server.js';
 import type { Script } from '../model/scripted-model.js';
 import type { ProxyReportSnapshot } from '../proxy/proxy-report.js';
@@ -5,15 +6,24 @@ import { CONTROL_TOKEN_HEADER } from '../testing/control-access.js';
 import type { QueuedFault } from '../testing/fault-queue.js';
 import type { JournalEntry, JournalFilter } from '../testing/journal.js';
 import type { SessionSnapshot } from '../testing/session-snapshot.js';
+import { MAX_TEST_ID_LENGTH, TEST_ID_HEADER } from '../utils/test-id.js';
 
-/** The request header naming the test a request belongs to (a reference-server extension). */
-export const TEST_ID_HEADER = 'x-parley-test-id';
+/**
+ * A test's id as the `x-parley-test-id` header can carry it: characters a header cannot hold
+ * (beyond ASCII, controls) percent-encoded, and a name past the server's limit shortened to its
+ * start and a hash of the whole.
+ */
+export function testIdHeaderValue(testId: string): string {
+  const value = testId.replace(/[^\t\u0020-\u007e]/gu, (c) => encodeURIComponent(c));
+  if (value.length <= MAX_TEST_ID_LENGTH) return value;
+  return `${value.slice(0, MAX_TEST_ID_LENGTH - 41)} #${createHash('sha1').update(value).digest('hex')}`;
+}
 
 /**
  * What one test sets up and reads on its server: in this process (a server of the worker's own), or
  * through the control routes of a shared server with the test's id in {@link TEST_ID_HEADER}.
  */
-export interface TestScope {
+export interface ScopeAccess {
   script(script: Script): Promise<void>;
   queueFault(fault: QueuedFault): Promise<void>;
   pendingFaults(): Promise<ReferenceServer['faults']['pending']>;
@@ -25,7 +35,7 @@ export interface TestScope {
 }
 
 /** The scope of a server in this process: its own methods. */
-export function inProcessScope(server: ReferenceServer): TestScope {
+export function inProcessScope(server: ReferenceServer): ScopeAccess {
   return {
     script: async (script) => server.script(script),
     queueFault: async (fault) => server.faults.next(fault),
@@ -49,13 +59,13 @@ export function inProcessScope(server: ReferenceServer): TestScope {
  * The scope of test `testId` on a shared server at `url`, through its control routes: scripts in
  * the script file format (JSON; no functions, regexes as `{ "regex", "flags" }`).
  */
-export function remoteScope(url: string, controlToken: string, testId: string): TestScope {
+export function remoteScope(url: string, controlToken: string, testId: string): ScopeAccess {
   const call = async (method: string, path: string, body?: unknown): Promise<unknown> => {
     const response = await fetch(`${url}/_parley${path}`, {
       method,
       headers: {
         [CONTROL_TOKEN_HEADER]: controlToken,
-        [TEST_ID_HEADER]: testId,
+        [TEST_ID_HEADER]: testIdHeaderValue(testId),
         ...(body === undefined ? {} : { 'content-type': 'application/json' }),
       },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
@@ -71,7 +81,17 @@ export function remoteScope(url: string, controlToken: string, testId: string): 
           'A shared server takes scripts as data (turns or rules, the script file format), not a function',
         );
       }
-      await call('PUT', '/script', script);
+      // The script file format: a list is `{ turns }`, a regex `{ regex, flags }`.
+      const file = Array.isArray(script) ? { turns: script } : script;
+      await call(
+        'PUT',
+        '/script',
+        JSON.parse(
+          JSON.stringify(file, (_key, value: unknown) =>
+            value instanceof RegExp ? { regex: value.source, flags: value.flags } : value,
+          ),
+        ),
+      );
     },
     queueFault: async (fault) => void (await call('POST', '/faults', fault)),
     pendingFaults: async () =>

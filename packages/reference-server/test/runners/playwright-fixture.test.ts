@@ -95,6 +95,13 @@ describeWithChromium(
       expect(new Set(parallel.map(([, result]) => result.parallelIndex)).size).toBe(2);
     });
 
+    it('shares one server between workers, each test scoped by its x-parley-test-id: its own script, faults, journal and sessions', () => {
+      const shared = [...results].filter(([name]) => name.startsWith('shared.pw.ts'));
+      expect(shared.map(([, result]) => messageOf(result))).toEqual(['', '']);
+      expect(shared.map(([, result]) => result.status)).toEqual(['passed', 'passed']);
+      expect(new Set(shared.map(([, result]) => result.parallelIndex)).size).toBe(2);
+    });
+
     it('attaches the journal and its page to a failing test', () => {
       const result = results.get('failures.pw.ts > a failing test carries the journal and its page');
       expect(result?.status).toBe('failed');
