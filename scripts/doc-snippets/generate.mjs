@@ -228,7 +228,11 @@ function main() {
     const snippets = extractSnippets(readFileSync(join(root, doc), 'utf8'), doc);
     for (const snippet of snippets) {
       const directives = (snippet.directive ?? '').split(';').map((d) => d.trim());
-      const kind = directives.includes('browser') ? 'browser' : directives.includes('runner') ? 'runner' : 'test';
+      const kind = directives.includes('browser')
+        ? 'browser'
+        : directives.includes('runner')
+          ? 'runner'
+          : 'test';
       const name = `${basename(doc, '.md')}-${String(snippet.line).padStart(4, '0')}.${kind}.ts`;
       writeFileSync(join(out, name), snippetTest(snippet));
       count++;
