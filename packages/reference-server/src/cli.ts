@@ -15,6 +15,13 @@ const { version } = JSON.parse(readFileSync(new URL('../package.json', import.me
   version: string;
 };
 
+// npx runs the bin through `sh -c` and passes no signal on: when it dies, stop as on SIGTERM.
+if (launchedByPackageManager(process.env)) {
+  stopWithLauncher(
+    () => process.kill(process.pid, 'SIGTERM'),
+    () => process.ppid,
+  );
+}
 // `parley-server run [options] -- <command...>`: the server lives as long as the command.
 if (process.argv[2] === 'run') process.exit(await runWithCommand(process.argv.slice(3), io, { version }));
 
@@ -30,10 +37,4 @@ const result = await started;
 if (result.running === undefined) {
   stopListening();
   process.exitCode = result.exitCode;
-} else if (launchedByPackageManager(process.env)) {
-  // npx does not pass SIGTERM on: when it dies, stop as if the signal had come.
-  stopWithLauncher(
-    () => process.kill(process.pid, 'SIGTERM'),
-    () => process.ppid,
-  );
 }

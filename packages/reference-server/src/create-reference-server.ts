@@ -29,6 +29,7 @@ import {
   DEFAULT_JOURNAL_LIMIT,
   DEFAULT_JOURNAL_MAX_BODY_BYTES,
   DEFAULT_JOURNAL_MAX_BYTES,
+  type JournalLimits,
 } from './testing/journal.js';
 import { TestScopes } from './testing/test-scope.js';
 import { type CoreFetch, withToolkit } from './testing/with-toolkit.js';
@@ -86,11 +87,7 @@ export function createReferenceServer(options: ReferenceServerOptions = {}): Ref
     template: {
       model: cassette.model ?? options.model ?? standInModel,
       chaos: options.chaos,
-      journal: {
-        entries: options.journalLimit ?? DEFAULT_JOURNAL_LIMIT,
-        maxBytes: options.journalMaxBytes ?? DEFAULT_JOURNAL_MAX_BYTES,
-        maxBodyBytes: options.journalMaxBodyBytes ?? DEFAULT_JOURNAL_MAX_BODY_BYTES,
-      },
+      journal: journalLimitsOf(options),
     },
     max: options.testScopes?.max,
     idleMs: options.testScopes?.idleMs,
@@ -244,6 +241,15 @@ function sessionSetupOf(options: ReferenceServerOptions, host: ParleyExtensionHo
     options.providers ?? host?.gateway.names ?? DEFAULT_PROVIDERS,
     catalogue?.defaultAgentId || undefined,
   );
+}
+
+/** Each scope's journal limits. */
+function journalLimitsOf(options: ReferenceServerOptions): JournalLimits {
+  return {
+    entries: options.journalLimit ?? DEFAULT_JOURNAL_LIMIT,
+    maxBytes: options.journalMaxBytes ?? DEFAULT_JOURNAL_MAX_BYTES,
+    maxBodyBytes: options.journalMaxBodyBytes ?? DEFAULT_JOURNAL_MAX_BODY_BYTES,
+  };
 }
 
 /** The upstream options with the cassette's recorder among their observers. */

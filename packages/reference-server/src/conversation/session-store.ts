@@ -174,11 +174,6 @@ export class SessionStore {
     return this.#seq;
   }
 
-  /** The creation order of a session (from 0, across users), or undefined when it does not exist. */
-  seqOf(sessionId: string): number | undefined {
-    return this.#sessions.get(sessionId)?.seq;
-  }
-
   /** A session by id, whoever owns it (for the server's own bookkeeping, never for a request). */
   get(sessionId: string): Session | undefined {
     return this.#sessions.get(sessionId);

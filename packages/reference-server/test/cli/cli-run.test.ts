@@ -152,4 +152,18 @@ describe('the plain server started through a package manager', () => {
     await shell.closed;
     expect(shell.stdout()).toContain('Parley reference server stopped (SIGTERM)');
   }, 60_000);
+
+  it('parley-server run stops its command and the server when its launcher dies', async () => {
+    const shell = bash(
+      `${CLI} run --port 0 -- ${command('setInterval(() => {}, 1000)')} & echo "pid $!"; wait`,
+      {
+        npm_command: 'exec',
+      },
+    );
+    await shell.line(/pid (\d+)/);
+    await shell.line(/created 201/);
+    shell.child.kill('SIGKILL');
+    await shell.closed;
+    expect(shell.stderr()).toContain('Parley reference server stopped (the command exited with 143)');
+  }, 60_000);
 });
