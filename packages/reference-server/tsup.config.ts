@@ -38,6 +38,8 @@ export default defineConfig([
     target: 'es2022',
     external,
     noExternal,
+    // `node:test` has no bare name: tsup's default of stripping `node:` would import a package `test`.
+    removeNodeProtocol: false,
     // CommonJS output loads its lazy parts with `require`, not `import()`: Jest runs CommonJS in a
     // vm context where `import()` fails ("invoked without --experimental-vm-modules").
     esbuildOptions(options, context) {
