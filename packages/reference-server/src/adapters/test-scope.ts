@@ -16,7 +16,7 @@ import { MAX_TEST_ID_LENGTH, TEST_ID_HEADER } from '../utils/test-id.js';
 export function testIdHeaderValue(testId: string): string {
   const value = testId.replace(/[^\t\u0020-\u007e]/gu, (c) => encodeURIComponent(c));
   if (value.length <= MAX_TEST_ID_LENGTH) return value;
-  return `${value.slice(0, MAX_TEST_ID_LENGTH - 41)} #${createHash('sha1').update(value).digest('hex')}`;
+  return `${value.slice(0, MAX_TEST_ID_LENGTH - 42)} #${createHash('sha1').update(value).digest('hex')}`;
 }
 
 /**
