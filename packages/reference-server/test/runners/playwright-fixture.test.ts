@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { describeWithChromium } from '../helpers/chromium.js';
+import { describeWithChromium, launchChromium } from '../helpers/chromium.js';
 import { runFixture } from './run-fixture.js';
 
 const packageDir = fileURLToPath(new URL('../../', import.meta.url));
@@ -122,6 +122,24 @@ describeWithChromium(
       expect(page).toContain('const parleySnapshot = {"/journal":{"entries":[{"seq":1');
       // A passing test carries nothing.
       expect(results.get('routes.pw.ts > a queued fault reaches the page')?.attachments).toEqual([]);
+    });
+
+    it("opens the attached journal page with no server: the test's requests and its session", async () => {
+      const result = results.get('failures.pw.ts > a failing test carries the journal and its page');
+      const html = result?.attachments.find((a) => a.name === 'parley-journal.html')?.body ?? '';
+      const browser = await launchChromium();
+      try {
+        const page = await browser.context.newPage();
+        await page.setContent(Buffer.from(html, 'base64').toString());
+        await page.locator('#journal tbody tr').nth(1).waitFor();
+        expect(await page.locator('#journal tbody tr').count()).toBe(2);
+        expect(await page.locator('#sessions .session .message').allTextContents()).toEqual([
+          'user: /say Hi',
+          'assistant: Hi',
+        ]);
+      } finally {
+        await browser.close();
+      }
     });
 
     it('fails a test that left a queued fault untaken, unless allowUnused', () => {
