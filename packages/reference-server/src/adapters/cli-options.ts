@@ -5,6 +5,7 @@ import type { User } from '../http/token-auth.js';
 import type { ChaosOptions } from '../testing/chaos-options.js';
 import { CASSETTE_CLI_OPTIONS, type CliCassetteOptions } from './cli-cassette-options.js';
 import { parseChaos } from './cli-chaos-option.js';
+import { type CliLimitOptions, LIMIT_CLI_OPTIONS } from './cli-limit-options.js';
 import { parseAllowedHosts, parseControlToken, parseCors } from './cli-security-options.js';
 import { parseUpstreamToken, parseUpstreamUrl } from './cli-upstream-options.js';
 
@@ -31,14 +32,12 @@ export interface CliOptionSpec {
 }
 
 /** The option values of one run, flags over environment over defaults. */
-export interface CliOptions extends CliCassetteOptions {
+export interface CliOptions extends CliCassetteOptions, CliLimitOptions {
   port: number;
   host: string;
   user: User[];
   heartbeatTimeoutMs: number;
   toolCallTimeoutMs: number;
-  /** `--max-sessions`: sessions kept at most; none when unset. */
-  maxSessions?: number;
   script?: string;
   replay?: string;
   replayOnMismatch?: 'error' | 'stand-in' | 'upstream';
@@ -73,15 +72,6 @@ export function parsePort(value: string): number {
     throw new InvalidArgumentError('must be an integer from 0 to 65535.');
   }
   return port;
-}
-
-/** A count: a positive integer. */
-export function parseCount(value: string): number {
-  const n = Number(value);
-  if (!/^\d+$/.test(value) || n < 1 || !Number.isSafeInteger(n)) {
-    throw new InvalidArgumentError('must be a positive integer.');
-  }
-  return n;
 }
 
 /** A duration in milliseconds: a positive integer. */
@@ -179,13 +169,7 @@ export const CLI_OPTIONS: readonly CliOptionSpec[] = [
     parse: parsePositiveInt,
     default: 600_000,
   },
-  {
-    flags: '--max-sessions <n>',
-    description:
-      'sessions kept at most, of all users and test scopes (a long-lived shared server); beyond, a create is 503 session_limit_reached',
-    env: 'PARLEY_MAX_SESSIONS',
-    parse: parseCount,
-  },
+  ...LIMIT_CLI_OPTIONS,
   {
     flags: '--script <file>',
     description: 'answer with a scripted model from this JSON script file (rules or turns)',
