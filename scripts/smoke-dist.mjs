@@ -63,6 +63,23 @@ for (const [label, mod] of [
   await conversation(mod.sdk, mod.server, label);
 }
 
+// The test runners' entries load as users load them (Jest's needs Jest's sandbox: its @jest/globals
+// import throws elsewhere, so it is checked by its tests and the consumer's type check).
+for (const [label, load] of [
+  ['ESM', (entry) => import(at(`reference-server/dist/${entry}.js`))],
+  ['CJS', async (entry) => require(at(`reference-server/dist/${entry}.cjs`))],
+]) {
+  const nodeTest = await load('node-test');
+  const playwright = await load('playwright');
+  const jsdom = await load('jest-environment-jsdom');
+  if (typeof nodeTest.useReferenceServer !== 'function') throw new Error(`${label}: node-test entry`);
+  if (typeof playwright.parleyFixtures !== 'function' || typeof playwright.test?.extend !== 'function') {
+    throw new Error(`${label}: playwright entry`);
+  }
+  if (typeof jsdom.TestEnvironment !== 'function') throw new Error(`${label}: jest-environment-jsdom entry`);
+}
+console.log('runner entries: node-test, playwright, jest-environment-jsdom load in ESM and CJS');
+
 // zod, the protocol and Hono are bundled into the server's dist/ (docs/architecture.md, "Keeping the
 // start cheap"): no built file imports them from node_modules. Lines of comments (JSDoc examples
 // bundled with Hono) are not imports.

@@ -20,6 +20,10 @@ export default defineConfig([
       msw: 'src/msw.ts',
       node: 'src/node.ts',
       vitest: 'src/vitest.ts',
+      jest: 'src/jest.ts',
+      'jest-environment-jsdom': 'src/jest-environment-jsdom.ts',
+      'node-test': 'src/node-test.ts',
+      playwright: 'src/playwright.ts',
       'stdio-support': 'src/extensions/mcp/stdio-support.ts',
       'stdio-support-browser': 'src/extensions/mcp/stdio-support-browser.ts',
       'upstream-transport': 'src/proxy/upstream-transport.ts',
@@ -34,6 +38,13 @@ export default defineConfig([
     target: 'es2022',
     external,
     noExternal,
+    // `node:test` has no bare name: tsup's default of stripping `node:` would import a package `test`.
+    removeNodeProtocol: false,
+    // CommonJS output loads its lazy parts with `require`, not `import()`: Jest runs CommonJS in a
+    // vm context where `import()` fails ("invoked without --experimental-vm-modules").
+    esbuildOptions(options, context) {
+      if (context.format === 'cjs') options.supported = { ...options.supported, 'dynamic-import': false };
+    },
   },
   {
     // The CLI: ESM only (top-level await); tsup keeps the shebang and makes the file executable.

@@ -16,6 +16,9 @@
 //   <!-- snippet: browser -->
 //     browser-only code (msw's service worker): written as NAME.browser.ts, which `pnpm typecheck`
 //     type-checks and vitest does not run (Node has no service worker)
+//   <!-- snippet: runner -->
+//     a test file of another runner (Jest, node:test, Playwright): written as NAME.runner.ts, which
+//     `pnpm typecheck` type-checks and vitest does not run (the examples run such files in their runner)
 // Several directives are separated by `;`.
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
@@ -187,8 +190,8 @@ export function snippetTest(snippet) {
       '',
     ].join('\n');
   }
-  if (directives.includes('browser')) {
-    if (fixtures.length > 0) throw new Error(`${where}: a browser snippet cannot use fixtures`);
+  if (directives.includes('browser') || directives.includes('runner')) {
+    if (fixtures.length > 0) throw new Error(`${where}: a browser or runner snippet cannot use fixtures`);
     return [...header, ...importLines, ...auto, '', ...body, ''].join('\n');
   }
   const files = /^files\s+(.+)$/.exec(directive('files') ?? '')?.[1]?.split(/\s+/) ?? [];
@@ -234,8 +237,12 @@ function main() {
   for (const doc of documents()) {
     const snippets = extractSnippets(readFileSync(join(root, doc), 'utf8'), doc);
     for (const snippet of snippets) {
-      const browser = (snippet.directive ?? '').split(';').some((d) => d.trim() === 'browser');
-      const kind = browser ? 'browser' : 'test';
+      const directives = (snippet.directive ?? '').split(';').map((d) => d.trim());
+      const kind = directives.includes('browser')
+        ? 'browser'
+        : directives.includes('runner')
+          ? 'runner'
+          : 'test';
       const name = `${basename(doc, '.md')}-${String(snippet.line).padStart(4, '0')}.${kind}.ts`;
       writeFileSync(join(out, name), snippetTest(snippet));
       count++;

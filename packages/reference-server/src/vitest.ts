@@ -1,17 +1,6 @@
-import { getPath } from 'hono/utils/url';
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
-import { startMswMode } from './adapters/msw-mode.js';
-import { type RunningServer, startServer } from './adapters/start-server.js';
-import { type CassetteUse, cassettePlan } from './adapters/vitest-cassette.js';
-import {
-  createReferenceServer,
-  DEMO_USER,
-  type ReferenceServer,
-  type ReferenceServerOptions,
-} from './create-reference-server.js';
-import { assertNoViolations } from './proxy/proxy-violations-error.js';
-import { CONTROL_TOKEN_HEADER } from './testing/control-access.js';
-import { isControlPath } from './testing/control-routes.js';
+import { createRunnerHarness } from './adapters/runner-harness.js';
+import type { ReferenceServerHandle, UseReferenceServerOptions } from './adapters/runner-options.js';
 import type { JournalFilter } from './testing/journal.js';
 import { type ReceivedOptions, receivedVerdict } from './testing/received-matcher.js';
 
@@ -40,78 +29,12 @@ declare module 'vitest' {
   }
 }
 
-/** What a client factory gets: where the server is and whose token to send. */
-export interface ClientInit {
-  /** `http://127.0.0.1:PORT` over HTTP, the msw base URL (default `http://parley.test`) in msw mode. */
-  baseUrl: string;
-  /** The bearer token of the first user (the demo user's by default). */
-  token: string;
-}
-
+export type {
+  ClientInit,
+  ReferenceServerHandle,
+  UseReferenceServerOptions,
+} from './adapters/runner-options.js';
 export type { CassetteUse } from './adapters/vitest-cassette.js';
-
-/** Options of {@link useReferenceServer}: every server option plus how to run it. */
-export interface UseReferenceServerOptions<Client = never> extends ReferenceServerOptions {
-  /**
-   * `'http'` (default): a real socket on a free port (`startServer`), reachable from any client,
-   * also another process. `'msw'`: no socket; msw answers `fetch` calls to `baseUrl` in-process
-   * (msw is an optional peer dependency: install it for this mode).
-   */
-  mode?: 'http' | 'msw';
-  /** msw mode: the base URL the handlers answer under. Default `http://parley.test`. */
-  baseUrl?: string;
-  /** HTTP mode: interface to bind. Default `127.0.0.1`. */
-  host?: string;
-  /** Reset all state (sessions, journal, faults, model) after each test. Default true. */
-  resetAfterEach?: boolean;
-  /**
-   * Builds the client `handle.client` returns, once per file. Pass your SDK's constructor, e.g.
-   * `(init) => new Parley(init)`; the reference server does not depend on the SDK itself.
-   */
-  createClient?: (init: ClientInit) => Client;
-  /** Control routes under `/_parley/` (journal, reset, faults, ...). Default true here. */
-  control?: boolean;
-  /**
-   * Record and replay: a cassette file, or the file with its mode and settings. A path alone is
-   * `'auto'`: replayed when it exists, else recorded through `upstream`.
-   */
-  cassette?: string | URL | CassetteUse;
-  /**
-   * After the file's tests, recordings of the cassette never replayed (of the tests that ran) and
-   * faults queued but never taken fail the file, listed. `true` lets them pass. Default false.
-   */
-  allowUnused?: boolean;
-  /**
-   * As a checking proxy (`upstream`, or a cassette being recorded): after the file's tests, fail it
-   * with a `ProxyViolationsError` listing each kind of protocol violation the deployment sent (and
-   * the request id of the last one), even when every test passed. Default true; `false` leaves
-   * them to `server.proxy.report()` and the journal.
-   */
-  failOnViolation?: boolean;
-}
-
-/** What {@link useReferenceServer} returns; its members are usable inside tests and hooks. */
-export interface ReferenceServerHandle<Client = never> {
-  readonly mode: 'http' | 'msw';
-  /** With a cassette: whether this run replays it, records it or records what it lacks; undefined without one. */
-  readonly cassetteMode: 'replay' | 'record' | 'record-missing' | undefined;
-  /** The base URL: give it to your client. */
-  readonly url: string;
-  /** The bearer token of the first user. */
-  readonly token: string;
-  /** The token of the control routes (`x-parley-control-token`); undefined with `control: false`. */
-  readonly controlToken: string | undefined;
-  /** The server in this process: `server.script(...)`, `server.faults.next(...)`, `server.journal`. */
-  readonly server: ReferenceServer;
-  /** The client built by `createClient` (the same one for every test of the file). */
-  readonly client: Client;
-  /**
-   * `fetch` against the server: a relative path is resolved against {@link url}, the bearer token
-   * is sent unless the request has an `authorization` header, and to the `/_parley/` routes the
-   * control token unless the request has an `x-parley-control-token` header.
-   */
-  fetch(path: string | URL, init?: RequestInit): Promise<Response>;
-}
 
 /**
  * Runs a reference server for the tests of the file (or `describe` block) that calls it: started
@@ -132,136 +55,12 @@ export interface ReferenceServerHandle<Client = never> {
 export function useReferenceServer<Client = never>(
   options: UseReferenceServerOptions<Client> = {},
 ): ReferenceServerHandle<Client> {
-  const {
-    mode = 'http',
-    baseUrl = 'http://parley.test',
-    host,
-    resetAfterEach = true,
-    createClient,
-    control = true,
-    cassette,
-    allowUnused = false,
-    failOnViolation = true,
-    ...givenServerOptions
-  } = options;
-  const { serverOptions, cassetteMode, per } = cassettePlan(givenServerOptions, cassette, process.env);
-  const token = (serverOptions.users?.[0] ?? DEMO_USER).token;
-  let state: { url: string; server: ReferenceServer; close(): Promise<void> } | undefined;
-  let client: { value: Client } | undefined;
-
-  const started = () => {
-    if (state === undefined) {
-      throw new Error('useReferenceServer: the server runs only inside tests and hooks of this file');
-    }
-    return state;
-  };
-
-  beforeAll(async () => {
-    if (mode === 'msw') {
-      const server = createReferenceServer({ ...serverOptions, control });
-      const url = baseUrl.replace(/\/+$/, '');
-      const mock = await startMswMode(server, url);
-      state = {
-        url,
-        server,
-        close: async () => {
-          mock.close();
-          // Aborts running replies, closes providers and, when recording, writes the cassette.
-          await server.close();
-        },
-      };
-    } else {
-      const running: RunningServer = await startServer({
-        ...serverOptions,
-        control,
-        port: 0,
-        ...(host === undefined ? {} : { host }),
-      });
-      state = { url: running.url, server: running.server, close: () => running.close() };
-    }
-  });
-
-  // Faults queued in a test and never taken, by test: the reset after it drops them.
-  const untaken: string[] = [];
-  let test: string | undefined;
-  beforeEach((context) => {
-    test = context.task.fullTestName ?? context.task.name;
-    if (per === 'test') state?.server.cassette?.beginTest(test);
-  });
-  const noteUntaken = (where: string) => {
-    for (const fault of state?.server.faults.pending ?? []) untaken.push(`${describeFault(fault)} ${where}`);
-  };
-  if (resetAfterEach) {
-    afterEach(() => {
-      noteUntaken(`queued in test ${JSON.stringify(test)}`);
-      state?.server.reset();
-    });
-  }
-
-  afterAll(async () => {
-    if (!resetAfterEach) noteUntaken('still queued');
-    const unused = state?.server.cassette?.describeUnused() ?? [];
-    const proxy = state?.server.proxy;
-    await state?.close();
-    state = undefined;
-    client = undefined;
-    // After every request ended: the deployment's answers broke the protocol, the file fails.
-    if (proxy !== undefined && failOnViolation) assertNoViolations(proxy.report());
-    const lines = [...unused.map((line) => `recording ${line}`), ...untaken];
-    if (allowUnused || lines.length === 0) return;
-    throw new Error(
-      `useReferenceServer: ${lines.length} thing${lines.length === 1 ? ' was' : 's were'} never used ` +
-        `(pass allowUnused: true to let this pass):\n  ${lines.join('\n  ')}`,
-    );
-  });
-
-  return {
-    mode,
-    cassetteMode,
-    get url() {
-      return started().url;
-    },
-    token,
-    get controlToken() {
-      return started().server.controlToken;
-    },
-    get server() {
-      return started().server;
-    },
-    get client(): Client {
-      const { url } = started();
-      if (createClient === undefined) {
-        throw new Error('useReferenceServer: pass createClient, e.g. (init) => new Parley(init)');
-      }
-      client ??= { value: createClient({ baseUrl: url, token }) };
-      return client.value;
-    },
-    fetch(path, init = {}) {
-      const { url: base, server } = started();
-      const url = new URL(path, `${base}/`);
-      const headers = new Headers(init.headers);
-      if (!headers.has('authorization')) headers.set('authorization', `Bearer ${token}`);
-      if (
-        server.controlToken !== undefined &&
-        // Read as the server's dispatch reads it (percent-decoded, like Hono's routers).
-        isControlPath(getPath(new Request(url))) &&
-        !headers.has(CONTROL_TOKEN_HEADER)
-      ) {
-        headers.set(CONTROL_TOKEN_HEADER, server.controlToken);
-      }
-      return fetch(url, { ...init, headers });
-    },
-  };
-}
-
-/** `fault {"status":503} for POST /v1/messages/* (1 of it left)`. */
-function describeFault(fault: ReferenceServer['faults']['pending'][number]): string {
-  const { match, times, ...rest } = fault;
-  const target =
-    match?.method === undefined && match?.path === undefined
-      ? ''
-      : ` for ${match.method?.toUpperCase() ?? 'any method'} ${match.path === undefined ? 'any path' : String(match.path)}`;
-  return `fault ${JSON.stringify(rest)}${target} (${times} left)`;
+  const harness = createRunnerHarness('vitest', options, process.env);
+  beforeAll(() => harness.start());
+  beforeEach((context) => harness.beginTest(context.task.fullTestName ?? context.task.name));
+  if (harness.resetAfterEach) afterEach(() => harness.endTest());
+  afterAll(() => harness.finish());
+  return harness.handle;
 }
 
 export type { CassetteMode } from './cassette/cassette-mode.js';

@@ -45,6 +45,7 @@ export function cassettePlan(
   serverOptions: ReferenceServerOptions,
   cassette: string | URL | CassetteUse | undefined,
   env: Readonly<Record<string, string | undefined>>,
+  runner: 'vitest' | 'jest' | 'node:test' | 'playwright' = 'vitest',
 ): CassettePlan {
   if (cassette === undefined) return { serverOptions, cassetteMode: undefined, per: 'file' };
   const use: CassetteUse =
@@ -53,8 +54,9 @@ export function cassettePlan(
   if (per !== 'file' && per !== 'test') {
     throw new TypeError(`cassette per ${JSON.stringify(per)} is not one of file, test`);
   }
-  // Vitest sets VITEST in its workers: elsewhere there is no test to key a session by.
-  if (per === 'test' && env.VITEST === undefined) {
+  // Vitest sets VITEST in its workers: elsewhere there is no test to key a session by. The other
+  // runners' helpers exist only inside their runner, which names each test.
+  if (per === 'test' && runner === 'vitest' && env.VITEST === undefined) {
     throw new Error(
       "cassette per: 'test' keys sessions by the running vitest test: it works only under vitest",
     );

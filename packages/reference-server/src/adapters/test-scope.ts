@@ -1,0 +1,117 @@
+import { createHash } from 'node:crypto';
+import type { ReferenceServer } from '../create-reference-server.js';
+import type { Script } from '../model/scripted-model.js';
+import type { ProxyReportSnapshot } from '../proxy/proxy-report.js';
+import { CONTROL_TOKEN_HEADER } from '../testing/control-access.js';
+import type { QueuedFault } from '../testing/fault-queue.js';
+import type { JournalEntry, JournalFilter } from '../testing/journal.js';
+import type { SessionSnapshot } from '../testing/session-snapshot.js';
+import { MAX_TEST_ID_LENGTH, TEST_ID_HEADER } from '../utils/test-id.js';
+
+/**
+ * A test's id as the `x-parley-test-id` header can carry it: characters a header cannot hold
+ * (beyond ASCII, controls) percent-encoded, and a name past the server's limit shortened to its
+ * start and a hash of the whole.
+ */
+export function testIdHeaderValue(testId: string): string {
+  const value = testId.replace(/[^\t\u0020-\u007e]/gu, (c) => encodeURIComponent(c));
+  if (value.length <= MAX_TEST_ID_LENGTH) return value;
+  return `${value.slice(0, MAX_TEST_ID_LENGTH - 42)} #${createHash('sha1').update(value).digest('hex')}`;
+}
+
+/**
+ * What one test sets up and reads on its server: in this process (a server of the worker's own), or
+ * through the control routes of a shared server with the test's id in {@link TEST_ID_HEADER}.
+ */
+export interface ScopeAccess {
+  script(script: Script): Promise<void>;
+  queueFault(fault: QueuedFault): Promise<void>;
+  pendingFaults(): Promise<ReferenceServer['faults']['pending']>;
+  journal(filter?: JournalFilter): Promise<JournalEntry[]>;
+  sessions(): Promise<SessionSnapshot[]>;
+  /** The checking proxy's report, when the server is one. */
+  proxyReport(): Promise<ProxyReportSnapshot | undefined>;
+  reset(): Promise<void>;
+}
+
+/** The scope of a server in this process: its own methods. */
+export function inProcessScope(server: ReferenceServer): ScopeAccess {
+  return {
+    script: async (script) => server.script(script),
+    queueFault: async (fault) => server.faults.next(fault),
+    pendingFaults: async () => server.faults.pending,
+    journal: async (filter) => server.journal.entries(filter),
+    // The control route's snapshot; `localhost` passes any server's host check.
+    sessions: async () => {
+      const response = await server.fetch(
+        new Request('http://localhost/_parley/sessions', {
+          headers: server.controlToken === undefined ? {} : { [CONTROL_TOKEN_HEADER]: server.controlToken },
+        }),
+      );
+      return response.ok ? ((await response.json()) as { sessions: SessionSnapshot[] }).sessions : [];
+    },
+    proxyReport: async () => server.proxy?.report(),
+    reset: async () => server.reset(),
+  };
+}
+
+/**
+ * The scope of test `testId` on a shared server at `url`, through its control routes: scripts in
+ * the script file format (JSON; no functions, regexes as `{ "regex", "flags" }`).
+ */
+export function remoteScope(url: string, controlToken: string, testId: string): ScopeAccess {
+  const call = async (method: string, path: string, body?: unknown): Promise<unknown> => {
+    const response = await fetch(`${url}/_parley${path}`, {
+      method,
+      headers: {
+        [CONTROL_TOKEN_HEADER]: controlToken,
+        [TEST_ID_HEADER]: testIdHeaderValue(testId),
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const text = await response.text();
+    if (!response.ok) throw new Error(`${method} ${url}/_parley${path} answered ${response.status}: ${text}`);
+    return text === '' ? undefined : JSON.parse(text);
+  };
+  return {
+    script: async (script) => {
+      if (typeof script === 'function') {
+        throw new TypeError(
+          'A shared server takes scripts as data (turns or rules, the script file format), not a function',
+        );
+      }
+      // The script file format: a list is `{ turns }`, a regex `{ regex, flags }`.
+      const file = Array.isArray(script) ? { turns: script } : script;
+      await call(
+        'PUT',
+        '/script',
+        JSON.parse(
+          JSON.stringify(file, (_key, value: unknown) =>
+            value instanceof RegExp ? { regex: value.source, flags: value.flags } : value,
+          ),
+        ),
+      );
+    },
+    queueFault: async (fault) => void (await call('POST', '/faults', fault)),
+    pendingFaults: async () =>
+      ((await call('GET', '/faults')) as { pending: ReferenceServer['faults']['pending'] }).pending,
+    journal: async (filter = {}) => {
+      const query = new URLSearchParams();
+      for (const [key, value] of Object.entries(filter)) {
+        if (value !== undefined) query.set(key === 'sessionId' ? 'session' : key, String(value));
+      }
+      const search = query.size === 0 ? '' : `?${query}`;
+      return ((await call('GET', `/journal${search}`)) as { entries: JournalEntry[] }).entries;
+    },
+    sessions: async () => ((await call('GET', '/sessions')) as { sessions: SessionSnapshot[] }).sessions,
+    proxyReport: async () => {
+      try {
+        return (await call('GET', '/proxy/report')) as ProxyReportSnapshot;
+      } catch {
+        return undefined;
+      }
+    },
+    reset: async () => void (await call('POST', '/reset')),
+  };
+}

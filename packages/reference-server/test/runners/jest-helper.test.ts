@@ -1,0 +1,68 @@
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { runFixture } from './run-fixture.js';
+
+const fixtures = fileURLToPath(new URL('../fixtures/jest/', import.meta.url));
+const jestBin = fileURLToPath(new URL('../../node_modules/jest/bin/jest.js', import.meta.url));
+
+interface JestFile {
+  name: string;
+  status: 'passed' | 'failed';
+  message: string;
+  assertionResults: Array<{ fullName: string; status: string }>;
+}
+
+describe('useReferenceServer from @parley/reference-server/jest, run by Jest', () => {
+  const files = new Map<string, JestFile>();
+  beforeAll(async () => {
+    const run = await runFixture(
+      process.execPath,
+      [jestBin, '--config', 'jest.config.cjs', '--ci', '--json'],
+      fixtures,
+    );
+    const { testResults } = JSON.parse(run.stdout) as { testResults: JestFile[] };
+    for (const file of testResults) files.set(file.name.slice(fixtures.length), file);
+  }, 120_000);
+
+  it('answers a scripted turn, resets between tests, and has the toHaveReceived matcher', () => {
+    const file = files.get('scripted.fixture.ts');
+    expect(file?.assertionResults.map((t) => [t.fullName, t.status])).toEqual([
+      ['answers with the scripted turn', 'passed'],
+      ['starts the next test clean', 'passed'],
+    ]);
+  });
+
+  it("replays each test's own recordings with a per-test cassette, keyed by Jest's currentTestName", () => {
+    const file = files.get('per-test-cassette.fixture.ts');
+    expect(file?.assertionResults.map((t) => [t.fullName, t.status])).toEqual([
+      ['weather Oslo', 'passed'],
+      ['weather Paris', 'passed'],
+    ]);
+  });
+
+  it('fails the file when a queued fault was never taken, unless allowUnused', () => {
+    const failing = files.get('unused-fault.fixture.ts');
+    expect(failing?.assertionResults.map((t) => t.status)).toEqual(['passed']);
+    expect(failing?.status).toBe('failed');
+    expect(failing?.message).toContain(
+      'useReferenceServer: 1 thing was never used (pass allowUnused: true to let this pass):\n' +
+        '      fault {"status":503} (1 left) queued in test "queues a fault no request takes (the test itself passes)"',
+    );
+    expect(files.get('unused-allowed.fixture.ts')?.status).toBe('passed');
+  });
+
+  it('works under the jsdom environment with @parley/reference-server/jest-environment-jsdom: a streamed reply through the SDK', () => {
+    const file = files.get('jsdom/jsdom.fixture.ts');
+    expect(file?.message).toBe('');
+    expect(file?.assertionResults.map((t) => t.status)).toEqual(['passed', 'passed']);
+  });
+
+  it('fails at start when given an option of the Playwright fixture, naming its entry', () => {
+    const file = files.get('foreign-option.fixture.ts');
+    expect(file?.status).toBe('failed');
+    expect(file?.message).toContain(
+      'TypeError: @parley/reference-server/jest: blockServiceWorkers is an option of the Playwright fixture, ' +
+        'from @parley/reference-server/playwright, not of this jest helper',
+    );
+  });
+});
