@@ -118,7 +118,9 @@ export function checkOptions(
     const type = Object.hasOwn(keys, key) ? keys[key] : undefined;
     if (type === undefined) {
       const meant =
-        renamed !== undefined && Object.hasOwn(renamed, key) ? renamed[key] : nearestKey(key, Object.keys(keys));
+        renamed !== undefined && Object.hasOwn(renamed, key)
+          ? renamed[key]
+          : nearestKey(key, Object.keys(keys));
       throw new TypeError(
         `Unknown option ${JSON.stringify(key)} for ${where}` +
           (meant === undefined ? '' : `; did you mean ${JSON.stringify(meant)}?`),

@@ -1,3 +1,4 @@
+import { checkOptions } from '@parley/protocol/option-check';
 import { getPath } from 'hono/utils/url';
 import { setUpCassette } from './cassette/cassette-setup.js';
 import { DEFAULT_AGENTS, DEFAULT_MODELS, DEFAULT_PROVIDERS } from './conversation/agents.js';
@@ -17,6 +18,7 @@ import { loadScript } from './model/script-file.js';
 import { type Script, scriptedModel } from './model/scripted-model.js';
 import { standInModel } from './model/stand-in-model.js';
 import { createCheckingProxy } from './proxy/checking-proxy.js';
+import { UPSTREAM_OPTION_KEYS } from './proxy/upstream-options.js';
 import { controlTokenMatcher, generateControlToken } from './testing/control-access.js';
 import { controlOffHint, createControlRoutes, isControlPath } from './testing/control-routes.js';
 import { ControlTokenGuard } from './testing/control-token-guard.js';
@@ -33,12 +35,20 @@ import { systemClock } from './time/system-clock.js';
 /** The demo user a server gets when no `users` are given. */
 export const DEMO_USER: Readonly<User> = { name: 'demo', token: 'parley-demo-token' };
 
-import type { ReferenceServer, ReferenceServerOptions } from './reference-server-options.js';
+import {
+  type ReferenceServer,
+  type ReferenceServerOptions,
+  SERVER_OPTION_KEYS,
+} from './reference-server-options.js';
 
 export type { ReferenceServer, ReferenceServerOptions } from './reference-server-options.js';
 
 /** Creates the in-memory reference server: every endpoint of docs/protocol.md behind one `fetch`. */
 export function createReferenceServer(options: ReferenceServerOptions = {}): ReferenceServer {
+  checkOptions(options, SERVER_OPTION_KEYS, 'createReferenceServer()');
+  if (options.upstream !== undefined) {
+    checkOptions(options.upstream, UPSTREAM_OPTION_KEYS, 'createReferenceServer({ upstream })');
+  }
   const clock = options.clock ?? systemClock;
   const heartbeatTimeoutMs = options.heartbeatTimeoutMs ?? 15_000;
   const toolCallTimeoutMs = options.toolCallTimeoutMs ?? 600_000;
@@ -145,6 +155,7 @@ export function createReferenceServer(options: ReferenceServerOptions = {}): Ref
   });
 
   const reset = (resetOptions: { user?: string } = {}) => {
+    checkOptions(resetOptions, { user: 'string' }, 'server.reset()');
     if (resetOptions.user !== undefined) {
       for (const session of sessions.list(resetOptions.user)) sessions.delete(session);
       journal.clear({ user: resetOptions.user });

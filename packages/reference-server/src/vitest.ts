@@ -1,14 +1,11 @@
+import { checkOptions } from '@parley/protocol/option-check';
 import { getPath } from 'hono/utils/url';
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import { startMswMode } from './adapters/msw-mode.js';
 import { type RunningServer, startServer } from './adapters/start-server.js';
-import { type CassetteUse, cassettePlan } from './adapters/vitest-cassette.js';
-import {
-  createReferenceServer,
-  DEMO_USER,
-  type ReferenceServer,
-  type ReferenceServerOptions,
-} from './create-reference-server.js';
+import { USE_OPTION_KEYS, type UseReferenceServerOptions } from './adapters/use-reference-server-options.js';
+import { cassettePlan } from './adapters/vitest-cassette.js';
+import { createReferenceServer, DEMO_USER, type ReferenceServer } from './create-reference-server.js';
 import { assertNoViolations } from './proxy/proxy-violations-error.js';
 import { CONTROL_TOKEN_HEADER } from './testing/control-access.js';
 import { isControlPath } from './testing/control-routes.js';
@@ -40,55 +37,8 @@ declare module 'vitest' {
   }
 }
 
-/** What a client factory gets: where the server is and whose token to send. */
-export interface ClientInit {
-  /** `http://127.0.0.1:PORT` over HTTP, the msw base URL (default `http://parley.test`) in msw mode. */
-  baseUrl: string;
-  /** The bearer token of the first user (the demo user's by default). */
-  token: string;
-}
-
+export type { ClientInit, UseReferenceServerOptions } from './adapters/use-reference-server-options.js';
 export type { CassetteUse } from './adapters/vitest-cassette.js';
-
-/** Options of {@link useReferenceServer}: every server option plus how to run it. */
-export interface UseReferenceServerOptions<Client = never> extends ReferenceServerOptions {
-  /**
-   * `'http'` (default): a real socket on a free port (`startServer`), reachable from any client,
-   * also another process. `'msw'`: no socket; msw answers `fetch` calls to `baseUrl` in-process
-   * (msw is an optional peer dependency: install it for this mode).
-   */
-  mode?: 'http' | 'msw';
-  /** msw mode: the base URL the handlers answer under. Default `http://parley.test`. */
-  baseUrl?: string;
-  /** HTTP mode: interface to bind. Default `127.0.0.1`. */
-  host?: string;
-  /** Reset all state (sessions, journal, faults, model) after each test. Default true. */
-  resetAfterEach?: boolean;
-  /**
-   * Builds the client `handle.client` returns, once per file. Pass your SDK's constructor, e.g.
-   * `(init) => new Parley(init)`; the reference server does not depend on the SDK itself.
-   */
-  createClient?: (init: ClientInit) => Client;
-  /** Control routes under `/_parley/` (journal, reset, faults, ...). Default true here. */
-  control?: boolean;
-  /**
-   * Record and replay: a cassette file, or the file with its mode and settings. A path alone is
-   * `'auto'`: replayed when it exists, else recorded through `upstream`.
-   */
-  cassette?: string | URL | CassetteUse;
-  /**
-   * After the file's tests, recordings of the cassette never replayed (of the tests that ran) and
-   * faults queued but never taken fail the file, listed. `true` lets them pass. Default false.
-   */
-  allowUnused?: boolean;
-  /**
-   * As a checking proxy (`upstream`, or a cassette being recorded): after the file's tests, fail it
-   * with a `ProxyViolationsError` listing each kind of protocol violation the deployment sent (and
-   * the request id of the last one), even when every test passed. Default true; `false` leaves
-   * them to `server.proxy.report()` and the journal.
-   */
-  failOnViolation?: boolean;
-}
 
 /** What {@link useReferenceServer} returns; its members are usable inside tests and hooks. */
 export interface ReferenceServerHandle<Client = never> {
@@ -132,6 +82,7 @@ export interface ReferenceServerHandle<Client = never> {
 export function useReferenceServer<Client = never>(
   options: UseReferenceServerOptions<Client> = {},
 ): ReferenceServerHandle<Client> {
+  checkOptions(options, USE_OPTION_KEYS, 'useReferenceServer()');
   const {
     mode = 'http',
     baseUrl = 'http://parley.test',

@@ -65,7 +65,7 @@ export interface ParleyOptions {
  * `TypeError` naming it. A new option of {@link ParleyOptions} is one more line here (TypeScript
  * fails until it is).
  */
-const PARLEY_OPTION_KEYS = {
+export const PARLEY_OPTION_KEYS = {
   baseUrl: 'string',
   token: 'string',
   getToken: 'function',
@@ -154,7 +154,12 @@ export class Parley {
 function resolveLogLevel(options: ParleyOptions): LogLevel {
   if (options.logLevel !== undefined) {
     if (!isLogLevel(options.logLevel)) {
-      throw wrongValue('new Parley()', 'logLevel', "'debug', 'info', 'warn', 'error' or 'off'", options.logLevel);
+      throw wrongValue(
+        'new Parley()',
+        'logLevel',
+        "'debug', 'info', 'warn', 'error' or 'off'",
+        options.logLevel,
+      );
     }
     return options.logLevel;
   }
@@ -173,5 +178,10 @@ function checkTracer(tracer: unknown): TracerOption | undefined {
   if (tracer === undefined || tracer === 'global') return tracer;
   if (typeof (tracer as { startSpan?: unknown } | null)?.startSpan === 'function')
     return tracer as TracerOption;
-  throw wrongValue('new Parley()', 'tracer', "an OpenTelemetry Tracer (trace.getTracer('my-app')) or 'global'", tracer);
+  throw wrongValue(
+    'new Parley()',
+    'tracer',
+    "an OpenTelemetry Tracer (trace.getTracer('my-app')) or 'global'",
+    tracer,
+  );
 }

@@ -1,11 +1,19 @@
+import { checkOptions } from '@parley/protocol/option-check';
 import type { Model, ModelEvent } from '../model/model.js';
 import type { ProxyObserver } from '../proxy/proxy-exchange.js';
 import type { Clock } from '../time/clock.js';
 import type { CassetteAdditions } from './cassette-additions.js';
-import type { CassetteControl, RecordConfig, ReplayConfig } from './cassette-config.js';
+import {
+  type CassetteControl,
+  RECORD_CONFIG_KEYS,
+  REPLAY_CONFIG_KEYS,
+  type RecordConfig,
+  type ReplayConfig,
+} from './cassette-config.js';
 import { expiryVerdict } from './cassette-expiry.js';
 import { cassetteFileExists, readCassetteFile, writeCassetteFile } from './cassette-file.js';
 import { type Cassette, emptyCassette, parseCassette } from './cassette-format.js';
+import { REDACTION_KEYS } from './cassette-redaction.js';
 import { recordingObserver } from './record-source.js';
 import type { ReplaySource } from './replay-model.js';
 import { describeUnused, ReplayUsage } from './replay-usage.js';
@@ -66,6 +74,15 @@ export function setUpCassette(options: CassetteOptions, deps: CassetteDeps): Cas
       typeof options.replay === 'object' && 'cassette' in options.replay
         ? options.replay
         : { cassette: options.replay };
+    checkOptions(config, REPLAY_CONFIG_KEYS, 'createReferenceServer({ replay })');
+    if (typeof config.recordMissing === 'object') {
+      checkOptions(
+        config.recordMissing,
+        { redact: 'object' },
+        'createReferenceServer({ replay: { recordMissing } })',
+      );
+      checkOptions(config.recordMissing.redact, REDACTION_KEYS, 'the redact option');
+    }
     const plan = replayPlan(config, options.upstream !== undefined, deps);
     if ('cassette' in plan) return replaying(config, plan.cassette, options.upstream?.url, deps);
     return recording(
@@ -75,11 +92,10 @@ export function setUpCassette(options: CassetteOptions, deps: CassetteDeps): Cas
     );
   }
   if (options.record !== undefined) {
-    return recording(
-      typeof options.record === 'string' ? { file: options.record } : options.record,
-      options,
-      deps,
-    );
+    const config = typeof options.record === 'string' ? { file: options.record } : options.record;
+    checkOptions(config, RECORD_CONFIG_KEYS, 'createReferenceServer({ record })');
+    checkOptions(config.redact, REDACTION_KEYS, 'the redact option');
+    return recording(config, options, deps);
   }
   return NONE;
 }

@@ -276,5 +276,10 @@ const LONGEST_TIMEOUT_MS = 2_147_483_647;
 
 function checkTimeout(timeoutMs: number, where: string): void {
   if (typeof timeoutMs === 'number' && timeoutMs >= 0 && timeoutMs <= LONGEST_TIMEOUT_MS) return;
-  throw wrongValue(where, 'timeoutMs', `a number of ms from 0 to ${LONGEST_TIMEOUT_MS} (the longest timer)`, timeoutMs);
+  throw wrongValue(
+    where,
+    'timeoutMs',
+    `a number of ms from 0 to ${LONGEST_TIMEOUT_MS} (the longest timer)`,
+    timeoutMs,
+  );
 }

@@ -49,14 +49,17 @@ export interface StreamRequestOptions<M extends ToolInputMap = AnyToolInputs> ex
 
 // Every option of `send` and `stream`, with its type (see `checkOptions`): a new option of
 // `SendRequestOptions` or `StreamRequestOptions` is one more line here (TypeScript fails until it is).
-const SEND_OPTION_KEYS = { ...REQUEST_OPTION_KEYS, recover: true } as const satisfies OptionKeys<SendRequestOptions>;
-const STREAM_OPTION_KEYS = {
+export const SEND_OPTION_KEYS = {
+  ...REQUEST_OPTION_KEYS,
+  recover: true,
+} as const satisfies OptionKeys<SendRequestOptions>;
+export const STREAM_OPTION_KEYS = {
   ...SEND_OPTION_KEYS,
   firstEventTimeoutMs: 'number',
   idleTimeoutMs: 'number',
   partialInput: 'object',
 } as const satisfies OptionKeys<StreamRequestOptions>;
-const EXPORT_PARAM_KEYS = { includeDeleted: 'boolean' } as const satisfies OptionKeys<ExportMessagesParams>;
+export const EXPORT_PARAM_KEYS = { includeDeleted: 'boolean' } as const satisfies OptionKeys<ExportMessagesParams>;
 
 /** The options of a call that sends the user's turn, checked before anything is sent. */
 function checkSend(where: string, sessionId: string, options: SendRequestOptions | undefined, keys: object) {

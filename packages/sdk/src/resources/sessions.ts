@@ -19,7 +19,7 @@ export interface CreateSessionParams {
 
 // The fields of `create`'s body the client reads itself (the service checks `customizations`): a
 // new field of `CreateSessionParams` is one more line here (TypeScript fails until it is).
-const CREATE_SESSION_KEYS = {
+export const CREATE_SESSION_KEYS = {
   customizations: 'object',
   tools: 'array',
 } as const satisfies OptionKeys<CreateSessionParams>;
@@ -99,9 +99,6 @@ export class Sessions {
     const path = `v1/sessions/${pathSegment(sessionId, 'sessions.delete()', 'sessionId')}`;
     checkOptions(options, REQUEST_OPTION_KEYS, 'sessions.delete()');
     this.#tools.forget(sessionId);
-    return this.#http.request<void>(
-      { method: 'DELETE', path, idempotent: true },
-      options,
-    );
+    return this.#http.request<void>({ method: 'DELETE', path, idempotent: true }, options);
   }
 }

@@ -116,7 +116,7 @@ export interface DefineToolOptions<TInput extends ObjectSchema, TOutput extends 
  * own rules below, `run` here): a new field of a tool definition is one more line here (TypeScript
  * fails until it is).
  */
-const DEFINE_TOOL_OPTION_KEYS = {
+export const DEFINE_TOOL_OPTION_KEYS = {
   name: true,
   description: true,
   input: true,

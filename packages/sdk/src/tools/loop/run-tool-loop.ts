@@ -4,7 +4,11 @@ import { checkId, checkOptions, describeValue } from '../../internal/option-chec
 import { RECOVER_OPTION_KEYS } from '../../recovery/recover-options.js';
 import type { AnyTool } from '../define/define-tool.js';
 import { loadToolHelpers } from '../load-tool-helpers.js';
-import { RUN_TOOL_LOOP_OPTION_KEYS, type RunToolLoopOptions, type ToolLoopClient } from './tool-loop-options.js';
+import {
+  RUN_TOOL_LOOP_OPTION_KEYS,
+  type RunToolLoopOptions,
+  type ToolLoopClient,
+} from './tool-loop-options.js';
 import { ToolLoopRun } from './tool-loop-run.js';
 
 export type {

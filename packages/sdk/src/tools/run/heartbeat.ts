@@ -40,7 +40,7 @@ export interface HeartbeatOptions {
  * Every key of {@link HeartbeatOptions}, with its type, checked by `new Heartbeat()`: a new option
  * is one more line here (TypeScript fails until it is).
  */
-const HEARTBEAT_OPTION_KEYS = {
+export const HEARTBEAT_OPTION_KEYS = {
   sessionId: 'string',
   requestId: 'string',
   heartbeatTimeoutMs: 'number',

@@ -72,7 +72,7 @@ export interface RunToolOptions<TTool extends AnyTool = AnyTool> {
  * Every key of {@link RunToolOptions}, with its type, checked when a run starts (also for
  * `client.tools.run`): a new option is one more line here (TypeScript fails until it is).
  */
-const RUN_TOOL_OPTION_KEYS = {
+export const RUN_TOOL_OPTION_KEYS = {
   sessionId: 'string',
   pending: 'object',
   tool: 'object',
