@@ -32,23 +32,18 @@ export type OptionKeys<T> = { readonly [K in keyof T]-?: TagOf<Exclude<T[K], und
 export function describeValue(value: unknown): string {
   if (value === null || value === undefined) return String(value);
   if (Array.isArray(value)) return 'an array';
-  switch (typeof value) {
-    case 'string': {
-      const text = value.length > 60 ? `${value.slice(0, 60)}...` : value;
-      return `${JSON.stringify(text)} (a string)`;
-    }
-    case 'number':
-    case 'boolean':
-      return `${String(value)} (a ${typeof value})`;
-    case 'bigint':
-      return `${String(value)}n (a bigint)`;
-    case 'symbol':
-      return `${String(value)} (a symbol)`;
-    case 'function':
-      return 'a function';
-    default:
-      return 'an object';
-  }
+  const type = typeof value;
+  if (type === 'object' || type === 'function') return article(type);
+  const text =
+    type === 'string'
+      ? JSON.stringify((value as string).length > 60 ? `${(value as string).slice(0, 60)}...` : value)
+      : `${String(value)}${type === 'bigint' ? 'n' : ''}`;
+  return `${text} (${article(type)})`;
+}
+
+/** `a string`, `an object`. */
+function article(type: string): string {
+  return `${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type}`;
 }
 
 /** `new Parley(): timeoutMs must be a number, got "5000" (a string)`. */
@@ -87,15 +82,6 @@ function matches(type: OptionType, value: unknown): boolean {
   return typeof value === type;
 }
 
-const ARTICLE: Record<OptionType, string> = {
-  string: 'a string',
-  number: 'a number',
-  boolean: 'a boolean',
-  function: 'a function',
-  object: 'an object',
-  array: 'an array',
-};
-
 /**
  * Checks an options object against its key list: `undefined` passes; anything but an object, a key
  * the list does not name (`Unknown option "timeout" for new Parley(); did you mean "timeoutMs"?`)
@@ -128,7 +114,7 @@ export function checkOptions(
     }
     const value = (options as Record<string, unknown>)[key];
     if (type !== true && value !== undefined && !matches(type, value)) {
-      throw wrongValue(where, key, ARTICLE[type], value);
+      throw wrongValue(where, key, article(type), value);
     }
   }
 }

@@ -56,16 +56,19 @@ export const BUNDLES: BundleSpec[] = [
     // the server's proxy carries its error positions (~100 B), and MessageStream split under 300
     // lines (~80 B). Meeting 17 KB meant undoing those (measured: 5 B under, nothing left to add).
     // 18.5 KB since issue 28: the wiring of `recover` (~0.5 KB, a second lazy chunk included) and of
-    // `tracer` (~0.5 KB) stays in the first download; their code loads on first use.
-    budgetBytes: { vite: 18.5 * 1024, esbuild: 20 * 1024 },
+    // `tracer` (~0.5 KB) stays in the first download; their code loads on first use. 20 KB since
+    // issue 31: every options object is checked at once (the shared options check and the key
+    // lists, ~1.2 KB), which a check must be: synchronous, so in the first download.
+    budgetBytes: { vite: 20 * 1024, esbuild: 20 * 1024 },
     external: [],
   },
   {
     name: 'partial-input app',
     entry: 'bundle/partial-input-app.ts',
     budgetOf: 'initial',
-    // 25 KB with Vite since issue 28's recover and tracer wiring (as the chat app's).
-    budgetBytes: { vite: 25 * 1024, esbuild: 26 * 1024 },
+    // 25 KB with Vite since issue 28's recover and tracer wiring (as the chat app's); 26 KB since
+    // issue 31's options check (as the chat app's).
+    budgetBytes: { vite: 26 * 1024, esbuild: 26 * 1024 },
     external: [],
   },
   {
@@ -77,8 +80,9 @@ export const BUNDLES: BundleSpec[] = [
     // With esbuild too, since `runTool` and the heartbeat left the root entry (issue 25): esbuild
     // splits the tool helpers off as Vite does, and the worker pays for the second file. 31 KB since
     // issue 28: the loop's controls (~1.9 KB in the tool helpers), and the chunks of `recover`
-    // (~2 KB) and of tracing (~3 KB) that a worker could load (the total counts every chunk).
-    budgetBytes: { vite: 31 * 1024, esbuild: 31 * 1024 },
+    // (~2 KB) and of tracing (~3 KB) that a worker could load (the total counts every chunk). 32 KB
+    // since issue 31's options check (~1.3 KB: the chat app's, and the tool helpers' key lists).
+    budgetBytes: { vite: 32 * 1024, esbuild: 32 * 1024 },
     external: ['zod'],
   },
 ];
