@@ -5,6 +5,7 @@ import { startMswMode } from './adapters/msw-mode.js';
 import { type RunningServer, startServer } from './adapters/start-server.js';
 import { USE_OPTION_KEYS, type UseReferenceServerOptions } from './adapters/use-reference-server-options.js';
 import { cassettePlan } from './adapters/vitest-cassette.js';
+import { rerecordOf, testsNotRun } from './adapters/vitest-tests.js';
 import { createReferenceServer, DEMO_USER, type ReferenceServer } from './create-reference-server.js';
 import { assertNoViolations } from './proxy/proxy-violations-error.js';
 import { CONTROL_TOKEN_HEADER } from './testing/control-access.js';
@@ -107,7 +108,8 @@ export function useReferenceServer<Client = never>(
     return state;
   };
 
-  beforeAll(async () => {
+  // biome-ignore lint/correctness/noEmptyPattern: vitest reads a hook's first parameter as the fixtures it uses
+  beforeAll(async ({}, suite) => {
     if (mode === 'msw') {
       const server = createReferenceServer({ ...serverOptions, control });
       const url = baseUrl.replace(/\/+$/, '');
@@ -130,14 +132,20 @@ export function useReferenceServer<Client = never>(
       });
       state = { url: running.url, server: running.server, close: () => running.close() };
     }
+    state.server.cassette?.testsNotRun(testsNotRun(suite));
   });
 
   // Faults queued in a test and never taken, by test: the reset after it drops them.
   const untaken: string[] = [];
   let test: string | undefined;
   beforeEach((context) => {
-    test = context.task.fullTestName ?? context.task.name;
-    if (per === 'test') state?.server.cassette?.beginTest(test);
+    const name = context.task.fullTestName ?? context.task.name;
+    test = name;
+    const cassette = state?.server.cassette;
+    if (cassette === undefined) return;
+    cassette.beginTest(name, { rerecord: rerecordOf(context.task, per) });
+    // While recording, what a failed test recorded is not written.
+    context.onTestFailed(() => cassette.failTest(name));
   });
   const noteUntaken = (where: string) => {
     for (const fault of state?.server.faults.pending ?? []) untaken.push(`${describeFault(fault)} ${where}`);
@@ -151,6 +159,8 @@ export function useReferenceServer<Client = never>(
 
   afterAll(async () => {
     if (!resetAfterEach) noteUntaken('still queued');
+    // A file that failed on a replay mismatch was told its fix: what it left unused follows from it.
+    const mismatched = (state?.server.cassette?.mismatches() ?? 0) > 0;
     const unused = state?.server.cassette?.describeUnused() ?? [];
     const proxy = state?.server.proxy;
     await state?.close();
@@ -159,7 +169,7 @@ export function useReferenceServer<Client = never>(
     // After every request ended: the deployment's answers broke the protocol, the file fails.
     if (proxy !== undefined && failOnViolation) assertNoViolations(proxy.report());
     const lines = [...unused.map((line) => `recording ${line}`), ...untaken];
-    if (allowUnused || lines.length === 0) return;
+    if (allowUnused || mismatched || lines.length === 0) return;
     throw new Error(
       `useReferenceServer: ${lines.length} thing${lines.length === 1 ? ' was' : 's were'} never used ` +
         `(pass allowUnused: true to let this pass):\n  ${lines.join('\n  ')}`,

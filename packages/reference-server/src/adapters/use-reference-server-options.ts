@@ -34,7 +34,8 @@ export interface UseReferenceServerOptions<Client = never> extends ReferenceServ
   control?: boolean;
   /**
    * Record and replay: a cassette file, or the file with its mode and settings. A path alone is
-   * `'auto'`: replayed when it exists, else recorded through `upstream`.
+   * `'auto'`: recorded through `upstream` when it does not exist; replayed when it does, and with
+   * `upstream` what it lacks is recorded too (`'record-missing'`).
    */
   cassette?: string | URL | CassetteUse;
   /**

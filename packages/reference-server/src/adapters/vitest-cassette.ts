@@ -17,9 +17,11 @@ export interface CassetteUse extends ReplayOptions, CassetteExpiry {
   file: string | URL;
   /**
    * `'replay'`: the file's recorded turns answer (it must exist). `'record'`: requests go to
-   * `upstream` and the file is written after all tests. `'auto'` (default): replay when the file
-   * exists, else record. `'record-missing'`: replay what the file holds; a session or turn it lacks
-   * is answered by `upstream` and added to the file after all tests. The `PARLEY_CASSETTE_MODE`
+   * `upstream` and the file is written after all tests (with `per: 'test'`, only the tests that ran
+   * and passed are replaced). `'auto'` (default, Polly.js's `recordIfMissing`): record when the
+   * file does not exist; when it does, replay it, and with `upstream` record what it lacks, as
+   * `'record-missing'` does. `'record-missing'`: replay what the file holds; a session or turn it
+   * lacks is answered by `upstream` and added to the file after all tests. The `PARLEY_CASSETTE_MODE`
    * environment variable overrides it (e.g. `PARLEY_CASSETTE_MODE=record` to record every cassette again).
    */
   mode?: CassetteMode;

@@ -71,8 +71,21 @@ export interface CassetteControl {
   /**
    * The sessions created from now on belong to this test (its full name): with `per: 'test'` they
    * replay, and are recorded, as that test's. The vitest helper calls it before each test.
+   * `rerecord`, when given, is the command that records this test again: a replay mismatch names it.
    */
-  beginTest(name: string): void;
+  beginTest(name: string, how?: { rerecord?: { command: string; oneTest: boolean } }): void;
+  /**
+   * The test failed: while recording, what it recorded is not written (a failed test's recording
+   * never replaces one). The vitest helper calls it for each failed test.
+   */
+  failTest(name: string): void;
+  /**
+   * Tests this run does not run (`-t`, `.skip`, `.only`): a recording per file (`per: 'file'`),
+   * which replaces the file whole, is then not written over the recording the file holds.
+   */
+  testsNotRun(names: readonly string[]): void;
+  /** How many model calls failed with `replay_mismatch` so far. */
+  mismatches(): number;
   /**
    * Recorded sessions not replayed to their last turn (with `per: 'test'`, of the tests begun);
    * empty while recording everything.

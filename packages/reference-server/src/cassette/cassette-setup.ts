@@ -14,7 +14,8 @@ import { expiryVerdict } from './cassette-expiry.js';
 import { cassetteFileExists, readCassetteFile, writeCassetteFile } from './cassette-file.js';
 import { type Cassette, emptyCassette, parseCassette } from './cassette-format.js';
 import { REDACTION_KEYS } from './cassette-redaction.js';
-import { recordingObserver } from './record-source.js';
+import { mismatchFix } from './mismatch-fix.js';
+import { recordingControl } from './record-source.js';
 import type { ReplaySource } from './replay-model.js';
 import { describeUnused, ReplayUsage } from './replay-usage.js';
 
@@ -160,6 +161,8 @@ function replaying(
   // Record-missing's additions are loaded with the replay model: a page that only replays does not carry them.
   let additions: CassetteAdditions | undefined;
   let test: { name: string; first: number } | undefined;
+  let rerecord: { command: string; oneTest: boolean } | undefined;
+  const failed = new Set<string>();
   const {
     cassette: _given,
     name: _name,
@@ -175,6 +178,7 @@ function replaying(
     name,
     per,
     usage,
+    fix: (kind) => mismatchFix(kind, rerecord),
     // Sessions play their recorded ones in order of creation (or of creation within their test).
     sessionOrder: deps.sessionOrder,
     testOf: (sessionId) => {
@@ -209,21 +213,34 @@ function replaying(
     control: {
       name,
       mode: config.recordMissing ? 'record-missing' : 'replay',
-      beginTest: (testName) => {
+      beginTest: (testName, how) => {
         test = { name: testName, first: deps.sessionsCreated() };
+        rerecord = how?.rerecord;
         usage.beginTest(testName);
       },
+      failTest: (testName) => {
+        failed.add(testName);
+      },
+      testsNotRun: () => {},
+      mismatches: () => usage.mismatches,
       unused: () => usage.unused(),
       describeUnused: () => describeUnused(usage.unused(), cassette.sessions.length),
     },
     close: async () => {
-      if (additions === undefined || additions.isEmpty || typeof config.cassette !== 'string') return;
+      if (additions === undefined || typeof config.cassette !== 'string') return;
+      // What a failed test recorded is not added: a failed test's recording is never written.
+      additions.drop(
+        (testName) => failed.has(testName),
+        (index) => cassette.sessions[index]?.test,
+      );
+      if (additions.isEmpty) return;
       const redact = typeof recordMissing === 'object' ? recordMissing.redact : undefined;
       const { provenanceOf } = await import('./cassette-provenance.js');
       await writeCassetteFile(
         config.cassette,
         additions.merge(cassette, provenanceOf(deps.clock, upstreamUrl), redact),
       );
+      deps.warn(`cassette ${config.cassette}: ${additions.describe()} added (record-missing)`);
     },
   };
 }
@@ -236,30 +253,9 @@ function recording(config: RecordConfig, options: CassetteOptions, deps: Cassett
     );
   }
   oneOf('per', config.per, ['file', 'test']);
-  let test: string | undefined;
-  const { per, ...recorderOptions } = config;
-  const recorder = recordingObserver({
-    ...recorderOptions,
-    clock: deps.clock,
-    upstream: options.upstream.url,
-    ...(per === 'test' ? { testName: () => test } : {}),
-  });
-  return {
-    model: undefined,
-    recorder,
-    replaysWithUpstream: false,
-    control: {
-      name: config.file,
-      mode: 'record',
-      beginTest: (name) => {
-        test = name;
-      },
-      unused: () => [],
-      describeUnused: () => [],
-    },
-    // The proxy closes the recorder (its observer), which writes the file.
-    close: async () => {},
-  };
+  const { recorder, control } = recordingControl(config, options.upstream.url, deps);
+  // The proxy closes the recorder (its observer), which writes the file.
+  return { model: undefined, recorder, replaysWithUpstream: false, control, close: async () => {} };
 }
 
 /** The replay's cassette: parsed, read from its file, or (record-missing, no file yet) empty. */
