@@ -66,6 +66,8 @@ export function createReferenceServer(options: ReferenceServerOptions = {}): Ref
     upstreamFetch: (request) => (proxy as NonNullable<typeof proxy>).fetch(request, {}),
     token: users[0]?.token ?? DEMO_USER.token,
     warn: (line) => (options.upstream?.log ?? console.warn)(line),
+    // Not the proxy's log (its violations): what a recording wrote is for whoever runs it.
+    log: (line) => console.log(line),
   });
   const initialModel = cassette.model ?? options.model ?? standInModel;
   const recorder = cassette.recorder;

@@ -38,6 +38,8 @@ export interface CassetteDeps {
   /** The token of the server's first user, sent upstream (the proxy swaps it for `upstream.token`). */
   token: string;
   warn(line: string): void;
+  /** Where a recording run says what it wrote (`cassette x.json: 1 test recorded, 2 kept`). */
+  log(line: string): void;
 }
 
 /** A server's cassette: its replay model or its recorder, and the control the server exposes. */
@@ -240,7 +242,7 @@ function replaying(
         config.cassette,
         additions.merge(cassette, provenanceOf(deps.clock, upstreamUrl), redact),
       );
-      deps.warn(`cassette ${config.cassette}: ${additions.describe()} added (record-missing)`);
+      deps.log(`cassette ${config.cassette}: ${additions.describe()} added (record-missing)`);
     },
   };
 }

@@ -59,7 +59,7 @@ export function recordingObserver(options: RecordingOptions): ProxyObserver & { 
 export function recordingControl(
   config: RecordConfig,
   upstreamUrl: string,
-  deps: { clock: Clock; warn(line: string): void },
+  deps: { clock: Clock; log(line: string): void },
 ): { recorder: ProxyObserver & { close(): Promise<void> }; control: CassetteControl } {
   let test: string | undefined;
   const ran = new Set<string>();
@@ -72,7 +72,7 @@ export function recordingControl(
     clock: deps.clock,
     upstream: upstreamUrl,
     outcomes: () => ({ ran, failed, notRun }),
-    log: deps.warn,
+    log: deps.log,
     ...(per === 'test' ? { testName: () => test } : {}),
   });
   const control: CassetteControl = {

@@ -73,7 +73,9 @@ describe('the cassette mode', () => {
 
   it("auto is Polly.js's recordIfMissing: a file that exists replays, and what it lacks is recorded only with an upstream", () => {
     expect(resolveCassetteMode({ ...base, mode: 'auto', exists: true, hasUpstream: false })).toBe('replay');
-    expect(resolveCassetteMode({ ...base, mode: 'auto', exists: true, hasUpstream: true })).toBe('record-missing');
+    expect(resolveCassetteMode({ ...base, mode: 'auto', exists: true, hasUpstream: true })).toBe(
+      'record-missing',
+    );
   });
 
   it('PARLEY_CASSETTE_MODE wins over the mode in code, and must be a mode', () => {
