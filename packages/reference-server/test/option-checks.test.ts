@@ -4,6 +4,7 @@ import {
   createExtensionHost,
   createReferenceServer,
   createStandInModel,
+  turn,
 } from '@parley/reference-server';
 import { createHandlers } from '@parley/reference-server/msw';
 import { startServer } from '@parley/reference-server/node';
@@ -18,6 +19,7 @@ import { RECORDER_OPTION_KEYS } from '../src/cassette/cassette-recorder.js';
 import { REDACTION_KEYS } from '../src/cassette/cassette-redaction.js';
 import { EXTENSION_HOST_OPTION_KEYS } from '../src/extensions/create-extension-host.js';
 import { STAND_IN_OPTION_KEYS } from '../src/model/stand-in-model.js';
+import { TURN_EXTRA_KEYS } from '../src/model/turn.js';
 import { UPSTREAM_OPTION_KEYS } from '../src/proxy/upstream-options.js';
 import { SERVER_OPTION_KEYS } from '../src/reference-server-options.js';
 import { CHAOS_OPTION_KEYS } from '../src/testing/chaos-options.js';
@@ -88,6 +90,10 @@ const ENTRIES: Entry[] = [
   { where: 'server.reset()', keys: { user: 'string' }, call: (o) => createReferenceServer().reset(o) },
   { where: 'createStandInModel()', keys: STAND_IN_OPTION_KEYS, call: (o) => createStandInModel(o) },
   { where: 'createCassetteRecorder()', keys: RECORDER_OPTION_KEYS, call: (o) => createCassetteRecorder(o) },
+  { where: 'turn.text()', keys: TURN_EXTRA_KEYS, call: (o) => turn.text('Hi', o) },
+  { where: 'turn.toolUse()', keys: TURN_EXTRA_KEYS, call: (o) => turn.toolUse('get_weather', {}, o) },
+  { where: 'turn.toolUses()', keys: TURN_EXTRA_KEYS, call: (o) => turn.toolUses([], o) },
+  { where: 'turn.fail()', keys: TURN_EXTRA_KEYS, call: (o) => turn.fail('down', o) },
   {
     where: 'createCassetteRecorder() redact',
     keys: REDACTION_KEYS,
