@@ -1,6 +1,7 @@
 import type { WithResponse } from '../core/api-promise.js';
 import { ASSUMED_HEARTBEAT_TIMEOUT_MS, DEFAULT_RECOVER_MAX_ATTEMPTS } from '../defaults.js';
 import { APIUserAbortError, ReplyRecoveryError } from '../errors/index.js';
+import { describeValue } from '../internal/option-check.js';
 import { raceSignal } from '../internal/race-signal.js';
 import type { Message, MessageReply, PendingTool, SendMessageRequest } from '../wire/index.js';
 import type { RecoverOptions, RecoveryAction, RecoveryAttempt } from './recover-options.js';
@@ -42,7 +43,7 @@ export class ReplyRecovery {
   ) {
     const maxAttempts = options.maxAttempts ?? DEFAULT_RECOVER_MAX_ATTEMPTS;
     if (!Number.isInteger(maxAttempts) || maxAttempts < 1) {
-      throw new RangeError(`recover.maxAttempts must be an integer >= 1, got ${maxAttempts}`);
+      throw new RangeError(`recover.maxAttempts must be an integer >= 1, got ${describeValue(maxAttempts)}`);
     }
     const { lastIndex } = options;
     if (lastIndex !== undefined && !Number.isInteger(lastIndex)) {

@@ -59,7 +59,9 @@ export const STREAM_OPTION_KEYS = {
   idleTimeoutMs: 'number',
   partialInput: 'object',
 } as const satisfies OptionKeys<StreamRequestOptions>;
-export const EXPORT_PARAM_KEYS = { includeDeleted: 'boolean' } as const satisfies OptionKeys<ExportMessagesParams>;
+export const EXPORT_PARAM_KEYS = {
+  includeDeleted: 'boolean',
+} as const satisfies OptionKeys<ExportMessagesParams>;
 
 /** The options of a call that sends the user's turn, checked before anything is sent. */
 function checkSend(where: string, sessionId: string, options: SendRequestOptions | undefined, keys: object) {
