@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 
 const ROOT = fileURLToPath(new URL('../../../..', import.meta.url));
 const CONFIG = fileURLToPath(new URL('./fixtures/vitest.fixture.config.ts', import.meta.url));
-const FIXTURE = 'packages/reference-server/test/cassette/fixtures/record-per-test.fixture.ts';
+const FIXTURE = 'packages/reference-server/test/cassette/fixtures/tests-recorded.fixture.ts';
 const T1 = '1700000000000';
 const T2 = '1710000000000';
 
