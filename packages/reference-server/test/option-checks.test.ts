@@ -87,7 +87,11 @@ const ENTRIES: Entry[] = [
   },
   { where: 'createExtensionHost()', keys: EXTENSION_HOST_OPTION_KEYS, call: (o) => createExtensionHost(o) },
   { where: 'journal.entries()', keys: JOURNAL_FILTER_KEYS, call: (o) => server.journal.entries(o) },
-  { where: 'server.reset()', keys: { user: 'string' }, call: (o) => createReferenceServer().reset(o) },
+  {
+    where: 'server.reset()',
+    keys: { user: 'string', testId: 'string' },
+    call: (o) => createReferenceServer().reset(o),
+  },
   { where: 'createStandInModel()', keys: STAND_IN_OPTION_KEYS, call: (o) => createStandInModel(o) },
   { where: 'createCassetteRecorder()', keys: RECORDER_OPTION_KEYS, call: (o) => createCassetteRecorder(o) },
   { where: 'turn.text()', keys: TURN_EXTRA_KEYS, call: (o) => turn.text('Hi', o) },

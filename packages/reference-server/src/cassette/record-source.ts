@@ -1,5 +1,6 @@
 import type { ProxyExchange, ProxyObserver } from '../proxy/proxy-exchange.js';
 import type { Clock } from '../time/clock.js';
+import { TEST_ID_HEADER } from '../utils/test-id.js';
 import type { CassetteControl, RecordConfig } from './cassette-config.js';
 import type { CassetteRecorderOptions } from './cassette-recorder.js';
 import type { TestOutcomes } from './recording-merge.js';
@@ -28,7 +29,11 @@ export function recordingObserver(options: RecordingOptions): ProxyObserver & { 
   return {
     onExchange(exchange) {
       exchanges.push(exchange);
-      const test = options.testName?.();
+      // A request of a test scope belongs to that test (its x-parley-test-id is the key).
+      const test =
+        options.testName === undefined
+          ? undefined
+          : (exchange.requestHeaders[TEST_ID_HEADER] ?? options.testName());
       if (test !== undefined) tests.set(exchange.seq, test);
     },
     async close() {

@@ -39,8 +39,10 @@ export function mergeTestRecording(
   outcomes: TestOutcomes,
 ): RecordingMerge {
   const ranOutsideTests = outcomes.ran.size > 0 || fresh.sessions.some((s) => s.test === undefined);
+  // A test that recorded sessions ran, begun or not (a test scope of another process keys them).
+  const ran = new Set([...outcomes.ran, ...fresh.sessions.map(groupOf)]);
   const replaces = (group: string) =>
-    group === OUTSIDE_TESTS ? ranOutsideTests : outcomes.ran.has(group) && !outcomes.failed.has(group);
+    group === OUTSIDE_TESTS ? ranOutsideTests : ran.has(group) && !outcomes.failed.has(group);
   const freshByGroup = new Map<string, CassetteSession[]>();
   for (const session of fresh.sessions) {
     const group = groupOf(session);
@@ -75,7 +77,7 @@ export function mergeTestRecording(
       (group) => group !== OUTSIDE_TESTS && replaces(group),
     ),
   );
-  const failed = [...outcomes.failed].filter((test) => outcomes.ran.has(test)).length;
+  const failed = [...outcomes.failed].filter((test) => ran.has(test)).length;
   const changes = freshByGroup.size > 0 || oldSessions.some((session) => replaces(groupOf(session)));
   const cassette =
     !changes || (old !== undefined && sameSessions(old.sessions, sessions))
