@@ -36,10 +36,7 @@ export interface HeartbeatOptions {
   onBeat?: ((beats: number) => void) | undefined;
 }
 
-/**
- * Every key of {@link HeartbeatOptions}, with its type, checked by `new Heartbeat()`: a new option
- * is one more line here (TypeScript fails until it is).
- */
+/** Every key of {@link HeartbeatOptions}, checked by `new Heartbeat()`: a new option is one more line here. */
 export const HEARTBEAT_OPTION_KEYS = {
   sessionId: 'string',
   requestId: 'string',
