@@ -11,9 +11,11 @@ const platforms = {
   'tools/worker/platform-node': 'src/tools/worker/platform-node.ts',
   'tools/worker/platform-web': 'src/tools/worker/platform-web.ts',
 };
-// The stream scanner shared with the server's proxy, from @parley/protocol: inlined, so that
-// installing the SDK installs neither the protocol package nor zod.
+// The stream scanner shared with the server's proxy and the options check shared with the server,
+// from @parley/protocol: inlined, so that installing the SDK installs neither the protocol package
+// nor zod.
 const SCANNER = 'src/streaming/stream-body-scanner.ts';
+const OPTION_CHECK = 'src/internal/option-check.ts';
 const shared: Options = { sourcemap: true, target: 'es2022' };
 // Declarations marked `@internal` (the transport, the request spec, the recovery's target, the
 // stream's start options) are left out of the published types: they are not part of the contract.
@@ -26,16 +28,16 @@ export default defineConfig([
   // file would merge them with code every app needs. Types are bundled per entry.
   {
     ...shared,
-    entry: ['src/**/*.ts', `!${SCANNER}`],
+    entry: ['src/**/*.ts', `!${SCANNER}`, `!${OPTION_CHECK}`],
     bundle: false,
     format: ['esm'],
     dts,
     clean: false,
   },
-  // The scanner's one file, with the protocol's module inside it.
+  // The scanner's and the options check's files, each with the protocol's module inside it.
   {
     ...shared,
-    entry: { 'streaming/stream-body-scanner': SCANNER },
+    entry: { 'streaming/stream-body-scanner': SCANNER, 'internal/option-check': OPTION_CHECK },
     format: ['esm'],
     noExternal: ['@parley/protocol'],
     clean: false,

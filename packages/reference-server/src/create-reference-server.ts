@@ -1,3 +1,4 @@
+import { checkOptions } from '@parley/protocol/option-check';
 import { getPath } from 'hono/utils/url';
 import { setUpCassette } from './cassette/cassette-setup.js';
 import { DEFAULT_AGENTS, DEFAULT_MODELS, DEFAULT_PROVIDERS } from './conversation/agents.js';
@@ -18,7 +19,7 @@ import { standInModel } from './model/stand-in-model.js';
 import { checkStreamPace, type StreamPace } from './model/stream-pace-options.js';
 import { type CheckingProxy, createCheckingProxy } from './proxy/checking-proxy.js';
 import type { ProxyObserver } from './proxy/proxy-exchange.js';
-import type { UpstreamOptions } from './proxy/upstream-options.js';
+import { UPSTREAM_OPTION_KEYS, type UpstreamOptions } from './proxy/upstream-options.js';
 import {
   type ControlTokenCheck,
   controlTokenMatcher,
@@ -39,12 +40,25 @@ import { systemClock } from './time/system-clock.js';
 /** The demo user a server gets when no `users` are given. */
 export const DEMO_USER: Readonly<User> = { name: 'demo', token: 'parley-demo-token' };
 
-import type { ReferenceServer, ReferenceServerOptions } from './reference-server-options.js';
+import {
+  type ReferenceServer,
+  type ReferenceServerOptions,
+  SERVER_OPTION_KEYS,
+} from './reference-server-options.js';
 
 export type { ReferenceServer, ReferenceServerOptions } from './reference-server-options.js';
 
 /** Creates the in-memory reference server: every endpoint of docs/protocol.md behind one `fetch`. */
 export function createReferenceServer(options: ReferenceServerOptions = {}): ReferenceServer {
+  checkOptions(options, SERVER_OPTION_KEYS, 'createReferenceServer()');
+  if (options.upstream !== undefined) {
+    checkOptions(options.upstream, UPSTREAM_OPTION_KEYS, 'createReferenceServer({ upstream })');
+  }
+  checkOptions(
+    options.testScopes,
+    { max: 'number', idleMs: 'number' },
+    'createReferenceServer({ testScopes })',
+  );
   const clock = options.clock ?? systemClock;
   const heartbeatTimeoutMs = options.heartbeatTimeoutMs ?? 15_000;
   const toolCallTimeoutMs = options.toolCallTimeoutMs ?? 600_000;
@@ -68,6 +82,8 @@ export function createReferenceServer(options: ReferenceServerOptions = {}): Ref
     upstreamFetch: (request) => (proxy as CheckingProxy).fetch(request, {}),
     token: users[0]?.token ?? DEMO_USER.token,
     warn: (line) => (options.upstream?.log ?? console.warn)(line),
+    // Not the proxy's log (its violations): what a recording wrote is for whoever runs it.
+    log: (line) => console.log(line),
   });
   const extensions =
     options.extensionHost === undefined && options.extensions !== false
@@ -209,8 +225,11 @@ export function createReferenceServer(options: ReferenceServerOptions = {}): Ref
     journal: scopes.default.journal,
     faults: scopes.default.faults,
     testScope: (testId) => scopes.get(testId),
-    reset: ({ testId, ...rest } = {}) =>
-      scopes.reset(testId === undefined ? scopes.default : scopes.get(testId), rest),
+    reset: (resetOptions = {}) => {
+      checkOptions(resetOptions, { user: 'string', testId: 'string' }, 'server.reset()');
+      const { testId, ...rest } = resetOptions;
+      scopes.reset(testId === undefined ? scopes.default : scopes.get(testId), rest);
+    },
     setModel: (model: Model) => {
       scopes.default.model = model;
     },

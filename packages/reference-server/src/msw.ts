@@ -1,3 +1,4 @@
+import { checkOptions, type OptionKeys } from '@parley/protocol/option-check';
 import { http, type RequestHandler } from 'msw';
 import type { ReferenceServer } from './create-reference-server.js';
 import { isInjectedDropError } from './testing/fault.js';
@@ -7,6 +8,8 @@ export interface MswHandlerOptions {
   /** Base URL the handlers answer under, e.g. `https://parley.test` (no trailing slash). */
   baseUrl: string;
 }
+
+const MSW_HANDLER_OPTION_KEYS = { baseUrl: 'string' } as const satisfies OptionKeys<MswHandlerOptions>;
 
 /**
  * msw request handlers that answer every request under `baseUrl` with the reference server. Works in
@@ -20,6 +23,8 @@ export function createHandlers(
   server: Pick<ReferenceServer, 'fetch'>,
   options: MswHandlerOptions,
 ): RequestHandler[] {
+  checkOptions(options, MSW_HANDLER_OPTION_KEYS, 'createHandlers()');
+  if (options === undefined) throw new TypeError('createHandlers(): pass { baseUrl }');
   const base = options.baseUrl.replace(/\/+$/, '');
   return [
     http.all(`${base}/*`, async ({ request }) => {

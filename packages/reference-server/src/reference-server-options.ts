@@ -1,3 +1,4 @@
+import type { OptionKeys } from '@parley/protocol/option-check';
 import type { CassetteControl, RecordConfig, ReplayConfig } from './cassette/cassette-config.js';
 import type { Cassette } from './cassette/cassette-format.js';
 import type { AgentDefinition } from './conversation/agents.js';
@@ -218,3 +219,39 @@ export interface ReferenceServer {
    */
   close(): Promise<void>;
 }
+
+/**
+ * Every option of {@link ReferenceServerOptions}, with its type, checked by `createReferenceServer`
+ * (and, with their own, by `startServer` and `useReferenceServer`): an unknown key or a value of
+ * another type is a `TypeError` naming it. A new server option is one more line here (TypeScript
+ * fails until it is).
+ */
+export const SERVER_OPTION_KEYS = {
+  users: 'array',
+  clock: 'object',
+  model: 'function',
+  replay: true,
+  record: true,
+  heartbeatTimeoutMs: 'number',
+  toolCallTimeoutMs: 'number',
+  maxBodyBytes: 'number',
+  maxSessions: 'number',
+  testScopes: 'object',
+  agents: 'object',
+  models: 'array',
+  providers: 'array',
+  extensions: true,
+  extensionHost: 'object',
+  control: 'boolean',
+  mcpOverHttp: 'boolean',
+  controlToken: 'string',
+  faults: 'boolean',
+  chaos: 'object',
+  allowedHosts: true,
+  journalLimit: 'number',
+  journalMaxBytes: 'number',
+  journalMaxBodyBytes: 'number',
+  cors: true,
+  upstream: 'object',
+  pace: 'object',
+} as const satisfies OptionKeys<ReferenceServerOptions>;

@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import { createRunnerHarness } from './adapters/runner-harness.js';
+import { rerecordOf, testsNotRun } from './adapters/vitest-tests.js';
 import type { ReferenceServerHandle, UseReferenceServerOptions } from './adapters/runner-options.js';
 import type { JournalFilter } from './testing/journal.js';
 import { type ReceivedOptions, receivedVerdict } from './testing/received-matcher.js';
@@ -56,8 +57,14 @@ export function useReferenceServer<Client = never>(
   options: UseReferenceServerOptions<Client> = {},
 ): ReferenceServerHandle<Client> {
   const harness = createRunnerHarness('vitest', options, process.env);
-  beforeAll(() => harness.start());
-  beforeEach((context) => harness.beginTest(context.task.fullTestName ?? context.task.name));
+  // biome-ignore lint/correctness/noEmptyPattern: vitest reads a hook's first parameter as the fixtures it uses
+  beforeAll(({}, suite) => harness.start(testsNotRun(suite)));
+  beforeEach((context) => {
+    const name = context.task.fullTestName ?? context.task.name;
+    harness.beginTest(name, rerecordOf(context.task, harness.per));
+    // While recording, what a failed test recorded is not written.
+    context.onTestFailed(() => harness.failTest(name));
+  });
   if (harness.resetAfterEach) afterEach(() => harness.endTest());
   afterAll(() => harness.finish());
   return harness.handle;

@@ -6,6 +6,7 @@ import {
   DEFAULT_STREAM_IDLE_TIMEOUT_MS,
   DEFAULT_TIMEOUT_MS,
 } from './defaults.js';
+import { checkOptions, type OptionKeys, wrongValue } from './internal/option-check.js';
 import { readEnv } from './internal/read-env.js';
 import { Messages } from './resources/messages.js';
 import { Sessions } from './resources/sessions.js';
@@ -63,6 +64,26 @@ export interface ParleyOptions {
 }
 
 /**
+ * Every option of `new Parley()`, with its type: an unknown key or a value of another type is a
+ * `TypeError` naming it. A new option of {@link ParleyOptions} is one more line here (TypeScript
+ * fails until it is).
+ */
+export const PARLEY_OPTION_KEYS = {
+  baseUrl: 'string',
+  token: 'string',
+  getToken: 'function',
+  fetch: 'function',
+  timeoutMs: 'number',
+  maxRetries: 'number',
+  headers: 'object',
+  logger: 'object',
+  logLevel: 'string',
+  streamIdleTimeoutMs: 'number',
+  streamFirstEventTimeoutMs: 'number',
+  tracer: true,
+} as const satisfies OptionKeys<ParleyOptions>;
+
+/**
  * The Conversation Session Service client. Without options it reads `PARLEY_BASE_URL` and
  * `PARLEY_TOKEN` from the environment.
  *
@@ -83,6 +104,7 @@ export class Parley {
   readonly tracer: TracerOption | undefined;
 
   constructor(options: ParleyOptions = {}) {
+    checkOptions(options, PARLEY_OPTION_KEYS, 'new Parley()');
     const baseUrl = options.baseUrl ?? readEnv(BASE_URL_ENV);
     if (typeof baseUrl !== 'string' || baseUrl === '') {
       throw new TypeError(
@@ -135,8 +157,11 @@ export class Parley {
 function resolveLogLevel(options: ParleyOptions): LogLevel {
   if (options.logLevel !== undefined) {
     if (!isLogLevel(options.logLevel)) {
-      throw new TypeError(
-        `new Parley(): logLevel must be 'debug', 'info', 'warn', 'error' or 'off', got ${JSON.stringify(options.logLevel)}`,
+      throw wrongValue(
+        'new Parley()',
+        'logLevel',
+        "'debug', 'info', 'warn', 'error' or 'off'",
+        options.logLevel,
       );
     }
     return options.logLevel;
@@ -157,7 +182,10 @@ function checkTracer(tracer: unknown): TracerOption | undefined {
   if (tracer === undefined || tracer === 'global') return tracer;
   if (typeof (tracer as { startSpan?: unknown } | null)?.startSpan === 'function')
     return tracer as TracerOption;
-  throw new TypeError(
-    "new Parley(): tracer must be an OpenTelemetry Tracer (trace.getTracer('my-app')) or 'global'",
+  throw wrongValue(
+    'new Parley()',
+    'tracer',
+    "an OpenTelemetry Tracer (trace.getTracer('my-app')) or 'global'",
+    tracer,
   );
 }

@@ -122,13 +122,13 @@ describe('withResponse()', () => {
 describe('timeoutMs', () => {
   it('a timeoutMs beyond the longest timer is a TypeError, for the client and for a call', async () => {
     expect(() => new Parley({ baseUrl: 'http://parley.test', token: 't', timeoutMs: Infinity })).toThrow(
-      'new Parley(): timeoutMs must be a number of ms from 0 to 2147483647 (the longest timer), got Infinity',
+      'new Parley(): timeoutMs must be a number of ms from 0 to 2147483647 (the longest timer), got Infinity (a number)',
     );
     const mock = createMockFetch();
     const client = new Parley({ baseUrl: 'http://parley.test', token: 't', fetch: mock.fetch });
     await expect(client.sessions.list({ timeoutMs: 2 ** 31 })).rejects.toThrow(
       new TypeError(
-        'GET http://parley.test/v1/sessions: timeoutMs must be a number of ms from 0 to 2147483647 (the longest timer), got 2147483648',
+        'GET http://parley.test/v1/sessions: timeoutMs must be a number of ms from 0 to 2147483647 (the longest timer), got 2147483648 (a number)',
       ),
     );
     expect(mock.requests).toHaveLength(0);

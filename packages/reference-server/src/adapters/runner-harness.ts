@@ -1,3 +1,4 @@
+import { checkOptions } from '@parley/protocol/option-check';
 import { getPath } from 'hono/utils/url';
 import { createReferenceServer, DEMO_USER, type ReferenceServer } from '../create-reference-server.js';
 import { assertNoViolations } from '../proxy/proxy-violations-error.js';
@@ -8,6 +9,7 @@ import {
   assertOwnRunnerOptions,
   type ReferenceServerHandle,
   type Runner,
+  USE_OPTION_KEYS,
   type UseReferenceServerOptions,
 } from './runner-options.js';
 import { type RunningServer, startServer } from './start-server.js';
@@ -22,9 +24,17 @@ export interface RunnerHarness<Client> {
   readonly handle: ReferenceServerHandle<Client>;
   /** Whether {@link endTest} should run after each test (`resetAfterEach`). */
   readonly resetAfterEach: boolean;
-  start(): Promise<void>;
-  /** A test starts: `name` is its full name (`describe > it`), the key of its cassette recordings. */
-  beginTest(name: string): void;
+  /** How the cassette keys its recordings: by file, or by test. */
+  readonly per: 'file' | 'test';
+  /** Starts the server; `notRun`: the full names of the tests this run skips (`-t`, `.skip`, `.only`). */
+  start(notRun?: readonly string[]): Promise<void>;
+  /**
+   * A test starts: `name` is its full name (`describe > it`), the key of its cassette recordings;
+   * `rerecord` the command that records it again, named when a replay mismatches.
+   */
+  beginTest(name: string, rerecord?: { command: string; oneTest: boolean }): void;
+  /** The test failed: while recording, what it recorded is not written. */
+  failTest(name: string): void;
   /** The test ended: faults it left untaken are noted, and the server is reset. */
   endTest(): void;
   /** After all tests: closes the server, then throws on protocol violations or unused things. */
@@ -41,6 +51,7 @@ export function createRunnerHarness<Client>(
   env: Readonly<Record<string, string | undefined>>,
 ): RunnerHarness<Client> {
   assertOwnRunnerOptions(runner, options);
+  checkOptions(options, USE_OPTION_KEYS, 'useReferenceServer()');
   const {
     mode = 'http',
     baseUrl = 'http://parley.test',
@@ -73,7 +84,8 @@ export function createRunnerHarness<Client>(
 
   return {
     resetAfterEach,
-    async start() {
+    per,
+    async start(notRun = []) {
       if (mode === 'msw') {
         const server = createReferenceServer({ ...serverOptions, control });
         const url = baseUrl.replace(/\/+$/, '');
@@ -96,10 +108,14 @@ export function createRunnerHarness<Client>(
         });
         state = { url: running.url, server: running.server, close: () => running.close() };
       }
+      state.server.cassette?.testsNotRun(notRun);
     },
-    beginTest(name) {
+    beginTest(name, rerecord) {
       test = name;
-      if (per === 'test') state?.server.cassette?.beginTest(name);
+      state?.server.cassette?.beginTest(name, rerecord === undefined ? undefined : { rerecord });
+    },
+    failTest(name) {
+      state?.server.cassette?.failTest(name);
     },
     endTest() {
       noteUntaken(`queued in test ${JSON.stringify(test)}`);
@@ -107,6 +123,8 @@ export function createRunnerHarness<Client>(
     },
     async finish() {
       if (!resetAfterEach) noteUntaken('still queued');
+      // A file that failed on a replay mismatch was told its fix: what it left unused follows from it.
+      const mismatched = (state?.server.cassette?.mismatches() ?? 0) > 0;
       const unused = state?.server.cassette?.describeUnused() ?? [];
       const proxy = state?.server.proxy;
       await state?.close();
@@ -115,7 +133,7 @@ export function createRunnerHarness<Client>(
       // After every request ended: the deployment's answers broke the protocol, the file fails.
       if (proxy !== undefined && failOnViolation) assertNoViolations(proxy.report());
       const lines = [...unused.map((line) => `recording ${line}`), ...untaken];
-      if (allowUnused || lines.length === 0) return;
+      if (allowUnused || mismatched || lines.length === 0) return;
       throw new Error(
         `useReferenceServer: ${lines.length} thing${lines.length === 1 ? ' was' : 's were'} never used ` +
           `(pass allowUnused: true to let this pass):\n  ${lines.join('\n  ')}`,

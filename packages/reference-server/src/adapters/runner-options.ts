@@ -1,4 +1,6 @@
+import type { OptionKeys } from '@parley/protocol/option-check';
 import type { ReferenceServer, ReferenceServerOptions } from '../create-reference-server.js';
+import { SERVER_OPTION_KEYS } from '../reference-server-options.js';
 import type { CassetteUse } from './vitest-cassette.js';
 
 /** What a client factory gets: where the server is and whose token to send. */
@@ -35,7 +37,8 @@ export interface UseReferenceServerOptions<Client = never> extends ReferenceServ
   control?: boolean;
   /**
    * Record and replay: a cassette file, or the file with its mode and settings. A path alone is
-   * `'auto'`: replayed when it exists, else recorded through `upstream`.
+   * `'auto'`: recorded through `upstream` when it does not exist; replayed when it does, and with
+   * `upstream` what it lacks is recorded too (`'record-missing'`).
    */
   cassette?: string | URL | CassetteUse;
   /**
@@ -51,6 +54,23 @@ export interface UseReferenceServerOptions<Client = never> extends ReferenceServ
    */
   failOnViolation?: boolean;
 }
+
+/**
+ * Every key of {@link UseReferenceServerOptions}: the server's and the helper's own, each with its
+ * type. A new option of the helper is one more line here (TypeScript fails until it is).
+ */
+export const USE_OPTION_KEYS = {
+  ...SERVER_OPTION_KEYS,
+  mode: 'string',
+  baseUrl: 'string',
+  host: 'string',
+  resetAfterEach: 'boolean',
+  createClient: 'function',
+  control: 'boolean',
+  cassette: true,
+  allowUnused: 'boolean',
+  failOnViolation: 'boolean',
+} as const satisfies OptionKeys<UseReferenceServerOptions<unknown>>;
 
 /** What `useReferenceServer` returns; its members are usable inside tests and hooks. */
 export interface ReferenceServerHandle<Client = never> {

@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import type { HttpBindings } from '@hono/node-server';
+import { checkOptions, type OptionKeys } from '@parley/protocol/option-check';
 import {
   createReferenceServer,
   type ReferenceServer,
@@ -7,6 +8,7 @@ import {
 } from '../create-reference-server.js';
 import { attachConnection } from '../http/connection.js';
 import { writableHead } from '../http/text-response.js';
+import { SERVER_OPTION_KEYS } from '../reference-server-options.js';
 import { answerClientError } from './client-error.js';
 import { needsLatin1Head, writeLatin1HeadStream } from './latin1-head-stream.js';
 import { NodeConnection } from './node-connection.js';
@@ -21,6 +23,16 @@ export interface StartServerOptions extends ReferenceServerOptions {
   /** Interface to bind. Default `127.0.0.1`. */
   host?: string;
 }
+
+/**
+ * Every key of {@link StartServerOptions}: the server's and its own, each with its type. A new
+ * option of `startServer` is one more line here (TypeScript fails until it is).
+ */
+export const START_SERVER_OPTION_KEYS = {
+  ...SERVER_OPTION_KEYS,
+  port: 'number',
+  host: 'string',
+} as const satisfies OptionKeys<StartServerOptions>;
 
 /** A reference server listening over node:http. */
 export interface RunningServer {
@@ -43,6 +55,7 @@ export interface RunningServer {
  * await running.close();
  */
 export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
+  checkOptions(options, START_SERVER_OPTION_KEYS, 'startServer()');
   const { port = 0, host = '127.0.0.1', allowedHosts = [], ...serverOptions } = options;
   // A socket can be reached by a DNS-rebinding page: the host check is on unless turned off.
   const server = createReferenceServer({ ...serverOptions, allowedHosts });

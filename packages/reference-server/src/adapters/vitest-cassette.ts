@@ -1,9 +1,12 @@
 import { fileURLToPath } from 'node:url';
+import { checkOptions, type OptionKeys, wrongValue } from '@parley/protocol/option-check';
+import { REPLAY_OPTION_KEYS } from '../cassette/cassette-config.js';
 import type { CassetteExpiry } from '../cassette/cassette-expiry.js';
 import { expiryVerdict } from '../cassette/cassette-expiry.js';
 import { cassetteFileExists, readCassetteFile } from '../cassette/cassette-file.js';
 import { CASSETTE_MODE_ENV, type CassetteMode, resolveCassetteMode } from '../cassette/cassette-mode.js';
 import type { CassetteRedaction } from '../cassette/cassette-redaction.js';
+import { REDACTION_KEYS } from '../cassette/cassette-redaction.js';
 import type { ReplayOptions } from '../cassette/replay-model.js';
 import type { ReferenceServerOptions } from '../reference-server-options.js';
 import { systemClock } from '../time/system-clock.js';
@@ -14,9 +17,11 @@ export interface CassetteUse extends ReplayOptions, CassetteExpiry {
   file: string | URL;
   /**
    * `'replay'`: the file's recorded turns answer (it must exist). `'record'`: requests go to
-   * `upstream` and the file is written after all tests. `'auto'` (default): replay when the file
-   * exists, else record. `'record-missing'`: replay what the file holds; a session or turn it lacks
-   * is answered by `upstream` and added to the file after all tests. The `PARLEY_CASSETTE_MODE`
+   * `upstream` and the file is written after all tests (with `per: 'test'`, only the tests that ran
+   * and passed are replaced). `'auto'` (default, Polly.js's `recordIfMissing`): record when the
+   * file does not exist; when it does, replay it, and with `upstream` record what it lacks, as
+   * `'record-missing'` does. `'record-missing'`: replay what the file holds; a session or turn it
+   * lacks is answered by `upstream` and added to the file after all tests. The `PARLEY_CASSETTE_MODE`
    * environment variable overrides it (e.g. `PARLEY_CASSETTE_MODE=record` to record every cassette again).
    */
   mode?: CassetteMode;
@@ -29,6 +34,20 @@ export interface CassetteUse extends ReplayOptions, CassetteExpiry {
   /** Recording: fields and strings kept out of the file (headers are never written). */
   redact?: CassetteRedaction;
 }
+
+/**
+ * Every key of {@link CassetteUse}, with its type, checked when `useReferenceServer` is called: a
+ * new cassette option is one more line here (TypeScript fails until it is).
+ */
+export const CASSETTE_USE_KEYS = {
+  ...REPLAY_OPTION_KEYS,
+  file: true,
+  mode: 'string',
+  per: 'string',
+  redact: 'object',
+} as const satisfies OptionKeys<CassetteUse>;
+/** Keys users reach for whose nearest spelling is not the one meant. */
+export const CASSETTE_USE_RENAMED = { path: 'file', filename: 'file', name: 'file' };
 
 /** What a cassette makes of the server options, and what this run does with it. */
 export interface CassettePlan {
@@ -50,6 +69,12 @@ export function cassettePlan(
   if (cassette === undefined) return { serverOptions, cassetteMode: undefined, per: 'file' };
   const use: CassetteUse =
     typeof cassette === 'string' || cassette instanceof URL ? { file: cassette } : cassette;
+  const where = 'useReferenceServer({ cassette })';
+  checkOptions(use, CASSETTE_USE_KEYS, where, CASSETTE_USE_RENAMED);
+  checkOptions(use.redact, REDACTION_KEYS, `${where} redact`);
+  if (!(typeof use.file === 'string' && use.file !== '') && !(use.file instanceof URL)) {
+    throw wrongValue(where, 'file', 'a path or a file: URL', use.file);
+  }
   const { file: given, mode, redact, per = 'file', expiresIn, expiryStrategy, ...replay } = use;
   if (per !== 'file' && per !== 'test') {
     throw new TypeError(`cassette per ${JSON.stringify(per)} is not one of file, test`);

@@ -46,6 +46,31 @@ export class CassetteAdditions {
     session.turns.push(addition.turn);
   }
 
+  /**
+   * Drops what the tests `failed` tells recorded: the turns it appended to a recorded session of
+   * such a test, and the sessions such a test created.
+   */
+  drop(failed: (test: string) => boolean, recordedTest?: (recorded: number) => string | undefined): void {
+    for (const [id, session] of this.#created) {
+      if (session.test !== undefined && failed(session.test)) this.#created.delete(id);
+    }
+    if (recordedTest === undefined) return;
+    for (const index of this.#appended.keys()) {
+      const test = recordedTest(index);
+      if (test !== undefined && failed(test)) this.#appended.delete(index);
+    }
+  }
+
+  /** `2 sessions and 1 turn`: what was added, for the line a recording run prints. */
+  describe(): string {
+    const turns = [...this.#appended.values()].reduce((n, list) => n + list.length, 0);
+    const sessions = this.#created.size;
+    const parts = [];
+    if (sessions > 0) parts.push(`${sessions} session${sessions === 1 ? '' : 's'}`);
+    if (turns > 0) parts.push(`${turns} turn${turns === 1 ? '' : 's'}`);
+    return parts.join(' and ');
+  }
+
   get isEmpty(): boolean {
     return this.#appended.size === 0 && this.#created.size === 0;
   }

@@ -1,3 +1,4 @@
+import type { OptionKeys } from '@parley/protocol/option-check';
 import type { CassetteExpiry } from './cassette-expiry.js';
 import type { Cassette } from './cassette-format.js';
 import type { CassetteRecorderOptions } from './cassette-recorder.js';
@@ -25,6 +26,28 @@ export interface ReplayConfig extends ReplayOptions, CassetteExpiry {
   per?: 'file' | 'test';
 }
 
+/**
+ * Every key of a replay's settings ({@link ReplayOptions} and {@link CassetteExpiry}), with its
+ * type: a new setting is one more line here (TypeScript fails until it is).
+ */
+export const REPLAY_OPTION_KEYS = {
+  onMismatch: 'string',
+  pace: 'string',
+  speed: 'number',
+  match: 'object',
+  expiresIn: 'string',
+  expiryStrategy: 'string',
+} as const satisfies OptionKeys<ReplayOptions & CassetteExpiry>;
+
+/** Every key of {@link ReplayConfig}, the `replay` option's object form. */
+export const REPLAY_CONFIG_KEYS = {
+  ...REPLAY_OPTION_KEYS,
+  cassette: true,
+  name: 'string',
+  recordMissing: true,
+  per: 'string',
+} as const satisfies OptionKeys<ReplayConfig>;
+
 /** The `record` option with its settings. */
 export interface RecordConfig extends Omit<CassetteRecorderOptions, 'clock' | 'upstream' | 'testName'> {
   /** Where the cassette is written when the server closes. */
@@ -32,6 +55,13 @@ export interface RecordConfig extends Omit<CassetteRecorderOptions, 'clock' | 'u
   /** `'test'`: each session is written with the test that created it (`server.cassette.beginTest`). */
   per?: 'file' | 'test';
 }
+
+/** Every key of {@link RecordConfig}, the `record` option's object form. */
+export const RECORD_CONFIG_KEYS = {
+  file: 'string',
+  redact: 'object',
+  per: 'string',
+} as const satisfies OptionKeys<RecordConfig>;
 
 /** What a server does with its cassette: `server.cassette`. */
 export interface CassetteControl {
@@ -42,8 +72,21 @@ export interface CassetteControl {
   /**
    * The sessions created from now on belong to this test (its full name): with `per: 'test'` they
    * replay, and are recorded, as that test's. The vitest helper calls it before each test.
+   * `rerecord`, when given, is the command that records this test again: a replay mismatch names it.
    */
-  beginTest(name: string): void;
+  beginTest(name: string, how?: { rerecord?: { command: string; oneTest: boolean } }): void;
+  /**
+   * The test failed: while recording, what it recorded is not written (a failed test's recording
+   * never replaces one). The vitest helper calls it for each failed test.
+   */
+  failTest(name: string): void;
+  /**
+   * Tests this run does not run (`-t`, `.skip`, `.only`): a recording per file (`per: 'file'`),
+   * which replaces the file whole, is then not written over the recording the file holds.
+   */
+  testsNotRun(names: readonly string[]): void;
+  /** How many model calls failed with `replay_mismatch` so far. */
+  mismatches(): number;
   /**
    * Recorded sessions not replayed to their last turn (with `per: 'test'`, of the tests begun);
    * empty while recording everything.

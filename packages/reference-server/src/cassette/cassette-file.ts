@@ -32,12 +32,31 @@ export function readCassetteFile(path: string): Cassette {
   return parseCassetteText(text, path);
 }
 
-/** Writes the cassette as its stable text, making the folder if needed. */
+/**
+ * Writes the cassette as its stable text, making the folder if needed. The text goes to a temporary
+ * file beside it first, which then replaces the file in one rename: a crash or a full disk midway
+ * leaves the old file as it was (and no half-written cassette), never a mix of the two.
+ */
 export async function writeCassetteFile(path: string, cassette: Cassette): Promise<void> {
   const fs = nodeFs(`Cassette ${path}`);
   // Loaded when first written: a page that only replays does not carry the writer.
   const { formatCassette } = await import('./cassette-text.js');
+  const text = formatCassette(cassette);
   const dir = path.replace(/[\\/][^\\/]*$/, '');
   if (dir !== path && dir !== '') await fs.promises.mkdir(dir, { recursive: true });
-  await fs.promises.writeFile(path, formatCassette(cassette), 'utf8');
+  // In the same folder, so the rename stays on one file system (and so is atomic).
+  const temporary = `${path}.${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}.tmp`;
+  try {
+    const file = await fs.promises.open(temporary, 'wx');
+    try {
+      await file.writeFile(text, 'utf8');
+      await file.sync();
+    } finally {
+      await file.close();
+    }
+    await fs.promises.rename(temporary, path);
+  } catch (error) {
+    await fs.promises.rm(temporary, { force: true });
+    throw error;
+  }
 }

@@ -1,4 +1,8 @@
-/** How a test file uses its cassette: the modes of Polly.js and VCR, and Polly's `recordIfMissing`. */
+/**
+ * How a test file uses its cassette: the modes of Polly.js and VCR. `auto` is Polly's default,
+ * `replay` with `recordIfMissing`: what the file holds replays, what it lacks is recorded (with an
+ * upstream); `record-missing` is that, asked for by name.
+ */
 export type CassetteMode = 'replay' | 'record' | 'auto' | 'record-missing';
 
 /** The environment variable that overrides every cassette's mode (e.g. `record` to record all again). */
@@ -8,8 +12,10 @@ const MODES: readonly string[] = ['replay', 'record', 'auto', 'record-missing'];
 
 /**
  * What a cassette does in this run: `replay` reads the file, `record` writes it through the
- * upstream, `record-missing` replays what the file holds and records what it lacks. `auto` replays
- * when the file exists, else records. `envMode` (from {@link CASSETTE_MODE_ENV}) wins over `mode`.
+ * upstream, `record-missing` replays what the file holds and records what it lacks. `auto` records
+ * a file that does not exist yet; one that does it replays, recording what it lacks when there is
+ * an upstream to ask (`record-missing`), as Polly.js's `recordIfMissing` does, else replaying only.
+ * `envMode` (from {@link CASSETTE_MODE_ENV}) wins over `mode`.
  * Throws for an unknown mode, and when recording is needed but there is no upstream.
  */
 export function resolveCassetteMode(input: {
@@ -32,7 +38,7 @@ export function resolveCassetteMode(input: {
     );
   }
   const mode = (envMode as CassetteMode | undefined) ?? input.mode ?? 'auto';
-  const resolved = mode === 'auto' ? (exists ? 'replay' : 'record') : mode;
+  const resolved = mode !== 'auto' ? mode : !exists ? 'record' : hasUpstream ? 'record-missing' : 'replay';
   if (resolved !== 'replay' && !hasUpstream) {
     const why =
       mode === 'auto'

@@ -1,3 +1,4 @@
+import { checkOptions, type OptionKeys } from '@parley/protocol/option-check';
 import type { ProxyExchange, ProxyObserver } from '../proxy/proxy-exchange.js';
 import type { Clock } from '../time/clock.js';
 import { systemClock } from '../time/system-clock.js';
@@ -5,7 +6,7 @@ import { buildCassette } from './cassette-builder.js';
 import { writeCassetteFile } from './cassette-file.js';
 import type { Cassette } from './cassette-format.js';
 import { provenanceOf } from './cassette-provenance.js';
-import { type CassetteRedaction, redactCassette } from './cassette-redaction.js';
+import { type CassetteRedaction, REDACTION_KEYS, redactCassette } from './cassette-redaction.js';
 
 /** Options of {@link createCassetteRecorder}. */
 export interface CassetteRecorderOptions {
@@ -23,6 +24,15 @@ export interface CassetteRecorderOptions {
    */
   testName?: () => string | undefined;
 }
+
+/** Every key of {@link CassetteRecorderOptions}: a new option is one more line here (TypeScript fails until it is). */
+export const RECORDER_OPTION_KEYS = {
+  file: 'string',
+  redact: 'object',
+  clock: 'object',
+  upstream: 'string',
+  testName: 'function',
+} as const satisfies OptionKeys<CassetteRecorderOptions>;
 
 /** A proxy observer that records the traffic it is told of as a cassette. */
 export interface CassetteRecorder extends ProxyObserver {
@@ -46,6 +56,8 @@ export interface CassetteRecorder extends ProxyObserver {
  * await server.close(); // the recorder writes the file
  */
 export function createCassetteRecorder(options: CassetteRecorderOptions = {}): CassetteRecorder {
+  checkOptions(options, RECORDER_OPTION_KEYS, 'createCassetteRecorder()');
+  checkOptions(options.redact, REDACTION_KEYS, 'createCassetteRecorder() redact');
   const exchanges: ProxyExchange[] = [];
   const tests = new Map<number, string>();
   const clock = options.clock ?? systemClock;

@@ -1,3 +1,4 @@
+import type { OptionKeys } from '@parley/protocol/option-check';
 import { setOwn } from '../utils/set-own.js';
 import type { Cassette } from './cassette-format.js';
 
@@ -18,6 +19,12 @@ export interface CassetteRedaction {
   /** Strings replaced by `"[REDACTED]"` wherever they appear in a text (a secret that leaks into answers). */
   values?: readonly string[];
 }
+
+/** Every key of a {@link CassetteRedaction}: a new one is one more line here (TypeScript fails until it is). */
+export const REDACTION_KEYS = {
+  paths: 'array',
+  values: 'array',
+} as const satisfies OptionKeys<CassetteRedaction>;
 
 /** A copy of the cassette with the redaction applied. */
 export function redactCassette(cassette: Cassette, redaction: CassetteRedaction = {}): Cassette {

@@ -1,12 +1,21 @@
+import { checkOptions } from '@parley/protocol/option-check';
 import type { Model, ModelEvent } from '../model/model.js';
 import type { ProxyObserver } from '../proxy/proxy-exchange.js';
 import type { Clock } from '../time/clock.js';
 import type { CassetteAdditions } from './cassette-additions.js';
-import type { CassetteControl, RecordConfig, ReplayConfig } from './cassette-config.js';
+import {
+  type CassetteControl,
+  RECORD_CONFIG_KEYS,
+  REPLAY_CONFIG_KEYS,
+  type RecordConfig,
+  type ReplayConfig,
+} from './cassette-config.js';
 import { expiryVerdict } from './cassette-expiry.js';
 import { cassetteFileExists, readCassetteFile, writeCassetteFile } from './cassette-file.js';
 import { type Cassette, emptyCassette, parseCassette } from './cassette-format.js';
-import { recordingObserver } from './record-source.js';
+import { REDACTION_KEYS } from './cassette-redaction.js';
+import { mismatchFix } from './mismatch-fix.js';
+import { recordingControl } from './record-source.js';
 import type { ReplaySource } from './replay-model.js';
 import { replayTiming } from './replay-timing.js';
 import { describeUnused, ReplayUsage } from './replay-usage.js';
@@ -33,6 +42,8 @@ export interface CassetteDeps {
   /** The token of the server's first user, sent upstream (the proxy swaps it for `upstream.token`). */
   token: string;
   warn(line: string): void;
+  /** Where a recording run says what it wrote (`cassette x.json: 1 test recorded, 2 kept`). */
+  log(line: string): void;
 }
 
 /** A server's cassette: its replay model or its recorder, and the control the server exposes. */
@@ -75,6 +86,15 @@ export function setUpCassette(options: CassetteOptions, deps: CassetteDeps): Cas
       typeof options.replay === 'object' && 'cassette' in options.replay
         ? options.replay
         : { cassette: options.replay };
+    checkOptions(config, REPLAY_CONFIG_KEYS, 'createReferenceServer({ replay })');
+    if (typeof config.recordMissing === 'object') {
+      checkOptions(
+        config.recordMissing,
+        { redact: 'object' },
+        'createReferenceServer({ replay: { recordMissing } })',
+      );
+      checkOptions(config.recordMissing.redact, REDACTION_KEYS, 'the redact option');
+    }
     const plan = replayPlan(config, options.upstream !== undefined, deps);
     if ('cassette' in plan) return replaying(config, plan.cassette, options.upstream?.url, deps);
     return recording(
@@ -84,11 +104,10 @@ export function setUpCassette(options: CassetteOptions, deps: CassetteDeps): Cas
     );
   }
   if (options.record !== undefined) {
-    return recording(
-      typeof options.record === 'string' ? { file: options.record } : options.record,
-      options,
-      deps,
-    );
+    const config = typeof options.record === 'string' ? { file: options.record } : options.record;
+    checkOptions(config, RECORD_CONFIG_KEYS, 'createReferenceServer({ record })');
+    checkOptions(config.redact, REDACTION_KEYS, 'the redact option');
+    return recording(config, options, deps);
   }
   return NONE;
 }
@@ -155,6 +174,8 @@ function replaying(
   // Record-missing's additions are loaded with the replay model: a page that only replays does not carry them.
   let additions: CassetteAdditions | undefined;
   let test: { name: string; first: number } | undefined;
+  let rerecord: { command: string; oneTest: boolean } | undefined;
+  const failed = new Set<string>();
   const {
     cassette: _given,
     name: _name,
@@ -171,6 +192,7 @@ function replaying(
     name,
     per,
     usage,
+    fix: (kind) => mismatchFix(kind, rerecord),
     // Sessions play their recorded ones in order of creation (or of creation within their test).
     sessionOrder: (sessionId) => deps.sessionOf(sessionId)?.seq,
     // A session of a test scope belongs to that test; otherwise to the test begun last (beginTest).
@@ -212,21 +234,34 @@ function replaying(
     control: {
       name,
       mode: config.recordMissing ? 'record-missing' : 'replay',
-      beginTest: (testName) => {
+      beginTest: (testName, how) => {
         test = { name: testName, first: deps.sessionsCreated() };
+        rerecord = how?.rerecord;
         usage.beginTest(testName);
       },
+      failTest: (testName) => {
+        failed.add(testName);
+      },
+      testsNotRun: () => {},
+      mismatches: () => usage.mismatches,
       unused: () => usage.unused(),
       describeUnused: () => describeUnused(usage.unused(), cassette.sessions.length),
     },
     close: async () => {
-      if (additions === undefined || additions.isEmpty || typeof config.cassette !== 'string') return;
+      if (additions === undefined || typeof config.cassette !== 'string') return;
+      // What a failed test recorded is not added: a failed test's recording is never written.
+      additions.drop(
+        (testName) => failed.has(testName),
+        (index) => cassette.sessions[index]?.test,
+      );
+      if (additions.isEmpty) return;
       const redact = typeof recordMissing === 'object' ? recordMissing.redact : undefined;
       const { provenanceOf } = await import('./cassette-provenance.js');
       await writeCassetteFile(
         config.cassette,
         additions.merge(cassette, provenanceOf(deps.clock, upstreamUrl), redact),
       );
+      deps.log(`cassette ${config.cassette}: ${additions.describe()} added (record-missing)`);
     },
   };
 }
@@ -239,29 +274,14 @@ function recording(config: RecordConfig, options: CassetteOptions, deps: Cassett
     );
   }
   oneOf('per', config.per, ['file', 'test']);
-  let test: string | undefined;
-  const { per, ...recorderOptions } = config;
-  const recorder = recordingObserver({
-    ...recorderOptions,
-    clock: deps.clock,
-    upstream: options.upstream.url,
-    ...(per === 'test' ? { testName: () => test } : {}),
-  });
+  const { recorder, control } = recordingControl(config, options.upstream.url, deps);
+  // The proxy closes the recorder (its observer), which writes the file.
   return {
     model: undefined,
     recorder,
     replaysWithUpstream: false,
     ready: READY,
-    control: {
-      name: config.file,
-      mode: 'record',
-      beginTest: (name) => {
-        test = name;
-      },
-      unused: () => [],
-      describeUnused: () => [],
-    },
-    // The proxy closes the recorder (its observer), which writes the file.
+    control,
     close: async () => {},
   };
 }

@@ -1,15 +1,29 @@
 import type { ProxyExchange, ProxyObserver } from '../proxy/proxy-exchange.js';
+import type { Clock } from '../time/clock.js';
 import { TEST_ID_HEADER } from '../utils/test-id.js';
+import type { CassetteControl, RecordConfig } from './cassette-config.js';
 import type { CassetteRecorderOptions } from './cassette-recorder.js';
+import type { TestOutcomes } from './recording-merge.js';
+
+/** Options of the `record` option's recorder. */
+export interface RecordingOptions extends CassetteRecorderOptions {
+  file: string;
+  /** `'test'`: the file keeps the tests this run did not record (see `mergeTestRecording`). */
+  per: 'file' | 'test';
+  /** The tests that ran and failed, read when the server closes. */
+  outcomes: () => TestOutcomes;
+  /** Where the line saying what was written goes. */
+  log: (line: string) => void;
+}
 
 /**
  * The recorder of the `record` option: it keeps the exchanges it is told of (and, with
  * `testName`, the test each arrived in) and, when the server closes, builds the cassette and writes
- * it. The builder is loaded then, not with the server.
+ * it: with `per: 'test'` into the file as it was (the tests that did not run, or failed, keep their
+ * recordings); with `per: 'file'` whole, unless a test failed and the file already holds a
+ * recording. The builder is loaded then, not with the server.
  */
-export function recordingObserver(options: CassetteRecorderOptions & { file: string }): ProxyObserver & {
-  close(): Promise<void>;
-} {
+export function recordingObserver(options: RecordingOptions): ProxyObserver & { close(): Promise<void> } {
   const exchanges: ProxyExchange[] = [];
   const tests = new Map<number, string>();
   return {
@@ -23,17 +37,65 @@ export function recordingObserver(options: CassetteRecorderOptions & { file: str
       if (test !== undefined) tests.set(exchange.seq, test);
     },
     async close() {
-      const { createCassetteRecorder } = await import('./cassette-recorder.js');
+      const [{ createCassetteRecorder }, { writeRecording }] = await Promise.all([
+        import('./cassette-recorder.js'),
+        import('./write-recording.js'),
+      ]);
+      const { per, outcomes, log, ...recorderOptions } = options;
       let feeding: number | undefined;
       const recorder = createCassetteRecorder({
-        ...options,
+        ...recorderOptions,
         testName: () => (feeding === undefined ? undefined : tests.get(feeding)),
       });
       for (const exchange of exchanges) {
         feeding = exchange.seq;
         recorder.onExchange(exchange);
       }
-      await recorder.save();
+      await writeRecording(options.file, recorder.cassette(), { per, outcomes: outcomes(), log });
     },
   };
+}
+
+/**
+ * The recorder of the `record` option and the control the server exposes for it: the tests begun
+ * label the sessions (`per: 'test'`), and the tests that ran, failed or did not run decide what
+ * is written when the server closes.
+ */
+export function recordingControl(
+  config: RecordConfig,
+  upstreamUrl: string,
+  deps: { clock: Clock; log(line: string): void },
+): { recorder: ProxyObserver & { close(): Promise<void> }; control: CassetteControl } {
+  let test: string | undefined;
+  const ran = new Set<string>();
+  const failed = new Set<string>();
+  const notRun = new Set<string>();
+  const { per = 'file', ...recorderOptions } = config;
+  const recorder = recordingObserver({
+    ...recorderOptions,
+    per,
+    clock: deps.clock,
+    upstream: upstreamUrl,
+    outcomes: () => ({ ran, failed, notRun }),
+    log: deps.log,
+    ...(per === 'test' ? { testName: () => test } : {}),
+  });
+  const control: CassetteControl = {
+    name: config.file,
+    mode: 'record',
+    beginTest: (name) => {
+      test = name;
+      ran.add(name);
+    },
+    failTest: (name) => {
+      failed.add(name);
+    },
+    testsNotRun: (names) => {
+      for (const name of names) notRun.add(name);
+    },
+    mismatches: () => 0,
+    unused: () => [],
+    describeUnused: () => [],
+  };
+  return { recorder, control };
 }

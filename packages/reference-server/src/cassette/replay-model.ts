@@ -2,6 +2,7 @@ import type { Customizations } from '@parley/protocol';
 import { type Model, ModelError, type ModelEvent, type ModelRequest } from '../model/model.js';
 import { standInModel } from '../model/stand-in-model.js';
 import type { Cassette, CassetteSession, CassetteTurn } from './cassette-format.js';
+import type { MismatchKind } from './mismatch-fix.js';
 import { type Claim, plural, RecordedSessions, type ReplaySessionMatch } from './recorded-sessions.js';
 import { inputMismatch, liveInput } from './replay-mismatch.js';
 import { ReplayUsage } from './replay-usage.js';
@@ -72,6 +73,8 @@ export interface ReplaySource extends ReplayOptions {
   onRecorded?: (addition: RecordedAddition) => void;
   /** Where the replay notes what it played. */
   usage?: ReplayUsage;
+  /** How to fix a mismatch, ending its message (see `mismatchFix`). */
+  fix?: (kind: MismatchKind) => string;
 }
 
 interface LiveSession {
@@ -143,14 +146,16 @@ export function createReplayModel(source: ReplaySource): Model {
     const recordedSession =
       'index' in claim ? `session ${claim.index + 1} of ${cassette.sessions.length}` : 'no recorded session';
     const where = `cassette ${name}, ${recordedSession} (live ${request.sessionId}), turn ${session.cursor + 1}`;
-    const mismatch = (what: string): AsyncIterable<ModelEvent> => {
+    const mismatch = (what: string, kind: MismatchKind): AsyncIterable<ModelEvent> => {
       if (onMismatch === 'stand-in') return standIn(request);
       if (onMismatch === 'upstream') return viaUpstream(request, session, false);
-      return failing(new ModelError(`Replay mismatch in ${where}: ${what}`, { code: REPLAY_MISMATCH }));
+      usage.mismatched();
+      const fix = source.fix?.(kind) ?? '';
+      return failing(new ModelError(`Replay mismatch in ${where}: ${what}${fix}`, { code: REPLAY_MISMATCH }));
     };
     // What the cassette lacks (a session, or a turn past the recorded ones) is recorded when asked to.
     const missing = (what: string) =>
-      source.onRecorded === undefined ? mismatch(what) : viaUpstream(request, session, true);
+      source.onRecorded === undefined ? mismatch(what, 'lacks') : viaUpstream(request, session, true);
 
     if ('missing' in claim) return missing(claim.missing);
     const recorded = cassette.sessions[claim.index] as CassetteSession;
@@ -159,7 +164,7 @@ export function createReplayModel(source: ReplaySource): Model {
       return missing(`the recorded session has ${plural(recorded.turns.length, 'turn')} and all were played`);
     }
     const difference = inputMismatch(turn.input, liveInput(request.messages));
-    if (difference !== undefined) return mismatch(difference);
+    if (difference !== undefined) return mismatch(difference, 'differs');
     return playTurn(turn, request, session, { pace, speed }, () => {
       session.cursor++;
       usage.played(claim.index, session.cursor);

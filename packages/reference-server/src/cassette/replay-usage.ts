@@ -21,6 +21,7 @@ export class ReplayUsage {
   readonly #per: 'file' | 'test';
   readonly #played: Int32Array;
   readonly #tests = new Set<string>();
+  #mismatches = 0;
 
   constructor(cassette: Cassette, per: 'file' | 'test') {
     this.#cassette = cassette;
@@ -31,6 +32,16 @@ export class ReplayUsage {
   /** `per: 'test'`: a test ran, so its recordings are expected to be used. */
   beginTest(name: string): void {
     this.#tests.add(name);
+  }
+
+  /** A model call failed with `replay_mismatch`. */
+  mismatched(): void {
+    this.#mismatches++;
+  }
+
+  /** How many model calls failed with `replay_mismatch`. */
+  get mismatches(): number {
+    return this.#mismatches;
   }
 
   /** A live session replayed `turns` turns of recorded session `index`. */

@@ -1,4 +1,5 @@
 import type { ContentBlock, Customizations, RagConfig } from '@parley/protocol';
+import { checkOptions, type OptionKeys } from '@parley/protocol/option-check';
 import type { ExtensionHost, SessionInfo } from '../conversation/extension-host.js';
 import type { ServerTool } from '../conversation/server-tool.js';
 import { HttpError } from '../http-error.js';
@@ -43,6 +44,22 @@ export interface ExtensionHostOptions {
   quotas?: readonly QuotaRule[];
 }
 
+/**
+ * Every key of {@link ExtensionHostOptions}, with its type (also the server's `extensions`): a new
+ * option is one more line here (TypeScript fails until it is).
+ */
+export const EXTENSION_HOST_OPTION_KEYS = {
+  clock: 'object',
+  builtins: 'boolean',
+  agents: 'object',
+  defaultAgentId: 'string',
+  models: 'object',
+  indexes: 'object',
+  providers: 'array',
+  providerTimeoutMs: 'number',
+  quotas: 'array',
+} as const satisfies OptionKeys<ExtensionHostOptions>;
+
 /** The retrieval and provider settings a session ends up with (its own, else its agent's). */
 export interface ResolvedExtensions {
   /** `undefined` when the session has no retrieval. */
@@ -71,6 +88,7 @@ export interface ParleyExtensionHost extends Required<ExtensionHost> {
  * // or simply: createReferenceServer({ extensions: { quotas: [...] } })
  */
 export function createExtensionHost(options: ExtensionHostOptions = {}): ParleyExtensionHost {
+  checkOptions(options, EXTENSION_HOST_OPTION_KEYS, 'createExtensionHost()');
   const clock = options.clock ?? systemClock;
   const builtins = options.builtins !== false;
   const base = builtins ? builtInCatalogue() : { agents: {}, defaultAgentId: '', models: {} };

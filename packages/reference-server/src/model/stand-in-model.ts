@@ -1,4 +1,5 @@
 import type { Message, ToolResultBlock } from '@parley/protocol';
+import { checkOptions, type OptionKeys } from '@parley/protocol/option-check';
 import { findToolUse, lastUserMessage, lastUserTextMessage, textOf, toolResultsOf } from './conversation.js';
 import { DIRECTIVES, type Directive, parseDirectives, type TurnPlan } from './directives.js';
 import { FirstTime } from './first-time.js';
@@ -17,6 +18,12 @@ export interface StandInModelOptions {
    */
   toolInputFragmentLength?: number;
 }
+
+/** Every key of {@link StandInModelOptions}: a new option is one more line here (TypeScript fails until it is). */
+export const STAND_IN_OPTION_KEYS = {
+  directives: 'object',
+  toolInputFragmentLength: 'number',
+} as const satisfies OptionKeys<StandInModelOptions>;
 
 /**
  * Decides the stand-in model's answer to a request, as plain data (see `docs/stand-in-model.md`):
@@ -92,6 +99,7 @@ function withDelay(turn: ScriptedTurn, plan: TurnPlan | undefined): ScriptedTurn
 
 /** A stand-in model, optionally with extra directives. */
 export function createStandInModel(options: StandInModelOptions = {}): Model {
+  checkOptions(options, STAND_IN_OPTION_KEYS, 'createStandInModel()');
   const directives = options.directives === undefined ? DIRECTIVES : { ...DIRECTIVES, ...options.directives };
   // Which user messages this model already answered with a `/fail-once` failure.
   const firstTime = new FirstTime();

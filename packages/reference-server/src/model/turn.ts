@@ -1,4 +1,5 @@
 import type { JsonObject, StopReason } from '@parley/protocol';
+import { checkOptions, type OptionKeys } from '@parley/protocol/option-check';
 import { abortStateOf, ModelError, type ModelEvent, type ModelRequest } from './model.js';
 import { countInputTokens, countWords, jsonFragments, newToolUseId, textChunks } from './model-events.js';
 import { pacedLazily } from './paced-lazily.js';
@@ -47,6 +48,23 @@ export interface TurnStreamOptions {
 export type TurnExtras = Omit<ScriptedTurn, 'toolUses'>;
 
 /**
+ * Every key of {@link TurnExtras}, with its type, checked by the {@link turn} builders: a new field
+ * of a scripted turn is one more line here (TypeScript fails until it is).
+ */
+export const TURN_EXTRA_KEYS = {
+  text: 'string',
+  stopReason: 'string',
+  fail: 'string',
+  delayMs: 'number',
+  pace: 'object',
+} as const satisfies OptionKeys<TurnExtras>;
+
+function extrasOf<T extends object>(extras: T, where: string): T {
+  checkOptions(extras, TURN_EXTRA_KEYS, where);
+  return extras;
+}
+
+/**
  * Builders for {@link ScriptedTurn}s; they return plain objects.
  *
  * @example
@@ -57,17 +75,23 @@ export type TurnExtras = Omit<ScriptedTurn, 'toolUses'>;
  */
 export const turn = {
   /** Answer with text. */
-  text: (text: string, extras: Omit<TurnExtras, 'text'> = {}): ScriptedTurn => ({ ...extras, text }),
+  text: (text: string, extras: Omit<TurnExtras, 'text'> = {}): ScriptedTurn => ({
+    ...extrasOf(extras, 'turn.text()'),
+    text,
+  }),
   /** Call one tool (`extras.text` comes first in the message). */
   toolUse: (name: string, input: JsonObject = {}, extras: TurnExtras = {}): ScriptedTurn => ({
-    ...extras,
+    ...extrasOf(extras, 'turn.toolUse()'),
     toolUses: [{ name, input }],
   }),
   /** Call several tools in one message. */
-  toolUses: (toolUses: ScriptedToolUse[], extras: TurnExtras = {}): ScriptedTurn => ({ ...extras, toolUses }),
+  toolUses: (toolUses: ScriptedToolUse[], extras: TurnExtras = {}): ScriptedTurn => ({
+    ...extrasOf(extras, 'turn.toolUses()'),
+    toolUses,
+  }),
   /** Fail with a ModelError (after streaming `extras.text`, if any). */
   fail: (message: string, extras: Omit<TurnExtras, 'fail'> = {}): ScriptedTurn => ({
-    ...extras,
+    ...extrasOf(extras, 'turn.fail()'),
     fail: message,
   }),
 };

@@ -1,3 +1,4 @@
+import type { OptionKeys } from '@parley/protocol/option-check';
 import type { User } from '../http/token-auth.js';
 import type { Clock } from '../time/clock.js';
 import type { ProxyObserver } from './proxy-exchange.js';
@@ -49,6 +50,20 @@ export interface UpstreamOptions {
    */
   log?: (line: string) => void;
 }
+
+/**
+ * Every key of {@link UpstreamOptions}, with its type, checked with the server's options: a new
+ * proxy option is one more line here (TypeScript fails until it is).
+ */
+export const UPSTREAM_OPTION_KEYS = {
+  url: 'string',
+  token: 'string',
+  timeoutMs: 'number',
+  maxCheckedBodyBytes: 'number',
+  observers: 'array',
+  fetch: 'function',
+  log: 'function',
+} as const satisfies OptionKeys<UpstreamOptions>;
 
 /** What the proxy needs of the server it runs in. */
 export interface CheckingProxyDeps {

@@ -1,3 +1,4 @@
+import { checkOptions, type OptionKeys } from '@parley/protocol/option-check';
 import { type Fault, validateFault } from './fault.js';
 import { matchesPath, type PathPattern } from './path-pattern.js';
 
@@ -39,10 +40,26 @@ export interface ChaosOptions {
 }
 
 /**
+ * Every key of {@link ChaosOptions}, with its type: a new chaos option is one more line here
+ * (TypeScript fails until it is).
+ */
+export const CHAOS_OPTION_KEYS = {
+  rate: 'number',
+  seed: 'number',
+  kinds: 'array',
+  match: 'object',
+  status: true,
+  retryAfterSeconds: 'number',
+  cutAfterEvents: 'number',
+  latency: 'object',
+} as const satisfies OptionKeys<ChaosOptions>;
+
+/**
  * Checks chaos options given from code or the CLI; throws a TypeError naming the bad one. The
  * ranges are the fault header's (status 400-599, latency up to an hour, ...): `validateFault` checks them.
  */
 export function validateChaos(options: ChaosOptions): ChaosOptions {
+  checkOptions(options, CHAOS_OPTION_KEYS, 'chaos');
   const { rate, seed, kinds, status, latency: l } = options;
   const fail = (why: string): never => {
     throw new TypeError(`Chaos ${why}`);

@@ -1,3 +1,4 @@
+import { checkOptions, type OptionKeys } from '@parley/protocol/option-check';
 import { type ChaosOptions, chaosMatches, resolveChaos } from './chaos-options.js';
 import { type Fault, validateFault } from './fault.js';
 import { matchesPath, type PathPattern } from './path-pattern.js';
@@ -10,6 +11,24 @@ export interface QueuedFault extends Fault {
   /** How many matching requests get it. Default 1. */
   times?: number;
 }
+
+/**
+ * Every key of {@link QueuedFault}, with its type, checked by `faults.next()`: a new fault field is
+ * one more line here (TypeScript fails until it is).
+ */
+export const QUEUED_FAULT_KEYS = {
+  status: 'number',
+  code: 'string',
+  retryAfterSeconds: 'number',
+  latencyMs: 'number',
+  delayMs: 'number',
+  cutAfterEvents: 'number',
+  drop: 'boolean',
+  dropAfterEvents: 'number',
+  malformed: 'boolean',
+  match: 'object',
+  times: 'number',
+} as const satisfies OptionKeys<QueuedFault>;
 
 /** One-shot faults set from code (`server.faults.next(...)`), consumed by the next matching request. */
 export class FaultQueue {
@@ -24,6 +43,7 @@ export class FaultQueue {
    * server.faults.next({ match: { method: 'POST', path: '/v1/messages/*\/stream' }, cutAfterEvents: 2 });
    */
   next(fault: QueuedFault): void {
+    checkOptions(fault, QUEUED_FAULT_KEYS, 'faults.next()');
     const { match, times = 1, ...rest } = fault;
     if (!Number.isInteger(times) || times < 1) throw new TypeError('Fault times must be an integer >= 1');
     this.#queue.push({ fault: validateFault(rest), match, left: times });

@@ -1,3 +1,4 @@
+import type { OptionKeys } from '@parley/protocol/option-check';
 import type { ProtocolViolation } from '../http/protocol-violation.js';
 import type { EventTime } from './event-timeline.js';
 import type { Fault } from './fault.js';
@@ -96,3 +97,11 @@ export interface JournalFilter {
   method?: string;
   user?: string;
 }
+
+/** Every key of {@link JournalFilter}: a new condition is one more line here (TypeScript fails until it is). */
+export const JOURNAL_FILTER_KEYS = {
+  sessionId: 'string',
+  path: true,
+  method: 'string',
+  user: 'string',
+} as const satisfies OptionKeys<JournalFilter>;

@@ -1,6 +1,7 @@
+import { checkOptions } from '@parley/protocol/option-check';
 import type { Clock } from '../time/clock.js';
 import { systemClock } from '../time/system-clock.js';
-import type { JournalEntry, JournalFilter } from './journal-entry.js';
+import { JOURNAL_FILTER_KEYS, type JournalEntry, type JournalFilter } from './journal-entry.js';
 import { JournalRecord, type RecordContext } from './journal-record.js';
 import { matchesPath } from './path-pattern.js';
 
@@ -72,6 +73,7 @@ export class Journal {
 
   /** Entries matching `filter`, oldest first. They are snapshots: later changes do not show. */
   entries(filter: JournalFilter = {}): JournalEntry[] {
+    checkOptions(filter, JOURNAL_FILTER_KEYS, 'journal.entries()');
     const entries: JournalEntry[] = [];
     for (let i = this.#head; i < this.#records.length; i++) {
       const record = this.#records[i];

@@ -36,7 +36,8 @@ function runFixtures(args: string[], env: Record<string, string>): { status: num
   return { status: run.status, output: `${run.stdout}\n${run.stderr}` };
 }
 
-describe("a cassette per test (per: 'test')", () => {
+// Two tests below start vitest twice each; on a shared machine one start can take 10 s.
+describe("a cassette per test (per: 'test')", { timeout: 120_000 }, () => {
   it("each session is written with the full name of the test that created it, and the recording's provenance", async () => {
     const cassette = parseCassetteText(readFileSync(await recordPerTest(), 'utf8'));
     expect(cassette.sessions.map((s) => s.test)).toEqual(['weather > Paris', 'weather > Oslo']);

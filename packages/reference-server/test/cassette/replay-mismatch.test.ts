@@ -47,7 +47,9 @@ describe('a replayed model call that is not the recorded one', () => {
     expect(apiError.code).toBe('replay_mismatch');
     expect(apiError.serverMessage).toBe(
       `Replay mismatch in cassette ${file}, session 1 of 2 (live ${sessionId}), turn 1: ` +
-        'expected the user text "What is the weather in Paris?", got the user text "What about Rome?"',
+        'expected the user text "What is the weather in Paris?", got the user text "What about Rome?". ' +
+        'The test sends something else than when it was recorded: record the cassette again ' +
+        "(PARLEY_CASSETTE_MODE=record, or the CLI's --record)",
     );
   });
 

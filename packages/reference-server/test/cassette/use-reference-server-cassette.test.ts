@@ -30,7 +30,7 @@ describe("useReferenceServer({ cassette: { mode: 'replay' } })", () => {
       status: 501,
       code: 'replay_mismatch',
       message: expect.stringMatching(
-        /, no recorded session \(live sess_\w+\), turn 1: the cassette holds 2 sessions and none is left for this one \(POST /,
+        /, no recorded session \(live sess_\w+\), turn 1: the cassette holds 2 sessions and none is left for this one\. Record what the cassette lacks with PARLEY_CASSETTE_MODE=record-missing \(it needs upstream: \{ url \}\), or record the file's cassette again: PARLEY_CASSETTE_MODE=record npx vitest run 'packages\/reference-server\/test\/cassette\/use-reference-server-cassette\.test\.ts' \(POST /,
       ),
     });
   });
@@ -62,13 +62,20 @@ describe('recording through useReferenceServer', () => {
 describe('the cassette mode', () => {
   const base = { file: 'x.json', envMode: undefined, hasUpstream: true };
   it.each([
-    ['auto', true, 'replay'],
+    ['auto', true, 'record-missing'],
     ['auto', false, 'record'],
     ['replay', false, 'replay'],
     ['record', true, 'record'],
-    [undefined, true, 'replay'],
+    [undefined, true, 'record-missing'],
   ] as const)('mode %s with the file present: %s gives %s', (mode, exists, expected) => {
     expect(resolveCassetteMode({ ...base, mode, exists })).toBe(expected);
+  });
+
+  it("auto is Polly.js's recordIfMissing: a file that exists replays, and what it lacks is recorded only with an upstream", () => {
+    expect(resolveCassetteMode({ ...base, mode: 'auto', exists: true, hasUpstream: false })).toBe('replay');
+    expect(resolveCassetteMode({ ...base, mode: 'auto', exists: true, hasUpstream: true })).toBe(
+      'record-missing',
+    );
   });
 
   it('PARLEY_CASSETTE_MODE wins over the mode in code, and must be a mode', () => {

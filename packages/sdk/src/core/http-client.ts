@@ -8,6 +8,7 @@ import {
   ResponseValidationError,
 } from '../errors/index.js';
 import { linkedSignal } from '../internal/linked-signal.js';
+import { type OptionKeys, wrongValue } from '../internal/option-check.js';
 import { raceSignal } from '../internal/race-signal.js';
 import { MAX_TIMER_MS } from '../internal/timer-delay.js';
 import { loadTracingHelpers } from '../tracing/load-tracing-helpers.js';
@@ -38,6 +39,18 @@ export interface RequestOptions {
    */
   traceContext?: ContextLike | undefined;
 }
+
+/**
+ * Every key of {@link RequestOptions}, with its type, for `checkOptions` in each resource method: a
+ * new request option is one more line here (TypeScript fails until it is).
+ */
+export const REQUEST_OPTION_KEYS = {
+  signal: 'object',
+  timeoutMs: 'number',
+  headers: 'object',
+  maxRetries: 'number',
+  traceContext: 'object',
+} as const satisfies OptionKeys<RequestOptions>;
 
 /**
  * Resolved client configuration the transport runs on.
@@ -271,7 +284,10 @@ async function resolveToken(getToken: () => string | Promise<string>): Promise<s
 /** ky's timeout is one `setTimeout`: a limit past the longest timer would fire at once. */
 function checkTimeout(timeoutMs: number, where: string): void {
   if (typeof timeoutMs === 'number' && timeoutMs >= 0 && timeoutMs <= MAX_TIMER_MS) return;
-  throw new TypeError(
-    `${where}: timeoutMs must be a number of ms from 0 to ${MAX_TIMER_MS} (the longest timer), got ${String(timeoutMs)}`,
+  throw wrongValue(
+    where,
+    'timeoutMs',
+    `a number of ms from 0 to ${MAX_TIMER_MS} (the longest timer)`,
+    timeoutMs,
   );
 }

@@ -1,5 +1,9 @@
-/** Encodes an id for use as one path segment; an empty id is a programming error. */
-export function pathSegment(value: string): string {
-  if (typeof value !== 'string' || value === '') throw new TypeError('Expected a non-empty id');
-  return encodeURIComponent(value);
+import { checkId } from './option-check.js';
+
+/**
+ * Encodes an id for use as one path segment. Anything but a non-empty string is a programming error,
+ * named with the method and parameter: `messages.send(): sessionId must be a string, got an object`.
+ */
+export function pathSegment(value: string, where: string, name: string): string {
+  return encodeURIComponent(checkId(value, where, name));
 }

@@ -2,6 +2,7 @@ import type { WithResponse } from '../core/api-promise.js';
 import { DEFAULT_RECOVER_MAX_ATTEMPTS } from '../defaults.js';
 import { APIUserAbortError, ReplyRecoveryError } from '../errors/index.js';
 import { callbackError } from '../internal/callback-failures.js';
+import { describeValue } from '../internal/option-check.js';
 import { raceSignal } from '../internal/race-signal.js';
 import type { Message, MessageReply, PendingTool, SendMessageRequest } from '../wire/index.js';
 import type { RecoverOptions, RecoveryAction, RecoveryAttempt } from './recover-options.js';
@@ -46,7 +47,7 @@ export class ReplyRecovery {
     const recover: RecoverOptions = call.recover === true ? {} : call.recover;
     const { maxAttempts = DEFAULT_RECOVER_MAX_ATTEMPTS, lastIndex } = recover;
     if (!Number.isInteger(maxAttempts) || maxAttempts < 1) {
-      throw new RangeError(`recover.maxAttempts must be an integer >= 1, got ${maxAttempts}`);
+      throw new RangeError(`recover.maxAttempts must be an integer >= 1, got ${describeValue(maxAttempts)}`);
     }
     if (lastIndex !== undefined && !Number.isInteger(lastIndex)) {
       throw new RangeError(`recover.lastIndex must be an integer message index, got ${lastIndex}`);

@@ -1,10 +1,11 @@
 import { APIPromise } from '../core/api-promise.js';
-import type { HttpClient, RequestOptions } from '../core/http-client.js';
+import { type HttpClient, REQUEST_OPTION_KEYS, type RequestOptions } from '../core/http-client.js';
 import { ExportMessagesShape, MessageReplyShape, RewindShape } from '../core/response-shapes.js';
 import { backoffMs } from '../core/retry-policy.js';
+import { checkId, checkOptions, type OptionKeys } from '../internal/option-check.js';
 import { pathSegment } from '../internal/path.js';
 import { loadRecovery } from '../recovery/load-recovery.js';
-import type { RecoverOptions } from '../recovery/recover-options.js';
+import { RECOVER_OPTION_KEYS, type RecoverOptions } from '../recovery/recover-options.js';
 import type { RecoveryClient } from '../recovery/recovery-call.js';
 import type { StreamTimeouts } from '../streaming/body-reader.js';
 import { MessageStream } from '../streaming/message-stream.js';
@@ -46,6 +47,36 @@ export interface StreamRequestOptions<M extends ToolInputMap = AnyToolInputs> ex
   partialInput?: PartialInput<M>;
 }
 
+// Every option of `send` and `stream`, with its type (see `checkOptions`): a new option of
+// `SendRequestOptions` or `StreamRequestOptions` is one more line here (TypeScript fails until it is).
+export const SEND_OPTION_KEYS = {
+  ...REQUEST_OPTION_KEYS,
+  recover: true,
+} as const satisfies OptionKeys<SendRequestOptions>;
+export const STREAM_OPTION_KEYS = {
+  ...SEND_OPTION_KEYS,
+  firstEventTimeoutMs: 'number',
+  idleTimeoutMs: 'number',
+  partialInput: 'object',
+} as const satisfies OptionKeys<StreamRequestOptions>;
+export const EXPORT_PARAM_KEYS = {
+  includeDeleted: 'boolean',
+} as const satisfies OptionKeys<ExportMessagesParams>;
+
+/** The options of a call that sends the user's turn, checked before anything is sent. */
+function checkSend(where: string, sessionId: string, options: SendRequestOptions | undefined, keys: object) {
+  checkId(sessionId, where, 'sessionId');
+  checkOptions(options, keys as typeof SEND_OPTION_KEYS, where);
+  const recover = options?.recover;
+  if (typeof recover === 'object') checkOptions(recover, RECOVER_OPTION_KEYS, `${where} recover`);
+}
+
+/** Params of `client.messages.export`. */
+export interface ExportMessagesParams {
+  /** Also the retracted messages. Default false. */
+  includeDeleted?: boolean;
+}
+
 /** `client.messages`: send, stream, export and rewind the messages of a session. */
 export class Messages {
   readonly #http: HttpClient;
@@ -74,6 +105,7 @@ export class Messages {
    * ```
    */
   send(sessionId: string, body: SendMessageParams, options?: SendRequestOptions): APIPromise<MessageReply> {
+    checkSend('messages.send()', sessionId, options, SEND_OPTION_KEYS);
     if (options?.recover) {
       // `recover` is taken off here, once: the recovery sends and reads with the rest.
       const { recover, ...requestOptions } = options;
@@ -83,7 +115,7 @@ export class Messages {
     return this.#http.request<MessageReply>(
       {
         method: 'POST',
-        path: `v1/messages/${pathSegment(sessionId)}`,
+        path: `v1/messages/${pathSegment(sessionId, 'messages.send()', 'sessionId')}`,
         body,
         idempotent: false,
         shape: MessageReplyShape,
@@ -111,6 +143,7 @@ export class Messages {
     body: SendMessageParams,
     options: StreamRequestOptions<M> = {},
   ): MessageStream<M> {
+    checkSend('messages.stream()', sessionId, options, STREAM_OPTION_KEYS);
     const { firstEventTimeoutMs, idleTimeoutMs, partialInput, recover, ...requestOptions } = options;
     const tracer = this.#http.tracer;
     const traced = tracer && tracedStream(tracer, sessionId, requestOptions.traceContext, !recover);
@@ -118,7 +151,7 @@ export class Messages {
       this.#http.open(
         {
           method: 'POST',
-          path: `v1/messages/${pathSegment(sessionId)}/stream`,
+          path: `v1/messages/${pathSegment(sessionId, 'messages.stream()', 'sessionId')}/stream`,
           body: sent,
           idempotent: false,
         },
@@ -158,14 +191,16 @@ export class Messages {
    */
   export(
     sessionId: string,
-    params: { includeDeleted?: boolean } = {},
+    params: ExportMessagesParams = {},
     options?: RequestOptions,
   ): APIPromise<Message[]> {
+    checkOptions(params, EXPORT_PARAM_KEYS, 'messages.export() params');
+    checkOptions(options, REQUEST_OPTION_KEYS, 'messages.export()');
     return this.#http
       .request<ExportMessagesResponse>(
         {
           method: 'GET',
-          path: `v1/messages/${pathSegment(sessionId)}`,
+          path: `v1/messages/${pathSegment(sessionId, 'messages.export()', 'sessionId')}`,
           ...(params.includeDeleted !== undefined
             ? { query: { includeDeleted: String(params.includeDeleted) } }
             : {}),
@@ -188,10 +223,11 @@ export class Messages {
    * ```
    */
   rewind(sessionId: string, index: number, options?: RequestOptions): APIPromise<RewindResponse> {
+    checkOptions(options, REQUEST_OPTION_KEYS, 'messages.rewind()');
     return this.#http.request<RewindResponse>(
       {
         method: 'POST',
-        path: `v1/messages/${pathSegment(sessionId)}/rewind`,
+        path: `v1/messages/${pathSegment(sessionId, 'messages.rewind()', 'sessionId')}/rewind`,
         body: { index },
         idempotent: false,
         shape: RewindShape,

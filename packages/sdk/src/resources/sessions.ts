@@ -1,6 +1,7 @@
 import type { APIPromise } from '../core/api-promise.js';
-import type { HttpClient, RequestOptions } from '../core/http-client.js';
+import { type HttpClient, REQUEST_OPTION_KEYS, type RequestOptions } from '../core/http-client.js';
 import { CreateSessionShape, ListSessionsShape } from '../core/response-shapes.js';
+import { checkOptions, type OptionKeys } from '../internal/option-check.js';
 import { pathSegment } from '../internal/path.js';
 import type { AnyTool } from '../tools/define/define-tool.js';
 import { type DeclaredTools, SessionTools, withTools } from '../tools/loop/session-tools.js';
@@ -15,6 +16,13 @@ export interface CreateSessionParams {
    */
   tools?: readonly AnyTool[];
 }
+
+// The fields of `create`'s body the client reads itself (the service checks `customizations`): a
+// new field of `CreateSessionParams` is one more line here (TypeScript fails until it is).
+export const CREATE_SESSION_KEYS = {
+  customizations: 'object',
+  tools: 'array',
+} as const satisfies OptionKeys<CreateSessionParams>;
 
 /** `client.sessions`: create, list and delete conversation sessions. */
 export class Sessions {
@@ -38,6 +46,8 @@ export class Sessions {
    * ```
    */
   create(body: CreateSessionParams = {}, options?: RequestOptions): APIPromise<{ sessionId: string }> {
+    checkOptions(body, CREATE_SESSION_KEYS, 'sessions.create() body');
+    checkOptions(options, REQUEST_OPTION_KEYS, 'sessions.create()');
     const { tools = [], ...rest } = body;
     const customizations = tools.length > 0 ? withTools(rest.customizations, tools) : rest.customizations;
     const wire = customizations === undefined ? rest : { ...rest, customizations };
@@ -70,6 +80,7 @@ export class Sessions {
    * ```
    */
   list(options?: RequestOptions): APIPromise<SessionSummary[]> {
+    checkOptions(options, REQUEST_OPTION_KEYS, 'sessions.list()');
     return this.#http
       .request<ListSessionsResponse>(
         { method: 'GET', path: 'v1/sessions', idempotent: true, shape: ListSessionsShape },
@@ -87,10 +98,9 @@ export class Sessions {
    * ```
    */
   delete(sessionId: string, options?: RequestOptions): APIPromise<void> {
+    const path = `v1/sessions/${pathSegment(sessionId, 'sessions.delete()', 'sessionId')}`;
+    checkOptions(options, REQUEST_OPTION_KEYS, 'sessions.delete()');
     this.#tools.forget(sessionId);
-    return this.#http.request<void>(
-      { method: 'DELETE', path: `v1/sessions/${pathSegment(sessionId)}`, idempotent: true },
-      options,
-    );
+    return this.#http.request<void>({ method: 'DELETE', path, idempotent: true }, options);
   }
 }

@@ -1,6 +1,7 @@
 import type { APIPromise } from '../core/api-promise.js';
-import type { HttpClient, RequestOptions } from '../core/http-client.js';
+import { type HttpClient, REQUEST_OPTION_KEYS, type RequestOptions } from '../core/http-client.js';
 import { ToolCallShape } from '../core/response-shapes.js';
+import { checkOptions } from '../internal/option-check.js';
 import { pathSegment } from '../internal/path.js';
 import type { AnyTool } from '../tools/define/define-tool.js';
 import { loadToolHelpers } from '../tools/load-tool-helpers.js';
@@ -29,7 +30,7 @@ export class Tools {
     return this.#http.request<void>(
       {
         method: 'POST',
-        path: this.#path('request', sessionId, requestId, '/heartbeat'),
+        path: this.#path('tools.heartbeat()', options, 'request', sessionId, requestId, '/heartbeat'),
         body: { state: 'PROCESSING', heartbeat: Date.now() },
         idempotent: true,
       },
@@ -55,7 +56,7 @@ export class Tools {
     return this.#http.request<void>(
       {
         method: 'POST',
-        path: this.#path('response', sessionId, requestId),
+        path: this.#path('tools.respond()', options, 'response', sessionId, requestId),
         body: { response: { ...output, state: 'COMPLETE' } },
         idempotent: true,
       },
@@ -76,7 +77,7 @@ export class Tools {
     return this.#http.request<void>(
       {
         method: 'POST',
-        path: this.#path('request', sessionId, requestId, '/heartbeat'),
+        path: this.#path('tools.fail()', options, 'request', sessionId, requestId, '/heartbeat'),
         body: { state: 'ERROR', error: message },
         idempotent: true,
       },
@@ -97,7 +98,7 @@ export class Tools {
     return this.#http.request<ToolCall>(
       {
         method: 'GET',
-        path: this.#path('request', sessionId, requestId),
+        path: this.#path('tools.get()', options, 'request', sessionId, requestId),
         idempotent: true,
         shape: ToolCallShape,
       },
@@ -130,7 +131,17 @@ export class Tools {
     );
   }
 
-  #path(kind: 'request' | 'response', sessionId: string, requestId: string, suffix = ''): string {
-    return `v1/tools/${kind}/${pathSegment(sessionId)}/${pathSegment(requestId)}${suffix}`;
+  /** The path of a call's endpoint, once its ids and options are checked (`where` names the method). */
+  #path(
+    where: string,
+    options: RequestOptions | undefined,
+    kind: 'request' | 'response',
+    sessionId: string,
+    requestId: string,
+    suffix = '',
+  ): string {
+    const path = `v1/tools/${kind}/${pathSegment(sessionId, where, 'sessionId')}/${pathSegment(requestId, where, 'requestId')}${suffix}`;
+    checkOptions(options, REQUEST_OPTION_KEYS, where);
+    return path;
   }
 }

@@ -1,4 +1,5 @@
 import { MAX_TIMER_MS } from '../../internal/timer-delay.js';
+import { checkOptions, describeValue, type OptionKeys } from '../../internal/option-check.js';
 import type { ToolDefinition } from '../../wire/index.js';
 import {
   isToolSchema,
@@ -111,6 +112,25 @@ export interface DefineToolOptions<TInput extends ObjectSchema, TOutput extends 
   run(input: SchemaOutput<TInput>, ctx: ToolContext): ToolOutputOf<TOutput> | Promise<ToolOutputOf<TOutput>>;
 }
 
+/**
+ * Every key of {@link DefineToolOptions}, checked by `defineTool()` (the values by the definition's
+ * own rules below, `run` here): a new field of a tool definition is one more line here (TypeScript
+ * fails until it is).
+ */
+export const DEFINE_TOOL_OPTION_KEYS = {
+  name: true,
+  description: true,
+  input: true,
+  output: true,
+  needsApproval: true,
+  endsLoop: true,
+  timeoutMs: true,
+  run: 'function',
+  // A tool spread into a new definition (`defineTool({ ...tool, run })`) brings the `definition`
+  // made from its schemas: accepted, and made again.
+  definition: true,
+} as const satisfies OptionKeys<DefineToolOptions<ObjectSchema, undefined> & Pick<AnyTool, 'definition'>>;
+
 /** The protocol reserves `state` in a tool response (`{ state: "COMPLETE", ...output }`). */
 export const RESERVED_OUTPUT_FIELD = 'state';
 /** Tool names: 1 to 64 letters, digits, `_` or `-` (the protocol's `TOOL_NAME_PATTERN`). */
@@ -138,6 +158,7 @@ const MAX_DESCRIPTION_LENGTH = 4096;
 export function defineTool<TInput extends ObjectSchema, TOutput extends ObjectSchema | undefined = undefined>(
   options: DefineToolOptions<TInput, TOutput>,
 ): Tool<TInput, TOutput> {
+  checkOptions(options, DEFINE_TOOL_OPTION_KEYS, `defineTool(${JSON.stringify(options?.name)})`);
   const { name, description, input, run, needsApproval, endsLoop, timeoutMs } = options;
   const output = options.output as TOutput;
   const problems: string[] = [];
@@ -191,7 +212,7 @@ function controlProblems(needsApproval: unknown, endsLoop: unknown, timeoutMs: u
     !(typeof timeoutMs === 'number' && timeoutMs > 0 && timeoutMs <= MAX_TIMER_MS)
   ) {
     problems.push(
-      `✖ timeoutMs must be a positive number of milliseconds up to ${MAX_TIMER_MS}, got ${String(timeoutMs)}\n  → at timeoutMs`,
+      `✖ timeoutMs must be a positive number of milliseconds up to ${MAX_TIMER_MS}, got ${describeValue(timeoutMs)}\n  → at timeoutMs`,
     );
   }
   return problems;

@@ -1,3 +1,4 @@
+import { describeValue } from '../../internal/option-check.js';
 import { isTimerDelay, MAX_TIMER_MS } from '../../internal/timer-delay.js';
 import type { AnyTool } from '../define/define-tool.js';
 import { approverMissing } from '../run/call-controls.js';
@@ -11,7 +12,9 @@ import type { RunToolLoopOptions } from './tool-loop-options.js';
 export function checkLoopControls(options: RunToolLoopOptions, tools: ReadonlyMap<string, AnyTool>): void {
   const { approve, stopWhen, toolTimeoutMs } = options;
   if (approve !== undefined && typeof approve !== 'function') {
-    throw new TypeError(`runToolLoop: approve must be a function (call) => answer, got ${typeof approve}`);
+    throw new TypeError(
+      `runToolLoop: approve must be a function (call) => answer, got ${describeValue(approve)}`,
+    );
   }
   if (approve === undefined) {
     const needing = [...tools.values()].filter(
@@ -21,7 +24,7 @@ export function checkLoopControls(options: RunToolLoopOptions, tools: ReadonlyMa
   }
   if (toolTimeoutMs !== undefined && !isTimerDelay(toolTimeoutMs)) {
     throw new RangeError(
-      `runToolLoop: toolTimeoutMs must be a positive number of milliseconds up to ${MAX_TIMER_MS}, got ${String(toolTimeoutMs)}`,
+      `runToolLoop: toolTimeoutMs must be a positive number of milliseconds up to ${MAX_TIMER_MS}, got ${describeValue(toolTimeoutMs)}`,
     );
   }
   if (stopWhen !== undefined) {

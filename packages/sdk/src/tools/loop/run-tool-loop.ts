@@ -1,8 +1,14 @@
 import { DEFAULT_MAX_STEPS, DEFAULT_TOOL_CONCURRENCY } from '../../defaults.js';
 import { ToolNotDeclaredError } from '../../errors/index.js';
+import { checkId, checkOptions, describeValue } from '../../internal/option-check.js';
+import { RECOVER_OPTION_KEYS } from '../../recovery/recover-options.js';
 import type { AnyTool } from '../define/define-tool.js';
 import { loadToolHelpers } from '../load-tool-helpers.js';
-import type { RunToolLoopOptions, ToolLoopClient } from './tool-loop-options.js';
+import {
+  RUN_TOOL_LOOP_OPTION_KEYS,
+  type RunToolLoopOptions,
+  type ToolLoopClient,
+} from './tool-loop-options.js';
 import { ToolLoopRun } from './tool-loop-run.js';
 
 export type {
@@ -25,11 +31,18 @@ export type {
  * const { status, finalText } = await run;
  */
 export function runToolLoop(client: ToolLoopClient, options: RunToolLoopOptions): ToolLoopRun {
+  checkOptions(options, RUN_TOOL_LOOP_OPTION_KEYS, 'runToolLoop()');
+  checkId(options?.sessionId, 'runToolLoop()', 'sessionId');
+  if (typeof options.recover === 'object') {
+    checkOptions(options.recover, RECOVER_OPTION_KEYS, 'runToolLoop() recover');
+  }
   const maxSteps = atLeastOne('maxSteps', options.maxSteps ?? DEFAULT_MAX_STEPS);
   const concurrency = atLeastOne('concurrency', options.concurrency ?? DEFAULT_TOOL_CONCURRENCY);
   const { maxBodyBytes } = options;
   if (maxBodyBytes !== undefined && !(maxBodyBytes > 0)) {
-    throw new RangeError(`runToolLoop: maxBodyBytes must be a positive number of bytes, got ${maxBodyBytes}`);
+    throw new RangeError(
+      `runToolLoop: maxBodyBytes must be a positive number of bytes, got ${describeValue(maxBodyBytes)}`,
+    );
   }
   const tools = new Map<string, AnyTool>();
   for (const tool of loopTools(client, options)) {
@@ -54,7 +67,7 @@ export function runToolLoop(client: ToolLoopClient, options: RunToolLoopOptions)
 
 function atLeastOne(name: string, value: number): number {
   if (!Number.isInteger(value) || value < 1) {
-    throw new RangeError(`runToolLoop: ${name} must be an integer >= 1, got ${value}`);
+    throw new RangeError(`runToolLoop: ${name} must be an integer >= 1, got ${describeValue(value)}`);
   }
   return value;
 }

@@ -1,3 +1,4 @@
+import type { OptionKeys } from '../../internal/option-check.js';
 import type { RecoverOptions } from '../../recovery/recover-options.js';
 import type { ContextLike } from '../../tracing/tracer-like.js';
 import type { MessageReply, PendingTool, SendMessageRequest, UserContentBlock } from '../../wire/index.js';
@@ -117,3 +118,30 @@ export interface RunToolLoopOptions {
    */
   recover?: true | RecoverOptions | undefined;
 }
+
+/**
+ * Every key of {@link RunToolLoopOptions}, with its type, checked when a loop starts: an unknown
+ * key or a value of another type is a `TypeError` naming it. A new loop option is one more line
+ * here (TypeScript fails until it is).
+ */
+export const RUN_TOOL_LOOP_OPTION_KEYS = {
+  sessionId: true,
+  content: true,
+  tools: 'array',
+  maxSteps: 'number',
+  concurrency: 'number',
+  signal: 'object',
+  stream: 'boolean',
+  onText: 'function',
+  onStep: 'function',
+  onToolStart: 'function',
+  onHeartbeat: 'function',
+  onHeartbeatError: 'function',
+  maxBodyBytes: 'number',
+  random: 'function',
+  traceContext: 'object',
+  approve: 'function',
+  stopWhen: true,
+  toolTimeoutMs: 'number',
+  recover: true,
+} as const satisfies OptionKeys<RunToolLoopOptions>;

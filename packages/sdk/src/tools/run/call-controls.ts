@@ -1,3 +1,4 @@
+import { describeValue } from '../../internal/option-check.js';
 import { isTimerDelay, MAX_TIMER_MS } from '../../internal/timer-delay.js';
 import type { PendingTool } from '../../wire/index.js';
 import type { AnyTool } from '../define/define-tool.js';
@@ -46,7 +47,7 @@ export function callControls(options: CallControlOptions): CallControls | undefi
   if (timeoutMs === undefined && !needsApproval) return undefined;
   if (timeoutMs !== undefined && !isTimerDelay(timeoutMs)) {
     throw new RangeError(
-      `runTool: the time limit of tool "${tool.name}" must be a positive number of milliseconds up to ${MAX_TIMER_MS}, got ${String(timeoutMs)}`,
+      `runTool: the time limit of tool "${tool.name}" must be a positive number of milliseconds up to ${MAX_TIMER_MS}, got ${describeValue(timeoutMs)}`,
     );
   }
   if (needsApproval && approve === undefined) throw approverMissing([tool.name]);

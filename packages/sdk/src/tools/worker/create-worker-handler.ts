@@ -1,10 +1,11 @@
 import { DEFAULT_ABORT_GRACE_MS } from '../../defaults.js';
 import { ToolWorkerDataError } from '../../errors/index.js';
+import { checkOptions, describeValue } from '../../internal/option-check.js';
 import type { ToolContext } from '../define/define-tool.js';
 import type { ToolObject } from '../define/tool-schema.js';
 import { findNonPlainData } from './plain-data.js';
 import type { ToolWorkerSpawner } from './tool-worker-spawner.js';
-import type { WorkerHandlerOptions } from './worker-handler-options.js';
+import { WORKER_HANDLER_OPTION_KEYS, type WorkerHandlerOptions } from './worker-handler-options.js';
 import { WorkerHost } from './worker-host.js';
 
 export type { ToolWorkerExit, WorkerHandlerOptions } from './worker-handler-options.js';
@@ -21,14 +22,17 @@ export function createWorkerHandler<TInput extends ToolObject, TOutput extends T
   module: string | URL,
   options: WorkerHandlerOptions,
 ): WorkerToolHandler<TInput, TOutput> {
+  checkOptions(options, WORKER_HANDLER_OPTION_KEYS, 'workerHandler()');
   const { timeoutMs, abortGraceMs = DEFAULT_ABORT_GRACE_MS } = options;
   if (timeoutMs !== undefined && !(Number.isFinite(timeoutMs) && timeoutMs > 0)) {
     throw new RangeError(
-      `workerHandler: timeoutMs must be a positive number of milliseconds, got ${timeoutMs}`,
+      `workerHandler: timeoutMs must be a positive number of milliseconds, got ${describeValue(timeoutMs)}`,
     );
   }
   if (!(Number.isFinite(abortGraceMs) && abortGraceMs >= 0)) {
-    throw new RangeError(`workerHandler: abortGraceMs must be a number >= 0, got ${abortGraceMs}`);
+    throw new RangeError(
+      `workerHandler: abortGraceMs must be a number >= 0, got ${describeValue(abortGraceMs)}`,
+    );
   }
   return (input, ctx) =>
     runInWorker(spawn, module, { ...options, abortGraceMs }, input, ctx) as Promise<TOutput>;

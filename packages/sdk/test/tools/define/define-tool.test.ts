@@ -112,7 +112,7 @@ describe('defineTool', () => {
       'defineTool("send_email"): invalid tool definition:\n' +
         '✖ needsApproval must be a boolean or a function (input, call) => boolean\n  → at needsApproval\n' +
         '✖ endsLoop must be a boolean\n  → at endsLoop\n' +
-        '✖ timeoutMs must be a positive number of milliseconds up to 2147483647, got NaN\n  → at timeoutMs',
+        '✖ timeoutMs must be a positive number of milliseconds up to 2147483647, got NaN (a number)\n  → at timeoutMs',
     );
     const predicate = defineTool({
       ...base,

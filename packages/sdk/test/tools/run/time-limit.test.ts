@@ -115,7 +115,7 @@ describe('a time limit per tool on the main thread', () => {
 
   test('a limit no timer can keep is refused, by defineTool and by runTool', async () => {
     expect(() => slowTool({ timeoutMs: 0 })).toThrow(
-      /✖ timeoutMs must be a positive number of milliseconds up to 2147483647, got 0\n {2}→ at timeoutMs/,
+      /✖ timeoutMs must be a positive number of milliseconds up to 2147483647, got 0 \(a number\)\n {2}→ at timeoutMs/,
     );
     const { tool } = slowTool();
     await expect(

@@ -1,0 +1,106 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseCassetteText } from '@parley/reference-server';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = fileURLToPath(new URL('../../../..', import.meta.url));
+const CONFIG = fileURLToPath(new URL('./fixtures/vitest.fixture.config.ts', import.meta.url));
+const FIXTURE = 'packages/reference-server/test/cassette/fixtures/tests-recorded.fixture.ts';
+const T1 = '1700000000000';
+const T2 = '1710000000000';
+
+/** Runs the fixture in a vitest of its own; its exit code and output. */
+function runFixture(args: string[], env: Record<string, string>): { status: number | null; output: string } {
+  const run = spawnSync('npx', ['vitest', 'run', '--config', CONFIG, FIXTURE, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, PARLEY_CASSETTE_MODE: '', ...env, FORCE_COLOR: '0', NO_COLOR: '1' },
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
+  return { status: run.status, output: `${run.stdout}\n${run.stderr}` };
+}
+
+/** The text of each test's sessions in the file, by test: the bytes a run must keep. */
+function sessionTexts(text: string): Map<string, string> {
+  const texts = new Map<string, string>();
+  for (const chunk of text.split(/\n {4}\{\n/).slice(1)) {
+    const session = chunk.slice(0, chunk.lastIndexOf('\n    }'));
+    const test = /^ {6}"test": (".*"),$/m.exec(session)?.[1];
+    if (test === undefined) continue;
+    const name = JSON.parse(test) as string;
+    texts.set(name, `${texts.get(name) ?? ''}${session}`);
+  }
+  return texts;
+}
+
+/** A cassette recorded by the fixture's three tests. */
+function recordAll(): { file: string; text: string } {
+  const file = join(mkdtempSync(join(tmpdir(), 'parley-per-test-record-')), 'weather.json');
+  const run = runFixture([], { CASSETTE: file, PARLEY_CASSETTE_MODE: 'record', NOW: T1 });
+  expect(run.output).toContain(`cassette ${file}: 3 tests recorded, 0 kept`);
+  expect(run.status).toBe(0);
+  return { file, text: readFileSync(file, 'utf8') };
+}
+
+describe("recording a cassette per test (per: 'test') never loses a recording", { timeout: 180_000 }, () => {
+  it('re-recording one test with -t replaces that test alone and keeps the others byte for byte, saying so', () => {
+    const { file, text: before } = recordAll();
+    const run = runFixture(['-t', 'Oslo'], { CASSETTE: file, PARLEY_CASSETTE_MODE: 'record', NOW: T2 });
+    expect(run.status).toBe(0);
+    expect(run.output).toContain(`cassette ${file}: 1 test recorded, 2 kept`);
+    const after = readFileSync(file, 'utf8');
+    const [old, now] = [sessionTexts(before), sessionTexts(after)];
+    expect([...now.keys()]).toEqual(['weather > Paris', 'weather > Oslo', 'a joke']);
+    expect(now.get('weather > Paris')).toBe(old.get('weather > Paris'));
+    expect(now.get('a joke')).toBe(old.get('a joke'));
+    // The test recorded again carries its own time; the file keeps that of its oldest recording.
+    const cassette = parseCassetteText(after);
+    expect(cassette.recordedAt).toBe(new Date(Number(T1)).toISOString());
+    expect(cassette.sessions.find((s) => s.test === 'weather > Oslo')?.recordedAt).toBe(
+      new Date(Number(T2)).toISOString(),
+    );
+  });
+
+  it("a test that fails while recording keeps the file's recording of it; the tests that passed are recorded", () => {
+    const { file, text: before } = recordAll();
+    const run = runFixture([], { CASSETTE: file, PARLEY_CASSETTE_MODE: 'record', NOW: T2, FAIL: 'Oslo' });
+    expect(run.status).not.toBe(0);
+    expect(run.output).toContain(
+      `cassette ${file}: 2 tests recorded, 1 kept; 1 test failed, its recording not written`,
+    );
+    expect(sessionTexts(readFileSync(file, 'utf8')).get('weather > Oslo')).toBe(
+      sessionTexts(before).get('weather > Oslo'),
+    );
+  });
+
+  it('a mismatch names the command that records that one test again, which runs it alone, and does not suggest allowUnused', () => {
+    const { file } = recordAll();
+    const run = runFixture([], { CASSETTE: file, PARLEY_CASSETTE_MODE: 'replay', OSLO_ASKS: 'Paris' });
+    expect(run.status).not.toBe(0);
+    const command = `PARLEY_CASSETTE_MODE=record npx vitest run '${FIXTURE}' -t '^weather Oslo$'`;
+    expect(run.output).toContain(
+      `The test sends something else than when it was recorded: record this test again: ${command}`,
+    );
+    expect(run.output).not.toContain('allowUnused');
+    // The -t of that command picks the test out, and the recording is good.
+    const again = runFixture(['-t', '^weather Oslo$'], { CASSETTE: file, PARLEY_CASSETTE_MODE: 'replay' });
+    expect(again.output).toMatch(/1 passed \| 2 skipped|2 skipped \| 1 passed/);
+    expect(again.status).toBe(0);
+  });
+
+  it("auto records the tests a cassette lacks when an upstream is given (Polly's recordIfMissing), keeping the others", () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'parley-per-test-auto-')), 'weather.json');
+    const first = runFixture(['-t', 'Paris'], { CASSETTE: file, PARLEY_CASSETTE_MODE: 'record', NOW: T1 });
+    expect(first.output).toContain(`cassette ${file}: 1 test recorded, 0 kept`);
+    const before = readFileSync(file, 'utf8');
+    const run = runFixture([], { CASSETTE: file, PARLEY_CASSETTE_MODE: 'auto', NOW: T2 });
+    expect(run.status).toBe(0);
+    expect(run.output).toContain(`cassette ${file}: 2 sessions added (record-missing)`);
+    const after = readFileSync(file, 'utf8');
+    expect([...sessionTexts(after).keys()]).toEqual(['weather > Paris', 'weather > Oslo', 'a joke']);
+    expect(sessionTexts(after).get('weather > Paris')).toBe(sessionTexts(before).get('weather > Paris'));
+  });
+});
