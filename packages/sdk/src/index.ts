@@ -123,6 +123,7 @@ export type {
   ToolObject,
   ToolSchema,
 } from './tools/define/tool-schema.js';
+export type { ToolLoopReattach } from './tools/loop/reattach.js';
 export type {
   RunToolLoopOptions,
   ToolLoopClient,
@@ -134,6 +135,8 @@ export type { DeclaredTools } from './tools/loop/session-tools.js';
 export type { StopCondition } from './tools/loop/stop-conditions.js';
 export { hasToolCall, stepCountIs } from './tools/loop/stop-conditions.js';
 export type { ToolLoopResult, ToolLoopRun, ToolLoopStep, ToolLoopStop } from './tools/loop/tool-loop-run.js';
+export type { ModelPrice, ToolLoopPrices } from './tools/loop/usage-budget.js';
+export type { ToolInputRepair, ToolInputRepairer, ToolInputRepairRequest } from './tools/run/input-repair.js';
 export type { RunToolOptions } from './tools/run/run-tool.js';
 export type {
   ToolApproval,
@@ -141,6 +144,7 @@ export type {
   ToolApprovalRequest,
   ToolApprover,
 } from './tools/run/tool-approval.js';
+export type { ToolMiddleware, ToolMiddlewareCall } from './tools/run/tool-middleware.js';
 export type {
   ToolRunAlreadySettled,
   ToolRunComplete,

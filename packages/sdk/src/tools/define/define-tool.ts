@@ -1,4 +1,5 @@
 import type { ToolDefinition } from '../../wire/index.js';
+import type { ToolMiddleware } from '../run/tool-middleware.js';
 import {
   isToolSchema,
   JSON_SCHEMA_TARGET,
@@ -24,6 +25,12 @@ export interface ToolContext {
   name: string;
   /** The input exactly as the model sent it, before the input schema parsed it. */
   rawInput: ToolObject;
+  /**
+   * 1 for the call's first run. More than 1 when a worker had claimed the call before this run (a
+   * `runToolLoop({ resume: true })` after a crash): that run may have done part or all of the work,
+   * so make side effects idempotent, keyed on `requestId` (docs/tool-workers.md, "After a crash").
+   */
+  attempt: number;
 }
 
 /** The call a `needsApproval` predicate is asked about. */
@@ -69,6 +76,10 @@ export interface Tool<
   readonly endsLoop?: boolean | undefined;
   /** The handler's time limit in ms (see {@link DefineToolOptions.timeoutMs}). */
   readonly timeoutMs?: number | undefined;
+  /** Runs around each call of this tool (see {@link DefineToolOptions.middleware}). */
+  readonly middleware?: readonly ToolMiddleware<SchemaOutput<TInput>, ToolOutputOf<TOutput>>[] | undefined;
+  /** Runs alone in its step (see {@link DefineToolOptions.exclusive}). */
+  readonly exclusive?: boolean | undefined;
   run(input: SchemaOutput<TInput>, ctx: ToolContext): ToolOutputOf<TOutput> | Promise<ToolOutputOf<TOutput>>;
 }
 
@@ -107,6 +118,18 @@ export interface DefineToolOptions<TInput extends ObjectSchema, TOutput extends 
    * `toolTimeoutMs`, else none.
    */
   timeoutMs?: number | undefined;
+  /**
+   * Functions `(call, next) => output` around each run of this tool, typed by its schemas, inside
+   * the loop's own `middleware` (the first is the outermost). Approval and the time limit run
+   * inside them, when `next()` is called. See `ToolMiddleware`.
+   */
+  middleware?: readonly ToolMiddleware<SchemaOutput<TInput>, ToolOutputOf<TOutput>>[] | undefined;
+  /**
+   * In a `runToolLoop` step, calls of this tool run after the step's other calls have settled, one
+   * at a time and with nothing beside them, whatever `concurrency` says: for a tool that must not
+   * overlap others (a deploy, a migration, a write to the same file).
+   */
+  exclusive?: boolean | undefined;
   run(input: SchemaOutput<TInput>, ctx: ToolContext): ToolOutputOf<TOutput> | Promise<ToolOutputOf<TOutput>>;
 }
 
@@ -140,7 +163,8 @@ const LONGEST_TIMER_MS = 2_147_483_647;
 export function defineTool<TInput extends ObjectSchema, TOutput extends ObjectSchema | undefined = undefined>(
   options: DefineToolOptions<TInput, TOutput>,
 ): Tool<TInput, TOutput> {
-  const { name, description, input, run, needsApproval, endsLoop, timeoutMs } = options;
+  const { name, description, input, run, needsApproval, endsLoop, timeoutMs, middleware, exclusive } =
+    options;
   const output = options.output as TOutput;
   const problems: string[] = [];
   if (typeof name !== 'string' || !TOOL_NAME_PATTERN.test(name)) {
@@ -154,6 +178,15 @@ export function defineTool<TInput extends ObjectSchema, TOutput extends ObjectSc
     problems.push(`✖ the description must be 1 to ${MAX_DESCRIPTION_LENGTH} characters\n  → at description`);
   }
   problems.push(...controlProblems(needsApproval, endsLoop, timeoutMs));
+  if (
+    middleware !== undefined &&
+    !(Array.isArray(middleware) && middleware.every((m) => typeof m === 'function'))
+  ) {
+    problems.push('✖ middleware must be a list of functions (call, next) => output\n  → at middleware');
+  }
+  if (exclusive !== undefined && typeof exclusive !== 'boolean') {
+    problems.push('✖ exclusive must be a boolean\n  → at exclusive');
+  }
   if (problems.length > 0) {
     throw new TypeError(`defineTool("${name}"): invalid tool definition:\n${problems.join('\n')}`);
   }
@@ -170,7 +203,12 @@ export function defineTool<TInput extends ObjectSchema, TOutput extends ObjectSc
     }
     definition.responseShape = responseShape;
   }
-  return { name, description, definition, input, output, run, needsApproval, endsLoop, timeoutMs };
+  return {
+    ...{ name, description, definition, input, output, run, needsApproval, endsLoop, timeoutMs },
+    // Only when given: a tool without them keeps the shape it always had.
+    ...(middleware !== undefined && middleware.length > 0 && { middleware }),
+    ...(exclusive !== undefined && { exclusive }),
+  };
 }
 
 /** The loop controls' rules (approval, stop, time limit), as issues like the other definition checks. */

@@ -3,8 +3,10 @@ import { forwardAbort } from '../../internal/forward-abort.js';
 import type { RecoveryAttempt } from '../../recovery/recover-options.js';
 import { EventQueue } from '../../streaming/event-queue.js';
 import type { Message, MessageReply, StopReason, Usage } from '../../wire/index.js';
+import type { ToolInputRepair } from '../run/input-repair.js';
 import type { ToolApproval } from '../run/tool-approval.js';
 import type { ToolRunResult } from '../run/tool-run-result.js';
+import type { ToolLoopReattach } from './reattach.js';
 
 /** One model reply of a tool loop and the tool calls it asked for, all settled. */
 export interface ToolLoopStep {
@@ -17,6 +19,10 @@ export interface ToolLoopStep {
   recovery?: RecoveryAttempt[];
   /** Who approved what: one record per call that needed approval (`approve`), when any did. */
   approvals?: ToolApproval[] | undefined;
+  /** The inputs `repairToolInput` fixed, when it fixed any. */
+  repairs?: ToolInputRepair[] | undefined;
+  /** What the reply cost, from its usage and the loop's `prices` (only with `prices`). */
+  cost?: number | undefined;
 }
 
 /** Why a loop stopped before the model was done (`status: 'stopped'`). */
@@ -44,10 +50,17 @@ export interface ToolLoopResult {
   /** The text of the last assistant message. */
   finalText: string;
   steps: ToolLoopStep[];
-  /** The stop reason of the last reply (`tool_use` when `status` is `max_steps`). */
-  stopReason: StopReason;
+  /**
+   * The stop reason of the last reply (`tool_use` when `status` is `max_steps`); `undefined` only
+   * for a `resume` that found nothing open (no reply was asked for).
+   */
+  stopReason: StopReason | undefined;
   /** Token usage summed over the replies that reported it. */
   usage: Usage;
+  /** The cost of the steps summed (only with `prices`). */
+  cost?: number | undefined;
+  /** With `resume: true`: what the run found when it re-attached, and how the calls it claimed ended. */
+  reattached?: ToolLoopReattach | undefined;
 }
 
 /** Runs the loop: `emit` each step as it completes; reject on failure. */

@@ -1,19 +1,21 @@
 // The tool loop's body: send, run the pending tools, resume. `runToolLoop` loads it on its first
 // run, with the other tool helpers (../tool-helpers.ts).
 import { linkedSignal } from '../../internal/linked-signal.js';
-import { mapConcurrent } from '../../internal/map-concurrent.js';
 import type { ContextLike } from '../../tracing/tracer-like.js';
-import type { Message, MessageReply, SendMessageRequest } from '../../wire/index.js';
+import type { Message, MessageReply, PendingTool, SendMessageRequest } from '../../wire/index.js';
 import type { AnyTool } from '../define/define-tool.js';
 import { reportUnknownTool } from '../run/report-unknown-tool.js';
 import { runTool } from '../run/run-tool.js';
 import type { ToolRunResult } from '../run/tool-run-result.js';
 import { checkLoopControls } from './check-loop-controls.js';
 import { checkStop } from './check-stop.js';
+import { mapInTurns } from './exclusive-calls.js';
+import { reattach, type ToolLoopReattach } from './reattach.js';
 import { type StepRecovery, stepRecovery } from './step-recovery.js';
 import type { RunToolLoopOptions, ToolLoopClient } from './tool-loop-options.js';
 import type { ToolLoopResult, ToolLoopStep } from './tool-loop-run.js';
 import type { ToolLoopTrace } from './tool-loop-trace.js';
+import { loopPrice, sumUsage, usageCost } from './usage-budget.js';
 
 /** The loop's settings, checked by `runToolLoop` before the run starts. */
 export interface ToolLoopConfig {
@@ -33,19 +35,49 @@ export async function runToolLoopSteps(
   signal: AbortSignal,
 ): Promise<ToolLoopResult> {
   checkLoopControls(options, config.tools);
+  const price = options.prices === undefined ? undefined : loopPrice(options.prices, options.model);
   const { sessionId } = options;
   const messages = new Map<number, Message>();
   const steps: ToolLoopStep[] = [];
   let body: SendMessageRequest = options.content === undefined ? {} : { content: options.content };
+  let reattached: ToolLoopReattach | undefined;
+  if (options.resume) {
+    const found = await reattach(client, options, signal, (calls, attempts) =>
+      runCalls(client, calls, options.heartbeatTimeoutMs, options, config, signal, undefined, attempts),
+    );
+    if (!found.open) {
+      return {
+        status: 'done',
+        sessionId,
+        messages: [],
+        finalText: lastAssistantText(found.messages),
+        steps,
+        stopReason: undefined,
+        usage: sumUsage(steps),
+        ...(price && { cost: 0 }),
+      };
+    }
+    reattached = found.reattached;
+  }
   for (let step = 1; ; step++) {
     signal.throwIfAborted();
     const traceContext = config.trace?.startStep(step);
     const recovery = stepRecovery(options.recover, messages);
     const reply = await send(client, sessionId, body, options, signal, recovery, traceContext);
     for (const message of reply.messages) messages.set(message.index, message);
-    const toolResults = await runPending(client, reply, options, config, signal, traceContext);
+    const toolResults = await runCalls(
+      client,
+      reply.pendingTools,
+      reply.heartbeatTimeoutMs,
+      options,
+      config,
+      signal,
+      traceContext,
+    );
     const done: ToolLoopStep = { step, reply, toolResults, ...(recovery && { recovery: recovery.attempts }) };
     if (toolResults.some((r) => r.approval)) done.approvals = toolResults.flatMap((r) => r.approval ?? []);
+    if (toolResults.some((r) => r.repair)) done.repairs = toolResults.flatMap((r) => r.repair ?? []);
+    if (price) done.cost = usageCost(reply.usage, price);
     config.trace?.endStep(done);
     steps.push(done);
     emit(done);
@@ -64,6 +96,8 @@ export async function runToolLoopSteps(
         steps,
         stopReason: reply.stopReason,
         usage: sumUsage(steps),
+        ...(price && { cost: steps.reduce((total, s) => total + (s.cost ?? 0), 0) }),
+        ...(reattached && { reattached }),
       };
     }
     body = {};
@@ -88,15 +122,17 @@ async function send(
   return stream.finalReply();
 }
 
-async function runPending(
+async function runCalls(
   client: ToolLoopClient,
-  reply: MessageReply,
+  pendingTools: readonly PendingTool[],
+  heartbeatTimeoutMs: number | undefined,
   options: RunToolLoopOptions,
   config: ToolLoopConfig,
   signal: AbortSignal,
   traceContext: ContextLike | undefined,
+  attempts?: ReadonlyMap<string, number>,
 ): Promise<ToolRunResult[]> {
-  if (reply.pendingTools.length === 0) return [];
+  if (pendingTools.length === 0) return [];
   // One failing tool (its report failed for good) cancels its siblings before the loop rejects.
   const step = new AbortController();
   const linked = linkedSignal(signal, step.signal);
@@ -105,9 +141,10 @@ async function runPending(
   // The calls' lifetimes count from here (an approval wait ends before the deadline).
   const receivedAt = Date.now();
   try {
-    return await mapConcurrent(
-      reply.pendingTools,
+    return await mapInTurns(
+      pendingTools,
       config.concurrency,
+      (pending) => config.tools.get(pending.name)?.exclusive === true,
       (pending) => {
         const tool = config.tools.get(pending.name);
         if (!tool)
@@ -126,7 +163,7 @@ async function runPending(
           sessionId: options.sessionId,
           pending,
           tool,
-          heartbeatTimeoutMs: reply.heartbeatTimeoutMs,
+          heartbeatTimeoutMs,
           signal: stepSignal,
           random: options.random,
           maxBodyBytes: options.maxBodyBytes,
@@ -140,6 +177,9 @@ async function runPending(
           approve: options.approve,
           toolTimeoutMs: options.toolTimeoutMs,
           receivedAt,
+          middleware: options.middleware,
+          repairToolInput: options.repairToolInput,
+          attempt: attempts?.get(pending.requestId),
         });
       },
       (error) => step.abort(error),
@@ -153,15 +193,4 @@ function lastAssistantText(messages: readonly Message[]): string {
   const last = messages.filter((m) => m.role === 'assistant' && m.deletedAt === null).at(-1);
   if (!last) return '';
   return last.content.map((block) => (block.type === 'text' ? block.text : '')).join('');
-}
-
-function sumUsage(steps: readonly ToolLoopStep[]): ToolLoopResult['usage'] {
-  const total = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
-  for (const { reply } of steps) {
-    if (!reply.usage) continue;
-    total.inputTokens += reply.usage.inputTokens;
-    total.outputTokens += reply.usage.outputTokens;
-    total.totalTokens += reply.usage.totalTokens;
-  }
-  return total;
 }

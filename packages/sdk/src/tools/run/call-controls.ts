@@ -2,10 +2,12 @@ import { isTimerDelay, MAX_TIMER_MS } from '../../internal/timer-delay.js';
 import type { PendingTool } from '../../wire/index.js';
 import type { AnyTool, ToolContext } from '../define/define-tool.js';
 import { askApproval } from './ask-approval.js';
-import type { ExecuteControls } from './execute-tool.js';
+import type { ExecuteControls, Outcome } from './execute-tool.js';
 import { heartbeatIntervalMs } from './heartbeat.js';
+import { repairInput, type ToolInputRepair, type ToolInputRepairer } from './input-repair.js';
 import { TimeLimit } from './time-limit.js';
 import type { ToolApproval, ToolApprover } from './tool-approval.js';
+import type { ToolMiddleware } from './tool-middleware.js';
 
 /** When a call was made and when it is abandoned (server clock, Unix ms), when the caller knows. */
 export interface CallTimes {
@@ -21,26 +23,31 @@ export interface CallControlOptions {
   toolTimeoutMs?: number | undefined;
   receivedAt?: number | undefined;
   heartbeatTimeoutMs?: number | undefined;
+  middleware?: readonly ToolMiddleware[] | undefined;
+  repairToolInput?: ToolInputRepairer | undefined;
 }
 
 /**
- * What stands between a call's input and its handler: the approval (`needsApproval`, `approve`)
- * and the handler's time limit (`timeoutMs`). Undefined for a call with neither, so that the
- * common call pays nothing for them. Throws a `TypeError` for a tool that needs approval when no
+ * What stands between a call's input and its handler: the approval (`needsApproval`, `approve`),
+ * the handler's time limit (`timeoutMs`), the middleware around them and the input repairer.
+ * Undefined for a call with none, so that the common call pays nothing for them. Throws a `TypeError` for a tool that needs approval when no
  * `approve` was given, and a `RangeError` for a time limit no timer can keep.
  */
 export function callControls(options: CallControlOptions): CallControls | undefined {
   const { tool } = options;
   const timeoutMs = tool.timeoutMs ?? options.toolTimeoutMs;
   const needsApproval = tool.needsApproval !== undefined && tool.needsApproval !== false;
-  if (timeoutMs === undefined && !needsApproval) return undefined;
+  const middleware = [...(options.middleware ?? []), ...(tool.middleware ?? [])];
+  if (timeoutMs === undefined && !needsApproval && middleware.length === 0 && !options.repairToolInput) {
+    return undefined;
+  }
   if (timeoutMs !== undefined && !isTimerDelay(timeoutMs)) {
     throw new RangeError(
       `runTool: the time limit of tool "${tool.name}" must be a positive number of milliseconds up to ${MAX_TIMER_MS}, got ${String(timeoutMs)}`,
     );
   }
   if (needsApproval && options.approve === undefined) throw approverMissing([tool.name]);
-  return new CallControls(options, timeoutMs);
+  return new CallControls(options, timeoutMs, middleware);
 }
 
 /** The error for tools that need approval when no one was named to give it. */
@@ -58,12 +65,20 @@ export class CallControls {
   readonly limit: TimeLimit | undefined;
   /** Who approved what, once asked. */
   approval: ToolApproval | undefined;
+  /** The repaired input, when `repairToolInput` fixed it. */
+  repair: ToolInputRepair | undefined;
   readonly #options: CallControlOptions;
+  readonly #middleware: readonly ToolMiddleware[];
   /** When the approval wait ends, in `Date.now()` ms; undefined when the call's deadline is unknown. */
   readonly #waitEndsAt: number | undefined;
 
-  constructor(options: CallControlOptions, timeoutMs: number | undefined) {
+  constructor(
+    options: CallControlOptions,
+    timeoutMs: number | undefined,
+    middleware: readonly ToolMiddleware[],
+  ) {
     this.#options = options;
+    this.#middleware = middleware;
     this.limit = timeoutMs === undefined ? undefined : new TimeLimit(options.tool.name, timeoutMs);
     const { createdAt, deadlineAt } = options.pending;
     // The server's clock may differ from this one: count the call's lifetime from when its reply
@@ -78,17 +93,36 @@ export class CallControls {
   }
 
   forCall(ctx: ToolContext): ExecuteControls {
-    const { tool, approve } = this.#options;
+    const { tool, approve, repairToolInput } = this.#options;
+    // Asked once per call, however often a middleware calls `next` (a retry).
+    let asked: Promise<Outcome | undefined> | undefined;
     const gate =
       approve === undefined
         ? undefined
-        : async (input: unknown) => {
-            const waitEndsAt = this.#waitEndsAt;
-            const waitMs = waitEndsAt === undefined ? undefined : Math.max(0, waitEndsAt - Date.now());
-            const { approval, refused } = await askApproval({ tool, input, ctx, approve, waitMs });
-            this.approval = approval;
-            return refused;
+        : (input: unknown) => {
+            asked ??= (async () => {
+              const waitEndsAt = this.#waitEndsAt;
+              const waitMs = waitEndsAt === undefined ? undefined : Math.max(0, waitEndsAt - Date.now());
+              const { approval, refused } = await askApproval({ tool, input, ctx, approve, waitMs });
+              this.approval = approval;
+              return refused;
+            })();
+            return asked;
           };
-    return { gate, limit: this.limit };
+    const repair =
+      repairToolInput === undefined
+        ? undefined
+        : async (issues: Parameters<typeof repairInput>[3]) => {
+            const { sessionId, requestId, name, rawInput } = ctx;
+            const result = await repairInput(
+              repairToolInput,
+              tool,
+              { sessionId, requestId, name, rawInput },
+              issues,
+            );
+            if (result && 'repair' in result) this.repair = result.repair;
+            return result;
+          };
+    return { gate, limit: this.limit, middleware: this.#middleware, repair };
   }
 }

@@ -2,9 +2,11 @@ import { DEFAULT_MAX_BODY_BYTES } from '../../defaults.js';
 import { raceSignal } from '../../internal/race-signal.js';
 import type { PendingTool } from '../../wire/index.js';
 import { type AnyTool, RESERVED_OUTPUT_FIELD, type ToolContext } from '../define/define-tool.js';
-import { formatIssues, type ToolObject, validateWith } from '../define/tool-schema.js';
+import { formatIssues, type SchemaIssue, type ToolObject, validateWith } from '../define/tool-schema.js';
+import type { RepairResult } from './input-repair.js';
 import { responseBodyBytes, toolOutputTooLarge } from './output-size.js';
 import type { TimeLimit } from './time-limit.js';
+import { type InnerOutcome, runMiddleware, type ToolMiddleware } from './tool-middleware.js';
 
 /** What running a handler came to, before anything is reported. */
 export type Outcome =
@@ -17,6 +19,10 @@ export interface ExecuteControls {
   gate?: ((input: unknown) => Promise<Outcome | undefined>) | undefined;
   /** The handler's time limit: started as it starts; past it, the outcome is its `ToolTimeoutError`. */
   limit?: TimeLimit | undefined;
+  /** Around the gate, the limit and the handler: the loop's middleware, then the tool's. */
+  middleware?: readonly ToolMiddleware[] | undefined;
+  /** Asked for a fixed input when the input fails the schema (`repairToolInput`). */
+  repair?: ((issues: readonly SchemaIssue[]) => Promise<RepairResult | undefined>) | undefined;
 }
 
 /**
@@ -29,34 +35,31 @@ export async function executeTool(
   ctx: ToolContext,
   controls?: ExecuteControls,
 ): Promise<Outcome> {
-  const input = await validateWith(tool.input, pending.input);
-  if ('issues' in input) {
-    // The model gets the schema library's own issue texts, so it can correct its input.
-    return {
-      kind: 'error',
-      message: `Invalid input for tool "${pending.name}":\n${formatIssues(input.issues)}`,
-      cause: input.issues,
-    };
-  }
-  if (controls?.gate) {
-    const refused = await controls.gate(input.value);
-    if (refused) return refused;
-  }
-  const limit = controls?.limit;
-  let raw: unknown;
-  try {
-    if (limit) {
-      limit.start();
-      // The limit does not wait for a handler that ignores its signal.
-      raw = await raceSignal(Promise.resolve(tool.run(input.value, ctx)), limit.signal);
-    } else {
-      raw = await tool.run(input.value, ctx);
+  const parsed = await validateWith(tool.input, pending.input);
+  let input: unknown;
+  if ('issues' in parsed) {
+    const repaired = controls?.repair ? await controls.repair(parsed.issues) : undefined;
+    if (repaired && 'refused' in repaired) return repaired.refused;
+    if (!repaired) {
+      // The model gets the schema library's own issue texts, so it can correct its input.
+      return {
+        kind: 'error',
+        message: `Invalid input for tool "${pending.name}":\n${formatIssues(parsed.issues)}`,
+        cause: parsed.issues,
+      };
     }
-  } catch (error) {
-    return { kind: 'error', message: errorMessage(error, pending.name), cause: error };
-  } finally {
-    limit?.clear();
+    input = repaired.value;
+  } else {
+    input = parsed.value;
   }
+  const invoke = (value: unknown) => invokeHandler(tool, value, ctx, controls);
+  const middleware = controls?.middleware;
+  const ran =
+    middleware && middleware.length > 0
+      ? await runMiddleware(middleware, input, ctx, invoke, (error) => errorMessage(error, pending.name))
+      : await invoke(input);
+  if (ran.kind === 'error') return ran;
+  const raw = ran.value;
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     const got = raw === null ? 'null' : Array.isArray(raw) ? 'an array' : typeof raw;
     return {
@@ -85,6 +88,38 @@ export async function executeTool(
     };
   }
   return { kind: 'complete', output };
+}
+
+/**
+ * The innermost step of a run: the gate (approval, asked once per call however often a middleware
+ * calls `next`), then the handler under its time limit.
+ */
+async function invokeHandler(
+  tool: AnyTool,
+  input: unknown,
+  ctx: ToolContext,
+  controls: ExecuteControls | undefined,
+): Promise<InnerOutcome> {
+  if (controls?.gate) {
+    const refused = await controls.gate(input);
+    if (refused) return refused.kind === 'error' ? refused : { kind: 'returned', value: refused.output };
+  }
+  const limit = controls?.limit;
+  try {
+    if (limit) {
+      limit.start();
+      // The limit does not wait for a handler that ignores its signal.
+      return {
+        kind: 'returned',
+        value: await raceSignal(Promise.resolve(tool.run(input, ctx)), limit.signal),
+      };
+    }
+    return { kind: 'returned', value: await tool.run(input, ctx) };
+  } catch (error) {
+    return { kind: 'error', message: errorMessage(error, ctx.name), cause: error };
+  } finally {
+    limit?.clear();
+  }
 }
 
 /** A complete outcome, or an ERROR when its response body would be over the body limit. */

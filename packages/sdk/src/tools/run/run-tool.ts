@@ -14,9 +14,11 @@ import type { AnyTool, ToolContext } from '../define/define-tool.js';
 import { type CallControls, type CallTimes, callControls } from './call-controls.js';
 import { checkOutputSize, executeTool, type Outcome } from './execute-tool.js';
 import { Heartbeat } from './heartbeat.js';
+import type { ToolInputRepairer } from './input-repair.js';
 import { responseBodyBytes, toolOutputTooLarge } from './output-size.js';
 import { reportWithRetry } from './report.js';
 import type { ToolApprover } from './tool-approval.js';
+import type { ToolMiddleware } from './tool-middleware.js';
 import type { ToolRunBase, ToolRunLost, ToolRunOutput, ToolRunResult } from './tool-run-result.js';
 import { traceToolRun } from './tool-run-trace.js';
 import type { ToolClient, ToolTransport } from './tool-transport.js';
@@ -65,6 +67,21 @@ export interface RunToolOptions<TTool extends AnyTool = AnyTool> {
    * (`deadlineAt - createdAt`) is counted from here. Default: when `runTool` starts.
    */
   receivedAt?: number | undefined;
+  /**
+   * Functions `(call, next) => output` around the run, outside the tool's own `middleware` (the
+   * first is the outermost); the approval and the time limit run inside them. See `ToolMiddleware`.
+   */
+  middleware?: readonly ToolMiddleware[] | undefined;
+  /**
+   * Asked when the input fails the tool's schema: return a fixed input to run the tool with (the
+   * result records it in `repair`), or nothing to report the schema's error to the model.
+   */
+  repairToolInput?: ToolInputRepairer | undefined;
+  /**
+   * The handler's `ctx.attempt`: 1 (the default) for a call no one ran before, more when an earlier
+   * worker had claimed it (`runToolLoop({ resume: true })` sets it).
+   */
+  attempt?: number | undefined;
 }
 
 /**
@@ -142,6 +159,7 @@ async function run<TTool extends AnyTool>(
     requestId: pending.requestId,
     name: pending.name,
     rawInput: pending.input,
+    attempt: options.attempt ?? 1,
   };
 
   let outcome: Outcome | undefined;
@@ -153,6 +171,7 @@ async function run<TTool extends AnyTool>(
     // Only the race's signal rejects here: executeTool() never throws.
   }
   if (controls?.approval) base.approval = controls.approval;
+  if (controls?.repair) base.repair = controls.repair;
   await heartbeat.stop();
   handler?.unlink();
   if (heartbeat.lostError) return lost(base, heartbeat.lostError);
