@@ -110,6 +110,8 @@ export type {
   Tool,
   ToolApprovalCall,
   ToolContext,
+  ToolMiddleware,
+  ToolMiddlewareCall,
   ToolOutputOf,
 } from './tools/define/define-tool.js';
 export { defineTool, toolsToExtensions } from './tools/define/define-tool.js';
@@ -123,7 +125,6 @@ export type {
   ToolObject,
   ToolSchema,
 } from './tools/define/tool-schema.js';
-export type { ToolLoopReattach } from './tools/loop/reattach.js';
 export type {
   RunToolLoopOptions,
   ToolLoopClient,
@@ -134,7 +135,13 @@ export { runToolLoop } from './tools/loop/run-tool-loop.js';
 export type { DeclaredTools } from './tools/loop/session-tools.js';
 export type { StopCondition } from './tools/loop/stop-conditions.js';
 export { hasToolCall, stepCountIs } from './tools/loop/stop-conditions.js';
-export type { ToolLoopResult, ToolLoopRun, ToolLoopStep, ToolLoopStop } from './tools/loop/tool-loop-run.js';
+export type {
+  ToolLoopReattach,
+  ToolLoopResult,
+  ToolLoopRun,
+  ToolLoopStep,
+  ToolLoopStop,
+} from './tools/loop/tool-loop-run.js';
 export type { ModelPrice, ToolLoopPrices } from './tools/loop/usage-budget.js';
 export type { ToolInputRepair, ToolInputRepairer, ToolInputRepairRequest } from './tools/run/input-repair.js';
 export type { RunToolOptions } from './tools/run/run-tool.js';
@@ -144,7 +151,6 @@ export type {
   ToolApprovalRequest,
   ToolApprover,
 } from './tools/run/tool-approval.js';
-export type { ToolMiddleware, ToolMiddlewareCall } from './tools/run/tool-middleware.js';
 export type {
   ToolRunAlreadySettled,
   ToolRunComplete,

@@ -1,5 +1,4 @@
 import type { ToolDefinition } from '../../wire/index.js';
-import type { ToolMiddleware } from '../run/tool-middleware.js';
 import {
   isToolSchema,
   JSON_SCHEMA_TARGET,
@@ -32,6 +31,37 @@ export interface ToolContext {
    */
   attempt: number;
 }
+
+/** One tool call as a middleware sees it, its input parsed by the tool's schema. */
+export interface ToolMiddlewareCall<TInput = unknown> {
+  /** The parsed input: what the handler gets unless a middleware passes another to `next`. */
+  input: TInput;
+  /** The handler's context: `signal`, `sessionId`, `requestId`, `name`, `rawInput`, `attempt`. */
+  ctx: ToolContext;
+}
+
+/**
+ * A function around every run of a tool (logging, caching, auth, retries, metrics). `next(input?)`
+ * runs the rest of the chain (the inner middleware, then the approval, the time limit and the
+ * handler) and resolves with the handler's output, or rejects with what failed (a denial, the
+ * time limit, what the handler threw). Return an output without calling `next` to short-circuit
+ * with a result; throw to short-circuit with an error (the model gets its message, as for a
+ * handler that throws). What the middleware returns is checked by the tool's output schema.
+ *
+ * @example
+ * const logged: ToolMiddleware = async (call, next) => {
+ *   const started = Date.now();
+ *   try {
+ *     return await next();
+ *   } finally {
+ *     console.log(call.ctx.name, Date.now() - started, 'ms');
+ *   }
+ * };
+ */
+export type ToolMiddleware<TInput = unknown, TOutput = ToolObject> = (
+  call: ToolMiddlewareCall<TInput>,
+  next: (input?: TInput) => Promise<TOutput>,
+) => TOutput | Promise<TOutput>;
 
 /** The call a `needsApproval` predicate is asked about. */
 export interface ToolApprovalCall {

@@ -5,25 +5,7 @@ import type { Message, PendingTool, ToolCall, ToolCallState, ToolUseBlock } from
 import { heartbeatIntervalMs } from '../run/heartbeat.js';
 import type { ToolRunResult } from '../run/tool-run-result.js';
 import type { RunToolLoopOptions, ToolLoopClient } from './tool-loop-options.js';
-
-/** What a re-attaching run found on the server, and how the calls it claimed ended. */
-export interface ToolLoopReattach {
-  /**
-   * The calls this run claimed and ran, as the server showed them then (`PENDING`): their lease
-   * had gone stale (`lastHeartbeatAt` set: a worker had claimed them, and may have run part of the
-   * work; the handler sees `ctx.attempt` 2) or no one had picked them up (`lastHeartbeatAt` null).
-   */
-  claimed: ToolCall[];
-  /**
-   * Calls another worker was beating (`PROCESSING`, its lease fresh): left to it, and waited for
-   * until settled. One whose lease went stale while waiting was claimed, and is in `claimed` too.
-   */
-  skipped: ToolCall[];
-  /** Calls already settled (`COMPLETE`, `ERROR`, `ABANDONED`): never run again. */
-  completed: ToolCall[];
-  /** How the claimed calls ended, in the order they were claimed. */
-  toolResults: ToolRunResult[];
-}
+import type { ToolLoopReattach } from './tool-loop-run.js';
 
 /** Runs calls of the open turn as a step would (concurrency, exclusive tools, heartbeats). */
 export type RunCalls = (

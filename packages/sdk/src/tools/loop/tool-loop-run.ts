@@ -2,11 +2,10 @@ import { APIUserAbortError } from '../../errors/index.js';
 import { forwardAbort } from '../../internal/forward-abort.js';
 import type { RecoveryAttempt } from '../../recovery/recover-options.js';
 import { EventQueue } from '../../streaming/event-queue.js';
-import type { Message, MessageReply, StopReason, Usage } from '../../wire/index.js';
+import type { Message, MessageReply, StopReason, ToolCall, Usage } from '../../wire/index.js';
 import type { ToolInputRepair } from '../run/input-repair.js';
 import type { ToolApproval } from '../run/tool-approval.js';
 import type { ToolRunResult } from '../run/tool-run-result.js';
-import type { ToolLoopReattach } from './reattach.js';
 
 /** One model reply of a tool loop and the tool calls it asked for, all settled. */
 export interface ToolLoopStep {
@@ -33,6 +32,25 @@ export interface ToolLoopStop {
   reason: string;
   /** The step after which it stopped. */
   step: number;
+}
+
+/** What a re-attaching run found on the server, and how the calls it claimed ended. */
+export interface ToolLoopReattach {
+  /**
+   * The calls this run claimed and ran, as the server showed them then (`PENDING`): their lease
+   * had gone stale (`lastHeartbeatAt` set: a worker had claimed them, and may have run part of the
+   * work; the handler sees `ctx.attempt` 2) or no one had picked them up (`lastHeartbeatAt` null).
+   */
+  claimed: ToolCall[];
+  /**
+   * Calls another worker was beating (`PROCESSING`, its lease fresh): left to it, and waited for
+   * until settled. One whose lease went stale while waiting was claimed, and is in `claimed` too.
+   */
+  skipped: ToolCall[];
+  /** Calls already settled (`COMPLETE`, `ERROR`, `ABANDONED`): never run again. */
+  completed: ToolCall[];
+  /** How the claimed calls ended, in the order they were claimed. */
+  toolResults: ToolRunResult[];
 }
 
 /** How a tool loop ended. */

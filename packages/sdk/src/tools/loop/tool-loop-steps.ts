@@ -10,10 +10,10 @@ import type { ToolRunResult } from '../run/tool-run-result.js';
 import { checkLoopControls } from './check-loop-controls.js';
 import { checkStop } from './check-stop.js';
 import { mapInTurns } from './exclusive-calls.js';
-import { reattach, type ToolLoopReattach } from './reattach.js';
+import { reattach } from './reattach.js';
 import { type StepRecovery, stepRecovery } from './step-recovery.js';
 import type { RunToolLoopOptions, ToolLoopClient } from './tool-loop-options.js';
-import type { ToolLoopResult, ToolLoopStep } from './tool-loop-run.js';
+import type { ToolLoopReattach, ToolLoopResult, ToolLoopStep } from './tool-loop-run.js';
 import type { ToolLoopTrace } from './tool-loop-trace.js';
 import { loopPrice, sumUsage, usageCost } from './usage-budget.js';
 

@@ -4,14 +4,12 @@ import type { PendingTool } from '../../wire/index.js';
 import { type AnyTool, RESERVED_OUTPUT_FIELD, type ToolContext } from '../define/define-tool.js';
 import { formatIssues, type SchemaIssue, type ToolObject, validateWith } from '../define/tool-schema.js';
 import type { RepairResult } from './input-repair.js';
+import type { Outcome } from './outcome.js';
 import { responseBodyBytes, toolOutputTooLarge } from './output-size.js';
 import type { TimeLimit } from './time-limit.js';
 import { type InnerOutcome, runMiddleware, type ToolMiddleware } from './tool-middleware.js';
 
-/** What running a handler came to, before anything is reported. */
-export type Outcome =
-  | { kind: 'complete'; output: ToolObject }
-  | { kind: 'error'; message: string; cause: unknown };
+export type { Outcome } from './outcome.js';
 
 /** What may stand between the parsed input and the handler, when the call has it. */
 export interface ExecuteControls {

@@ -1,6 +1,6 @@
 import type { AnyTool, ToolApprovalCall } from '../define/define-tool.js';
 import { formatIssues, type SchemaIssue, type ToolObject, validateWith } from '../define/tool-schema.js';
-import type { Outcome } from './execute-tool.js';
+import type { Outcome } from './outcome.js';
 
 /** What `repairToolInput` is asked about: a call whose input failed the tool's input schema. */
 export interface ToolInputRepairRequest {

@@ -1,37 +1,6 @@
-import type { ToolContext } from '../define/define-tool.js';
+import type { ToolContext, ToolMiddleware } from '../define/define-tool.js';
 import type { ToolObject } from '../define/tool-schema.js';
-import type { Outcome } from './execute-tool.js';
-
-/** One tool call as a middleware sees it, its input parsed by the tool's schema. */
-export interface ToolMiddlewareCall<TInput = unknown> {
-  /** The parsed input: what the handler gets unless a middleware passes another to `next`. */
-  input: TInput;
-  /** The handler's context: `signal`, `sessionId`, `requestId`, `name`, `rawInput`, `attempt`. */
-  ctx: ToolContext;
-}
-
-/**
- * A function around every run of a tool (logging, caching, auth, retries, metrics). `next(input?)`
- * runs the rest of the chain (the inner middleware, then the approval, the time limit and the
- * handler) and resolves with the handler's output, or rejects with what failed (a denial, the
- * time limit, what the handler threw). Return an output without calling `next` to short-circuit
- * with a result; throw to short-circuit with an error (the model gets its message, as for a
- * handler that throws). What the middleware returns is checked by the tool's output schema.
- *
- * @example
- * const logged: ToolMiddleware = async (call, next) => {
- *   const started = Date.now();
- *   try {
- *     return await next();
- *   } finally {
- *     console.log(call.ctx.name, Date.now() - started, 'ms');
- *   }
- * };
- */
-export type ToolMiddleware<TInput = unknown, TOutput = ToolObject> = (
-  call: ToolMiddlewareCall<TInput>,
-  next: (input?: TInput) => Promise<TOutput>,
-) => TOutput | Promise<TOutput>;
+import type { Outcome } from './outcome.js';
 
 /** What the chain's innermost step (approval, time limit, handler) came to. */
 export type InnerOutcome = { kind: 'returned'; value: unknown } | (Outcome & { kind: 'error' });
@@ -78,3 +47,4 @@ export async function runMiddleware(
     return failures.get(error) ?? { kind: 'error', message: describe(error), cause: error };
   }
 }
+
