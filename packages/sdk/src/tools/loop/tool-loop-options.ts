@@ -8,10 +8,9 @@ import type {
   ToolCall,
   UserContentBlock,
 } from '../../wire/index.js';
-import type { AnyTool } from '../define/define-tool.js';
+import type { AnyTool, ToolMiddleware } from '../define/define-tool.js';
 import type { ToolInputRepairer } from '../run/input-repair.js';
 import type { ToolApprover } from '../run/tool-approval.js';
-import type { ToolMiddleware } from '../run/tool-middleware.js';
 import type { ToolClient, ToolRequestOptions, ToolTransport } from '../run/tool-transport.js';
 import type { DeclaredTools } from './session-tools.js';
 import type { StopCondition } from './stop-conditions.js';

@@ -1,6 +1,6 @@
 import { isTimerDelay, MAX_TIMER_MS } from '../../internal/timer-delay.js';
 import type { PendingTool } from '../../wire/index.js';
-import type { AnyTool, ToolContext } from '../define/define-tool.js';
+import type { AnyTool, ToolContext, ToolMiddleware } from '../define/define-tool.js';
 import { askApproval } from './ask-approval.js';
 import type { ExecuteControls } from './execute-tool.js';
 import { heartbeatIntervalMs } from './heartbeat.js';
@@ -8,7 +8,6 @@ import { repairInput, type ToolInputRepair, type ToolInputRepairer } from './inp
 import type { Outcome } from './outcome.js';
 import { TimeLimit } from './time-limit.js';
 import type { ToolApproval, ToolApprover } from './tool-approval.js';
-import type { ToolMiddleware } from './tool-middleware.js';
 
 /** When a call was made and when it is abandoned (server clock, Unix ms), when the caller knows. */
 export interface CallTimes {

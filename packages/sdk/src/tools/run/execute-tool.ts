@@ -1,13 +1,18 @@
 import { DEFAULT_MAX_BODY_BYTES } from '../../defaults.js';
 import { raceSignal } from '../../internal/race-signal.js';
 import type { PendingTool } from '../../wire/index.js';
-import { type AnyTool, RESERVED_OUTPUT_FIELD, type ToolContext } from '../define/define-tool.js';
+import {
+  type AnyTool,
+  RESERVED_OUTPUT_FIELD,
+  type ToolContext,
+  type ToolMiddleware,
+} from '../define/define-tool.js';
 import { formatIssues, type SchemaIssue, type ToolObject, validateWith } from '../define/tool-schema.js';
 import type { RepairResult } from './input-repair.js';
 import type { Outcome } from './outcome.js';
 import { responseBodyBytes, toolOutputTooLarge } from './output-size.js';
 import type { TimeLimit } from './time-limit.js';
-import { type InnerOutcome, runMiddleware, type ToolMiddleware } from './tool-middleware.js';
+import { type InnerOutcome, runMiddleware } from './tool-middleware.js';
 
 export type { Outcome } from './outcome.js';
 

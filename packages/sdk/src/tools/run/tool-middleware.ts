@@ -47,4 +47,3 @@ export async function runMiddleware(
     return failures.get(error) ?? { kind: 'error', message: describe(error), cause: error };
   }
 }
-
