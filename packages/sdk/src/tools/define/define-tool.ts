@@ -58,7 +58,11 @@ export interface ToolMiddlewareCall<TInput = unknown> {
  *   }
  * };
  */
-export type ToolMiddleware<TInput = unknown, TOutput = ToolObject> = (
+// With no type arguments (`ToolMiddleware`), a middleware fits every tool: a tool's own typed list and
+// the loop's. Its input and output are then `any`: narrow them before use (the tool's schemas check
+// both at run time).
+// biome-ignore lint/suspicious/noExplicitAny: see above.
+export type ToolMiddleware<TInput = any, TOutput = any> = (
   call: ToolMiddlewareCall<TInput>,
   next: (input?: TInput) => Promise<TOutput>,
 ) => TOutput | Promise<TOutput>;

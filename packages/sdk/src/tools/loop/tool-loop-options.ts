@@ -9,6 +9,7 @@ import type {
   UserContentBlock,
 } from '../../wire/index.js';
 import type { AnyTool, ToolMiddleware } from '../define/define-tool.js';
+import type { ToolObject } from '../define/tool-schema.js';
 import type { ToolInputRepairer } from '../run/input-repair.js';
 import type { ToolApprover } from '../run/tool-approval.js';
 import type { ToolClient, ToolRequestOptions, ToolTransport } from '../run/tool-transport.js';
@@ -152,7 +153,7 @@ export interface RunToolLoopOptions {
    * `workerHandler` tool's middleware runs on this thread. A middleware that throws sends the model
    * an ERROR with its message. See `ToolMiddleware`.
    */
-  middleware?: readonly ToolMiddleware[] | undefined;
+  middleware?: readonly ToolMiddleware<unknown, ToolObject>[] | undefined;
   /**
    * Asked when a call's input fails its tool's schema: return a fixed input and the tool runs with
    * it (the step records it in `repairs`), or nothing and the model gets the schema's error.
