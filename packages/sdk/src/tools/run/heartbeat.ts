@@ -190,7 +190,9 @@ export class Heartbeat {
     const deadlineMs = Math.max(this.intervalMs, this.#leaseEndsAt - sentAt);
     const deadline = setTimeout(() => {
       this.#urgent = true;
-      controller.abort(new APITimeoutError(beatTimeoutMessage(deadlineMs, this.intervalMs, Date.now() - sentAt)));
+      controller.abort(
+        new APITimeoutError(beatTimeoutMessage(deadlineMs, this.intervalMs, Date.now() - sentAt)),
+      );
     }, deadlineMs);
     try {
       await raceSignal(
