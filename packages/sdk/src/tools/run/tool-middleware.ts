@@ -5,15 +5,19 @@ import type { Outcome } from './outcome.js';
 /** What the chain's innermost step (approval, time limit, handler) came to. */
 export type InnerOutcome = { kind: 'returned'; value: unknown } | (Outcome & { kind: 'error' });
 
-/** A refusal of the inner chain that has no error of its own (a denied approval), as a rejection. */
-class ToolNotRunError extends Error {
-  override name = 'ToolNotRunError' as const;
+/**
+ * A failure of the inner chain with no `Error` of its own (a denied approval, a handler that threw a
+ * string), as the rejection a middleware sees: its message is what the model reads.
+ */
+class ToolFailure extends Error {
+  override name = 'ToolFailure' as const;
 }
 
 /**
  * Runs `inner` through `middleware` (the first is the outermost). A failure of `inner` reaches the
  * middleware as a rejection of `next()` with what failed (the handler's error, the
- * `ToolTimeoutError`; for a denied approval an `Error` whose message is what the model reads);
+ * `ToolTimeoutError`; for a failure with no `Error` of its own, such as a denied approval, an `Error`
+ * whose message is what the model reads);
  * when that rejection propagates out unchanged, the call's outcome is the failure as it was. Anything
  * else a middleware throws is the call's error.
  */
@@ -33,7 +37,7 @@ export async function runMiddleware(
       const thrown =
         outcome.cause instanceof Error
           ? outcome.cause
-          : new ToolNotRunError(outcome.message, { cause: outcome.cause });
+          : new ToolFailure(outcome.message, { cause: outcome.cause });
       failures.set(thrown, outcome);
       throw thrown;
     }
