@@ -30,23 +30,23 @@ export interface CallControlOptions {
 /**
  * What stands between a call's input and its handler: the approval (`needsApproval`, `approve`),
  * the handler's time limit (`timeoutMs`), the middleware around them and the input repairer.
- * Undefined for a call with none, so that the common call pays nothing for them. Throws a `TypeError` for a tool that needs approval when no
- * `approve` was given, and a `RangeError` for a time limit no timer can keep.
+ * Undefined for a call with none, so that the common call pays nothing for them. Throws a
+ * `TypeError` for a tool that needs approval when no `approve` was given, and a `RangeError` for a
+ * time limit no timer can keep.
  */
 export function callControls(options: CallControlOptions): CallControls | undefined {
   const { tool } = options;
   const timeoutMs = tool.timeoutMs ?? options.toolTimeoutMs;
   const needsApproval = tool.needsApproval !== undefined && tool.needsApproval !== false;
-  const middleware = [...(options.middleware ?? []), ...(tool.middleware ?? [])];
-  if (timeoutMs === undefined && !needsApproval && middleware.length === 0 && !options.repairToolInput) {
-    return undefined;
-  }
+  const wrapped = (options.middleware?.length ?? 0) + (tool.middleware?.length ?? 0) > 0;
+  if (timeoutMs === undefined && !needsApproval && !wrapped && !options.repairToolInput) return undefined;
   if (timeoutMs !== undefined && !isTimerDelay(timeoutMs)) {
     throw new RangeError(
       `runTool: the time limit of tool "${tool.name}" must be a positive number of milliseconds up to ${MAX_TIMER_MS}, got ${String(timeoutMs)}`,
     );
   }
   if (needsApproval && options.approve === undefined) throw approverMissing([tool.name]);
+  const middleware = wrapped ? [...(options.middleware ?? []), ...(tool.middleware ?? [])] : [];
   return new CallControls(options, timeoutMs, middleware);
 }
 
