@@ -25,7 +25,10 @@ export function checkLoopControls(options: RunToolLoopOptions, tools: ReadonlyMa
       `runToolLoop: toolTimeoutMs must be a positive number of milliseconds up to ${MAX_TIMER_MS}, got ${String(toolTimeoutMs)}`,
     );
   }
-  const { middleware, repairToolInput, heartbeatTimeoutMs } = options;
+  const { middleware, repairToolInput, heartbeatTimeoutMs, resume } = options;
+  if (resume !== undefined && typeof resume !== 'boolean') {
+    throw new TypeError(`runToolLoop: resume must be a boolean, got ${typeof resume}`);
+  }
   if (
     middleware !== undefined &&
     !(Array.isArray(middleware) && middleware.every((m) => typeof m === 'function'))

@@ -25,14 +25,8 @@ export type {
  * const { status, finalText } = await run;
  */
 export function runToolLoop(client: ToolLoopClient, options: RunToolLoopOptions): ToolLoopRun {
-  if (options.resume !== undefined && typeof options.resume !== 'boolean') {
-    throw new TypeError(`runToolLoop: resume must be a boolean, got ${typeof options.resume}`);
-  }
   if (options.resume && options.content !== undefined) {
-    throw new TypeError(
-      'runToolLoop: resume re-attaches to the turn already in the session, so it takes no content: ' +
-        'leave content out (the user message is never sent twice), or leave resume out to send it',
-    );
+    throw new TypeError('runToolLoop: resume takes no content (the turn is in the session already)');
   }
   const maxSteps = atLeastOne('maxSteps', options.maxSteps ?? DEFAULT_MAX_STEPS);
   const concurrency = atLeastOne('concurrency', options.concurrency ?? DEFAULT_TOOL_CONCURRENCY);

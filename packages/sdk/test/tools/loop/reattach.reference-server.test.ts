@@ -192,19 +192,14 @@ describe('resume: bad input', () => {
     expect(server.journal.entries({ method: 'POST', path: '/v1/messages/*' })).toHaveLength(1);
   });
 
-  test('resume beside content is a TypeError, thrown before anything is sent', async () => {
+  test('resume beside content is a TypeError, thrown before anything is sent; a resume that is not a boolean fails the run at its start', async () => {
     const { server, client } = setup();
     const { sessionId } = await client.sessions.create();
     expect(() =>
       client.runToolLoop({ sessionId, tools: [bookingTool([])], resume: true, content: 'Hi' }),
-    ).toThrow(
-      new TypeError(
-        'runToolLoop: resume re-attaches to the turn already in the session, so it takes no content: ' +
-          'leave content out (the user message is never sent twice), or leave resume out to send it',
-      ),
-    );
+    ).toThrow(new TypeError('runToolLoop: resume takes no content (the turn is in the session already)'));
     // @ts-expect-error: a plain-JavaScript mistake
-    expect(() => client.runToolLoop({ sessionId, tools: [bookingTool([])], resume: 'yes' })).toThrow(
+    await expect(client.runToolLoop({ sessionId, tools: [bookingTool([])], resume: 'yes' })).rejects.toThrow(
       'runToolLoop: resume must be a boolean, got string',
     );
     expect(server.journal.entries({ method: 'POST', path: '/v1/messages/*' })).toHaveLength(0);
