@@ -4,8 +4,10 @@
 // `npx` and directly: readiness on GET /healthz, one session and one message, and a clean stop
 // on Ctrl+C (SIGINT to the process group) and on SIGTERM (exit code 0, one line); and
 // `npx parley-server --upstream` in front of the installed server: the same through the checking
-// proxy, its report line on stop.
-import { execFileSync, spawn } from 'node:child_process';
+// proxy, its report line on stop. Then, as a CI script runs it (a non-interactive bash):
+// `npx parley-server run -- <command>` exits with the command's status, and a server started with
+// `npx parley-server &` stops when that `$!` (npx, which passes no signal on) gets SIGTERM.
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -190,6 +192,56 @@ try {
   check(exit.code === 0, `after SIGTERM the exit was ${JSON.stringify(exit)}`);
   checkStopped(direct, 'SIGTERM');
   step('SIGTERM: exit code 0, one line');
+
+  // 4. `npx parley-server run -- <command>` in a CI script: the command gets the server, the exit
+  //    status is the command's, the server stopped.
+  const ran = spawnSync(
+    'bash',
+    [
+      '-c',
+      `npx --no -- parley-server run --port 0 -- node -e 'fetch(process.env.PARLEY_BASE_URL + "/healthz").then((r) => { console.log("command saw " + r.status); process.exit(3) })'`,
+    ],
+    { cwd: app, env, encoding: 'utf8', timeout: 60_000 },
+  );
+  check(
+    ran.status === 3 &&
+      ran.stdout === 'command saw 200\n' &&
+      ran.stderr.includes('Parley reference server stopped (the command exited with 3)'),
+    `npx parley-server run: status ${ran.status}, stdout:\n${ran.stdout}\nstderr:\n${ran.stderr}`,
+  );
+  step(
+    'bash -c "npx parley-server run -- <command>": the command reached the server, its status 3 came back',
+  );
+
+  // 5. `npx parley-server &` in a CI script, then `kill $!`: npx dies without passing the signal on;
+  //    the server notices its launcher is gone and stops as on SIGTERM.
+  const background = spawn('bash', ['-c', 'npx --no -- parley-server --port 0 & echo "npx $!"; wait'], {
+    cwd: app,
+    env,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  servers.push({ child: background });
+  let backgroundOut = '';
+  background.stdout.on('data', (chunk) => {
+    backgroundOut += chunk;
+  });
+  const backgroundClosed = new Promise((resolve) => background.stdout.once('close', resolve));
+  const listeningBy = Date.now() + 60_000;
+  while (!/listening on/.test(backgroundOut)) {
+    check(Date.now() < listeningBy, `npx parley-server & did not start:\n${backgroundOut}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  process.kill(Number(/npx (\d+)/.exec(backgroundOut)?.[1]), 'SIGTERM');
+  const stopped = await Promise.race([
+    backgroundClosed.then(() => true),
+    new Promise((resolve) => setTimeout(() => resolve(false), 30_000)),
+  ]);
+  check(
+    stopped && backgroundOut.includes('Parley reference server stopped (SIGTERM)'),
+    `after SIGTERM to npx the server did not stop:\n${backgroundOut}`,
+  );
+  step('bash -c "npx parley-server & ... kill $!": the orphaned server stopped on its own');
   step('passed');
 } finally {
   for (const server of servers) killGroup(server.child, 'SIGKILL');

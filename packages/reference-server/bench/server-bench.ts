@@ -15,6 +15,7 @@ import type { benchProxyStream } from './proxy-stream.js';
 import { benchReplay } from './replay.js';
 import type { ReplayScale } from './replay-scale.js';
 import { benchStreamWords } from './stream-words.js';
+import { type benchScopeHeap, benchTestScopes } from './test-scopes.js';
 
 const only = process.env.BENCH_ONLY?.split(',');
 const SCENARIO_NAMES: Record<Scenario, string> = {
@@ -51,6 +52,16 @@ function runProxyStreamChild(): Promise<Awaited<ReturnType<typeof benchProxyStre
   return new Promise((resolve, reject) => {
     child.once('message', (message) => resolve(message as Awaited<ReturnType<typeof benchProxyStream>>));
     child.once('exit', (code) => reject(new Error(`the proxy stream bench exited (${code})`)));
+  });
+}
+
+function runScopeHeapChild(): Promise<Awaited<ReturnType<typeof benchScopeHeap>>> {
+  const child = fork(fileURLToPath(new URL('./test-scopes.ts', import.meta.url)), [], {
+    execArgv: ['--import', 'tsx', '--expose-gc'],
+  });
+  return new Promise((resolve, reject) => {
+    child.once('message', (message) => resolve(message as Awaited<ReturnType<typeof benchScopeHeap>>));
+    child.once('exit', (code) => reject(new Error(`the test scope heap bench exited (${code})`)));
   });
 }
 
@@ -179,5 +190,20 @@ if (runs('proxy-stream')) {
       `while it passed (${ratio(r.heapGrowth / r.bodyBytes)} of the body: ${r.heapGrowth < r.bodyBytes / 10 ? 'flat, no copy of the body' : 'NOT flat'}); ` +
       `${r.smallUsPerEvent.toFixed(1)} us/event at ${r.smallEvents / 1000}k events, ${r.largeUsPerEvent.toFixed(1)} us/event at ${r.largeEvents / 1000}k: ` +
       `${verdict(r.ratio, '<= 1.5 (linear)', r.ratio <= 1.5)}; violations found: ${r.violations}`,
+  );
+}
+
+if (runs('test-scopes')) {
+  const r = await benchTestScopes(Number(process.env.BENCH_SCOPE_TURNS ?? 2000));
+  const [low = Number.NaN, high = Number.NaN] = [Math.min(...r.roundRatios), Math.max(...r.roundRatios)];
+  console.log(
+    `in process, create + buffered turn with x-parley-test-id (a new test every 20 turns): ${r.scoped.toFixed(0)} vs ` +
+      `${r.unscoped.toFixed(0)} turns/s without ${verdict(r.ratio, '>= 0.9', r.ratio >= 0.9)} (rounds ${ratio(low)} to ${ratio(high)})`,
+  );
+  const h = await runScopeHeapChild();
+  console.log(
+    `heap per session with one buffered turn: ${(h.perSession / 1024).toFixed(1)} KiB (${h.sessions} sessions, journal off); ` +
+      `per test scope with one session and its journal: ${(h.perScope / 1024).toFixed(1)} KiB (${h.scopes} scopes), ` +
+      `${(h.afterReset / 1024).toFixed(2)} KiB left per scope after resetting each`,
   );
 }

@@ -7,27 +7,32 @@ import { SessionStore } from './conversation/session-store.js';
 import { createExtensionHost, type ParleyExtensionHost } from './extensions/create-extension-host.js';
 import { MCP_HTTP_PREFIX, mcpHttpEndpoint } from './extensions/mcp/mcp-http-endpoint.js';
 import { createProtocolApp } from './http/app.js';
-import { HEALTH_PATH } from './http/routes/health-route.js';
+import { isProbePath } from './http/routes/health-route.js';
 import type { ServerContext } from './http/server-context.js';
 import { bearerMatcher, type User } from './http/token-auth.js';
 import { withEdgePolicy } from './http/with-edge-policy.js';
 import { HttpError } from './http-error.js';
 import type { Model } from './model/model.js';
-import { loadScript } from './model/script-file.js';
-import { type Script, scriptedModel } from './model/scripted-model.js';
+import type { Script } from './model/scripted-model.js';
 import { standInModel } from './model/stand-in-model.js';
-import { createCheckingProxy } from './proxy/checking-proxy.js';
-import { controlTokenMatcher, generateControlToken } from './testing/control-access.js';
+import { type CheckingProxy, createCheckingProxy } from './proxy/checking-proxy.js';
+import type { ProxyObserver } from './proxy/proxy-exchange.js';
+import type { UpstreamOptions } from './proxy/upstream-options.js';
+import {
+  type ControlTokenCheck,
+  controlTokenMatcher,
+  generateControlToken,
+} from './testing/control-access.js';
 import { controlOffHint, createControlRoutes, isControlPath } from './testing/control-routes.js';
 import { ControlTokenGuard } from './testing/control-token-guard.js';
-import { FaultQueue } from './testing/fault-queue.js';
 import {
   DEFAULT_JOURNAL_LIMIT,
   DEFAULT_JOURNAL_MAX_BODY_BYTES,
   DEFAULT_JOURNAL_MAX_BYTES,
-  Journal,
+  type JournalLimits,
 } from './testing/journal.js';
-import { withToolkit } from './testing/with-toolkit.js';
+import { TestScopes } from './testing/test-scope.js';
+import { type CoreFetch, withToolkit } from './testing/with-toolkit.js';
 import { systemClock } from './time/system-clock.js';
 
 /** The demo user a server gets when no `users` are given. */
@@ -42,55 +47,68 @@ export function createReferenceServer(options: ReferenceServerOptions = {}): Ref
   const clock = options.clock ?? systemClock;
   const heartbeatTimeoutMs = options.heartbeatTimeoutMs ?? 15_000;
   const toolCallTimeoutMs = options.toolCallTimeoutMs ?? 600_000;
-  const sessions = new SessionStore({ clock, heartbeatTimeoutMs, toolCallTimeoutMs });
+  const { maxSessions } = options;
+  const sessions = new SessionStore({
+    clock,
+    heartbeatTimeoutMs,
+    toolCallTimeoutMs,
+    ...(maxSessions === undefined ? {} : { maxSessions }),
+  });
   if (options.replay !== undefined && options.model !== undefined) {
     throw new Error('createReferenceServer: pass either `model` or `replay` (the cassette is the model)');
   }
   const users = [...(options.users ?? [DEMO_USER])];
-  let proxy: ReturnType<typeof createCheckingProxy> | undefined;
+  let proxy: CheckingProxy | undefined;
   // Replay or record: checked here, so a bad option or file fails the creation.
   const cassette = setUpCassette(options, {
     clock,
-    sessionOrder: (id) => sessions.seqOf(id),
+    sessionOf: (id) => sessions.get(id),
     sessionsCreated: () => sessions.created,
-    upstreamFetch: (request) => (proxy as NonNullable<typeof proxy>).fetch(request, {}),
+    upstreamFetch: (request) => (proxy as CheckingProxy).fetch(request, {}),
     token: users[0]?.token ?? DEMO_USER.token,
     warn: (line) => (options.upstream?.log ?? console.warn)(line),
   });
-  const initialModel = cassette.model ?? options.model ?? standInModel;
-  const recorder = cassette.recorder;
-  const journal = new Journal({
-    entries: options.journalLimit ?? DEFAULT_JOURNAL_LIMIT,
-    maxBytes: options.journalMaxBytes ?? DEFAULT_JOURNAL_MAX_BYTES,
-    maxBodyBytes: options.journalMaxBodyBytes ?? DEFAULT_JOURNAL_MAX_BODY_BYTES,
-  });
-  const faults = new FaultQueue();
-  // Chaos options are checked here: a bad one fails at creation, not at the first request.
-  if (options.chaos !== undefined) faults.chaos(options.chaos);
   const extensions =
     options.extensionHost === undefined && options.extensions !== false
       ? createExtensionHost({ clock, ...options.extensions })
       : undefined;
   // A host made with createExtensionHost brings its catalogue and providers, built-in or given.
   const parleyHost = extensions ?? asParleyHost(options.extensionHost);
-  const catalogue = parleyHost?.catalogue;
+  const host = options.extensionHost ?? extensions;
+  const controlToken =
+    options.control === true ? (options.controlToken ?? generateControlToken()) : undefined;
+  const controlTokenGuard =
+    controlToken === undefined ? undefined : new ControlTokenGuard(controlTokenMatcher(controlToken), clock);
+  // Every scope (the default one, one per test id) starts from the server's own model, chaos and
+  // journal limits; the chaos option is checked here, by the default scope.
+  const scopes = new TestScopes({
+    clock,
+    sessions,
+    template: {
+      model: cassette.model ?? options.model ?? standInModel,
+      chaos: options.chaos,
+      journal: journalLimitsOf(options),
+    },
+    max: options.testScopes?.max,
+    idleMs: options.testScopes?.idleMs,
+    onFullReset: () => {
+      controlTokenGuard?.clear();
+      host?.reset?.();
+    },
+  });
   const ctx: ServerContext = {
     sessions,
-    setup: createSessionSetup(
-      options.agents ?? catalogue?.agents ?? DEFAULT_AGENTS,
-      options.models ?? (catalogue ? Object.keys(catalogue.models) : DEFAULT_MODELS),
-      options.providers ?? parleyHost?.gateway.names ?? DEFAULT_PROVIDERS,
-      catalogue?.defaultAgentId || undefined,
-    ),
+    setup: sessionSetupOf(options, parleyHost),
     clock,
-    model: initialModel,
-    host: options.extensionHost ?? extensions,
+    scope: scopes.default,
+    host,
     heartbeatTimeoutMs,
     maxBodyBytes: options.maxBodyBytes ?? 1024 * 1024,
   };
   const mcpOverHttp = (options.mcpOverHttp ?? options.control === true) && parleyHost !== undefined;
   const core = createProtocolApp(ctx, {
     users,
+    ready: async () => (await cassette.ready()) ?? (await proxy?.ready()),
     ...(options.control === true ? {} : { routeHint: controlOffHint }),
     // The providers of extensions/ by URL: the core authenticates, the endpoint speaks MCP.
     mounts: mcpOverHttp
@@ -102,86 +120,48 @@ export function createReferenceServer(options: ReferenceServerOptions = {}): Ref
         ]
       : [],
   });
-  const control = options.control === true;
-  const controlToken = control ? (options.controlToken ?? generateControlToken()) : undefined;
-  const controlTokenGuard =
-    controlToken === undefined ? undefined : new ControlTokenGuard(controlTokenMatcher(controlToken), clock);
-  // A fault with a wrong control token is ignored, and counts as a guess like any other (answered as slowly).
-  const hasControlToken = async (request: Request) =>
-    (await controlTokenGuard?.verify(request))?.kind === 'valid';
-  const isUser = bearerMatcher(users);
   // As a checking proxy, /v1 goes upstream; the toolkit wraps the proxy as it wraps the core. A
   // replay asks it only for what the cassette lacks.
   proxy =
     options.upstream === undefined
       ? undefined
       : createCheckingProxy({
-          upstream:
-            recorder === undefined
-              ? options.upstream
-              : { ...options.upstream, observers: [...(options.upstream.observers ?? []), recorder] },
+          upstream: withObserver(options.upstream, cassette.recorder),
           clock,
           users,
           maxBodyBytes: ctx.maxBodyBytes,
         });
   const forwarding = cassette.replaysWithUpstream ? undefined : proxy;
-  const inner: typeof core.fetch =
+  const inner: CoreFetch =
     forwarding === undefined
       ? core.fetch
-      : (request, hooks = {}) =>
+      : (request, hooks) =>
           isProtocolPath(getPath(request)) ? forwarding.fetch(request, hooks) : core.fetch(request, hooks);
-  // Passing the client's token through, the proxy cannot tell a user's token: any bearer token may ask for a fault.
-  const passThrough = forwarding !== undefined && options.upstream?.token === undefined;
   // The testing toolkit wraps the core: journal and faults around it, stream faults as its pacer.
   const protocolFetch = withToolkit(inner, {
     clock,
-    journal,
-    faults,
     faultHeader: options.faults !== false,
-    mayFault: (request) => {
-      const authorization = request.headers.get('authorization');
-      return isUser(authorization) || (passThrough && authorization !== null) || hasControlToken(request);
-    },
+    // Passing the client's token through, the proxy cannot tell a user's token: any bearer token may ask for a fault.
+    mayFault: faultPermission(
+      users,
+      forwarding !== undefined && options.upstream?.token === undefined,
+      (request) => controlTokenGuard?.verify(request),
+    ),
   });
-
-  const reset = (resetOptions: { user?: string } = {}) => {
-    if (resetOptions.user !== undefined) {
-      for (const session of sessions.list(resetOptions.user)) sessions.delete(session);
-      journal.clear({ user: resetOptions.user });
-      return;
-    }
-    sessions.clear();
-    journal.clear();
-    faults.clear();
-    faults.chaos(options.chaos ?? false);
-    controlTokenGuard?.clear();
-    ctx.model = initialModel;
-    ctx.host?.reset?.();
-  };
-  const controlRoutes = control
-    ? createControlRoutes({
-        clock,
-        users,
-        sessions,
-        journal,
-        faults,
-        reset,
-        loadScript: (json) => {
-          const script = loadScript(json);
-          ctx.model = scriptedModel(script);
-          return Array.isArray(script) ? { turns: script.length } : { rules: script.rules.length };
-        },
-        restoreModel: () => {
-          ctx.model = initialModel;
-        },
-        checkControlToken: async (request) =>
-          controlTokenGuard === undefined
-            ? { kind: 'invalid', delayMs: 0 }
-            : controlTokenGuard.verify(request),
-        ...(proxy === undefined ? {} : { proxyReport: () => proxy.report() }),
-      })
-    : undefined;
-
+  const controlRoutes =
+    controlToken === undefined
+      ? undefined
+      : createControlRoutes({
+          clock,
+          users,
+          sessions,
+          scopes,
+          checkControlToken: async (request) =>
+            controlTokenGuard === undefined
+              ? { kind: 'invalid', delayMs: 0 }
+              : controlTokenGuard.verify(request),
+          ...(proxy === undefined ? {} : { proxyReport: () => proxy.report() }),
+        });
   const abortReplies = (reason?: unknown) =>
     sessions.abortReplies(reason ?? new HttpError('internal_error', 'The server is shutting down'));
 
@@ -190,10 +170,13 @@ export function createReferenceServer(options: ReferenceServerOptions = {}): Ref
     async (request) => {
       // Hono's own path reading (no URL parse per request), so this dispatch and the routers agree.
       const pathname = getPath(request);
-      if (controlRoutes !== undefined && isControlPath(pathname)) return controlRoutes(request);
-      // Readiness checks go straight to the core: no journal entry, no fault (a queued one stays).
-      if (pathname === HEALTH_PATH) return core.fetch(request);
-      return protocolFetch(request);
+      // Readiness checks go straight to the core: no scope, no journal entry, no fault (a queued one stays).
+      if (isProbePath(pathname)) return core.fetch(request);
+      // The test scope, resolved once here: every layer below reads it from here on.
+      const scope = scopes.of(request);
+      if (scope instanceof HttpError) return scope.toResponse();
+      if (controlRoutes !== undefined && isControlPath(pathname)) return controlRoutes(request, scope);
+      return protocolFetch(request, scope);
     },
     { cors: options.cors ?? true, allowedHosts: options.allowedHosts ?? true },
   );
@@ -208,20 +191,20 @@ export function createReferenceServer(options: ReferenceServerOptions = {}): Ref
       return sessions.size;
     },
     get model() {
-      return ctx.model;
+      return scopes.default.model;
     },
-    control,
+    control: controlToken !== undefined,
     mcpOverHttp,
     controlToken,
-    journal,
-    faults,
-    reset,
+    journal: scopes.default.journal,
+    faults: scopes.default.faults,
+    testScope: (testId) => scopes.get(testId),
+    reset: ({ testId, ...rest } = {}) =>
+      scopes.reset(testId === undefined ? scopes.default : scopes.get(testId), rest),
     setModel: (model: Model) => {
-      ctx.model = model;
+      scopes.default.model = model;
     },
-    script: (script: Script) => {
-      ctx.model = scriptedModel(script);
-    },
+    script: (script: Script) => scopes.default.script(script),
     abortReplies,
     extensions,
     proxy,
@@ -247,4 +230,49 @@ function asParleyHost(host: ExtensionHost | undefined): ParleyExtensionHost | un
   return host !== undefined && 'catalogue' in host && 'gateway' in host
     ? (host as ParleyExtensionHost)
     : undefined;
+}
+
+/** The catalogue sessions resolve against: the options', else the extension host's, else the built-ins. */
+function sessionSetupOf(options: ReferenceServerOptions, host: ParleyExtensionHost | undefined) {
+  const catalogue = host?.catalogue;
+  return createSessionSetup(
+    options.agents ?? catalogue?.agents ?? DEFAULT_AGENTS,
+    options.models ?? (catalogue ? Object.keys(catalogue.models) : DEFAULT_MODELS),
+    options.providers ?? host?.gateway.names ?? DEFAULT_PROVIDERS,
+    catalogue?.defaultAgentId || undefined,
+  );
+}
+
+/** Each scope's journal limits. */
+function journalLimitsOf(options: ReferenceServerOptions): JournalLimits {
+  return {
+    entries: options.journalLimit ?? DEFAULT_JOURNAL_LIMIT,
+    maxBytes: options.journalMaxBytes ?? DEFAULT_JOURNAL_MAX_BYTES,
+    maxBodyBytes: options.journalMaxBodyBytes ?? DEFAULT_JOURNAL_MAX_BODY_BYTES,
+  };
+}
+
+/** The upstream options with the cassette's recorder among their observers. */
+function withObserver(upstream: UpstreamOptions, recorder: ProxyObserver | undefined): UpstreamOptions {
+  return recorder === undefined
+    ? upstream
+    : { ...upstream, observers: [...(upstream.observers ?? []), recorder] };
+}
+
+/**
+ * Who may get a fault: a request with a user's bearer token (any bearer token when the proxy passes
+ * the client's through), or the control token. A fault with a wrong control token is ignored, and
+ * counts as a guess like any other (answered as slowly).
+ */
+function faultPermission(
+  users: readonly User[],
+  anyBearer: boolean,
+  verifyControlToken: (request: Request) => Promise<ControlTokenCheck> | undefined,
+): (request: Request) => boolean | Promise<boolean> {
+  const isUser = bearerMatcher(users);
+  return (request) => {
+    const authorization = request.headers.get('authorization');
+    if (isUser(authorization) || (anyBearer && authorization !== null)) return true;
+    return Promise.resolve(verifyControlToken(request)).then((check) => check?.kind === 'valid');
+  };
 }

@@ -19,6 +19,19 @@ export const SERVER_ERROR_CODES = {
     status: 415,
     description: 'A control route takes JSON only: content-type must be application/json.',
   },
+  invalid_test_id: {
+    status: 400,
+    description:
+      'The x-parley-test-id header is empty, longer than 512 characters or holds a control character.',
+  },
+  session_limit_reached: {
+    status: 503,
+    description: 'The server holds as many sessions as its maxSessions (--max-sessions) allows.',
+  },
+  not_ready: {
+    status: 503,
+    description: 'GET /readyz: the cassette is not loaded yet, or the upstream has not answered.',
+  },
 } as const satisfies Record<string, { status: number; description: string }>;
 
 /** A code of the protocol's `ERROR_CODES` or of {@link SERVER_ERROR_CODES}. */

@@ -91,6 +91,8 @@ export { Journal } from './testing/journal.js';
 export type { PathPattern } from './testing/path-pattern.js';
 export type { ChaosMark } from './testing/seeded-chaos.js';
 export type { SessionSnapshot } from './testing/session-snapshot.js';
+export type { TestScope } from './testing/test-scope.js';
 export type { Clock } from './time/clock.js';
 export { ManualClock } from './time/manual-clock.js';
 export { systemClock } from './time/system-clock.js';
+export { MAX_TEST_ID_LENGTH, TEST_ID_HEADER } from './utils/test-id.js';

@@ -45,3 +45,4 @@ export { CONTROL_TOKEN_HEADER } from './testing/control-access.js';
 export type { Fault } from './testing/fault.js';
 export { FAULT_HEADER } from './testing/fault.js';
 export { ManualClock } from './time/manual-clock.js';
+export { TEST_ID_HEADER } from './utils/test-id.js';

@@ -13,6 +13,7 @@ import type { UpstreamOptions } from './proxy/upstream-options.js';
 import type { ChaosOptions } from './testing/chaos-options.js';
 import type { FaultQueue } from './testing/fault-queue.js';
 import type { Journal } from './testing/journal.js';
+import type { TestScope } from './testing/test-scope.js';
 import type { Clock } from './time/clock.js';
 
 /** Options of {@link createReferenceServer}. Every option has a default. */
@@ -47,6 +48,18 @@ export interface ReferenceServerOptions {
   toolCallTimeoutMs?: number;
   /** Larger request bodies are `413 payload_too_large`. Default 1 MiB. */
   maxBodyBytes?: number;
+  /**
+   * Sessions kept at most, of all users and test scopes together: a create beyond is
+   * `503 session_limit_reached` (a long-lived shared server's memory bound). Default: no limit.
+   */
+  maxSessions?: number;
+  /**
+   * Test scopes (`x-parley-test-id`, docs/testing.md "One server for many test runners"): how many
+   * are kept (`max`, default 1024: beyond, the least recently used one is removed) and after how
+   * long without a request one is removed (`idleMs`, server clock, default 10 minutes). Removing a
+   * scope deletes its sessions.
+   */
+  testScopes?: { max?: number; idleMs?: number };
   /**
    * Replaces the agent catalogue (`customizations.agentId`). Default: the extension host's catalogue
    * (`default`, `assistant`, `weather`, `support`, `erp-assistant` and any from `extensions.agents`).
@@ -156,12 +169,19 @@ export interface ReferenceServer {
   /** One-shot faults for the next matching requests (testing toolkit). */
   readonly faults: FaultQueue;
   /**
-   * Resets state. With no argument: deletes every session (aborting running replies), clears the
-   * journal and the queued faults, puts back the model the server was created with, and asks the
-   * extension host to put back what requests changed (the built-in host: quota windows and the
-   * `erp` provider's data). With `{ user }`: deletes that user's sessions and journal entries only.
+   * Resets state. With no argument: deletes every session (aborting running replies) and every test
+   * scope, clears the journal and the queued faults, puts back the model the server was created
+   * with, and asks the extension host to put back what requests changed (the built-in host: quota
+   * windows and the `erp` provider's data). With `{ user }`: deletes that user's sessions and
+   * journal entries only. With `{ testId }`: that test scope only (its sessions, journal, faults
+   * and script), as `POST /_parley/reset` with its `x-parley-test-id` does.
    */
-  reset(options?: { user?: string }): void;
+  reset(options?: { user?: string; testId?: string }): void;
+  /**
+   * The scope of one test id (`x-parley-test-id`), made on first use: its `journal`, `faults`,
+   * `script(...)` and `model`, as the requests with that header see them.
+   */
+  testScope(testId: string): TestScope;
   /** Answers every following request with this model (until {@link reset}). */
   setModel(model: Model): void;
   /**

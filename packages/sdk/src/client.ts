@@ -1,5 +1,5 @@
 import { type FetchLike, HttpClient, type Logger } from './core/http-client.js';
-import { isLogLevel, LOG_LEVEL_ENV, type LogLevel } from './core/log-level.js';
+import { isLogLevel, LOG_LEVEL_ENV, type LogLevel, levelLogger } from './core/log-level.js';
 import {
   DEFAULT_MAX_RETRIES,
   DEFAULT_STREAM_FIRST_EVENT_TIMEOUT_MS,
@@ -38,13 +38,16 @@ export interface ParleyOptions {
   maxRetries?: number;
   /** Headers sent with every request. */
   headers?: Record<string, string>;
-  /** Where the SDK logs: any object with console's four methods. Default: `console`. */
+  /**
+   * Where the SDK logs: any object with console's four methods. Default: `console`. A method that
+   * throws loses its line and changes nothing else.
+   */
   logger?: Logger;
   /**
    * How much the SDK logs: `'debug'` (each request with its headers, the bearer token hidden, each
    * response and retry), `'info'`, `'warn'` (a base URL that looks wrong), `'error'` or `'off'`.
-   * Default: the `PARLEY_LOG` environment variable, else `'debug'` when a `logger` is given, else
-   * `'warn'`.
+   * Default: the `PARLEY_LOG` environment variable, else `'warn'`. Giving a `logger` does not change
+   * the level: pass `logLevel: 'debug'` too to see each request.
    */
   logLevel?: LogLevel;
   /** Longest gap between two chunks of a streamed reply in ms. Default 60 000. */
@@ -142,11 +145,12 @@ function resolveLogLevel(options: ParleyOptions): LogLevel {
   // A mistyped variable must not silence or flood: it is ignored, with a word on the console.
   if (fromEnv !== undefined && isLogLevel(fromEnv)) return fromEnv;
   if (fromEnv !== undefined) {
-    (options.logger ?? console).warn(
+    levelLogger(options.logger ?? console, 'warn').warn?.(
       `[parley] ${LOG_LEVEL_ENV}=${fromEnv} is not a log level (debug, info, warn, error, off): ignored`,
     );
   }
-  return options.logger ? 'debug' : 'warn';
+  // A logger says where lines go, not how many: the level is the same with or without one.
+  return 'warn';
 }
 
 function checkTracer(tracer: unknown): TracerOption | undefined {

@@ -158,12 +158,16 @@ describe('requests', () => {
     expect(mock.requests[0]?.headers.get('x-trace')).toBe('1');
   });
 
-  it('a logger given without a level gets a debug line per request and per response', async () => {
+  it('a logger with logLevel debug gets a debug line per request and per response (a logger alone does not change the level)', async () => {
     const lines: string[] = [];
     const logger = { debug: (line: string) => lines.push(line), info() {}, warn() {}, error() {} };
     const { mock, client } = setup({ logger });
     mock.json(200, { sessions: [] }, { 'x-request-id': 'req_1' });
     await client.sessions.list();
+    expect(lines).toEqual([]);
+    const { mock: debugMock, client: debugClient } = setup({ logger, logLevel: 'debug' });
+    debugMock.json(200, { sessions: [] }, { 'x-request-id': 'req_1' });
+    await debugClient.sessions.list();
     expect(lines).toEqual([
       `[parley] → GET ${BASE}/v1/sessions (accept: application/json, authorization: Bearer ***)`,
       `[parley] ← 200 GET ${BASE}/v1/sessions (request req_1)`,

@@ -96,6 +96,16 @@ describe('logLevel and PARLEY_LOG', () => {
     expect(() => new Parley({ baseUrl: BASE, token: TOKEN, logLevel: 'verbose' })).toThrow(TypeError);
   });
 
+  it('a logger alone does not change the level: it gets the warnings, and request lines only with logLevel debug', async () => {
+    const { lines, logger } = recorder();
+    const mock = createMockFetch();
+    mock.json(201, { sessionId: 's1' });
+    await new Parley({ baseUrl: `${BASE}/v1`, token: TOKEN, fetch: mock.fetch, logger }).sessions
+      .create()
+      .catch(() => {});
+    expect(lines.map(([level]) => level)).toEqual(['warn']);
+  });
+
   it('without a logger and a level, only warnings reach the console', () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     const debug = vi.spyOn(console, 'debug').mockImplementation(() => {});

@@ -3,7 +3,7 @@
 // timed: the signal's `abort` listeners are read with `events.getEventListeners`.
 import { getEventListeners } from 'node:events';
 import { createReferenceServer } from '@parley/reference-server';
-import { defineTool, Parley } from '@parley/sdk';
+import { defineTool, Parley, type ToolApprovalAnswer } from '@parley/sdk';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createMockFetch, streamResponse } from './helpers/mock-fetch.js';
@@ -51,6 +51,64 @@ describe('a long-lived signal is released when a call ends', () => {
     expect(app.signal.aborted).toBe(false);
   });
 
+  it('100 streams whose request fails before the body is read, seen only through withResponse(), leave no listener', async () => {
+    const { mock, client } = mockClient();
+    const app = new AbortController();
+    for (let i = 0; i < 100; i++) {
+      mock.json(404, { error: { code: 'session_not_found', message: 'No such session' } });
+      const stream = client.messages.stream(SESSION_ID, { content: 'Hi' }, { signal: app.signal });
+      await expect(stream.withResponse()).rejects.toMatchObject({ status: 404 });
+    }
+    expect(listeners(app.signal)).toBe(0);
+    expect(app.signal.aborted).toBe(false);
+  });
+
+  it('a stream with recover whose request fails before it is read lets go until it is read, then listens while it recovers', async () => {
+    const server = createReferenceServer();
+    const client = new Parley({
+      baseUrl: 'http://parley.test',
+      token: 'parley-demo-token',
+      fetch: server.fetch,
+    });
+    const { sessionId } = await client.sessions.create();
+    const app = new AbortController();
+    server.faults.next({ match: { path: '/v1/messages/*/stream' }, status: 503 });
+    const stream = client.messages.stream(
+      sessionId,
+      { content: '/say Back online.' },
+      { signal: app.signal, recover: { backoff: () => 0 } },
+    );
+    await expect(stream.withResponse()).rejects.toMatchObject({ status: 503 });
+    expect(listeners(app.signal)).toBe(0);
+    const reply = stream.finalText();
+    expect(listeners(app.signal)).toBe(1);
+    expect(await reply).toBe('Back online.');
+    expect(listeners(app.signal)).toBe(0);
+  });
+
+  it('100 streams that recover from a model error leave no listener on the signal', async () => {
+    const server = createReferenceServer();
+    const client = new Parley({
+      baseUrl: 'http://parley.test',
+      token: 'parley-demo-token',
+      fetch: server.fetch,
+    });
+    const { sessionId } = await client.sessions.create();
+    const app = new AbortController();
+    for (let i = 0; i < 100; i++) {
+      const stream = client.messages.stream(
+        sessionId,
+        { content: `/say Answer ${i}.\n/fail-once The model is overloaded` },
+        { signal: app.signal, recover: { backoff: () => 0 } },
+      );
+      const recovered: number[] = [];
+      stream.on('recovered', ({ attempt }) => recovered.push(attempt));
+      expect(await stream.finalText()).toBe(`Answer ${i}.`);
+      expect(recovered).toEqual([1]);
+    }
+    expect(listeners(app.signal)).toBe(0);
+  });
+
   it('1,000 buffered sends leave no listener on the signal', async () => {
     const { mock, client } = mockClient();
     const app = new AbortController();
@@ -87,6 +145,47 @@ describe('a long-lived signal is released when a call ends', () => {
       if (i === 0) expect(listeners(app.signal)).toBe(1);
       const { status, finalText } = await run;
       expect([status, finalText]).toEqual(['done', 'It is 18 degrees.']);
+    }
+    expect(listeners(app.signal)).toBe(0);
+  });
+
+  it('100 buffered tool loops whose tool waits for approval leave no listener on the signal', async () => {
+    const server = createReferenceServer();
+    const client = new Parley({
+      baseUrl: 'http://parley.test',
+      token: 'parley-demo-token',
+      fetch: server.fetch,
+    });
+    const sendEmail = defineTool({
+      name: 'send_email',
+      description: 'Sends an email',
+      input: z.object({ to: z.string() }),
+      needsApproval: true,
+      run: () => ({ sent: true }),
+    });
+    const { sessionId } = await client.sessions.create({ tools: [sendEmail] });
+    const app = new AbortController();
+    for (let i = 0; i < 100; i++) {
+      let answer: (answer: ToolApprovalAnswer) => void = () => {};
+      let asked: () => void = () => {};
+      const question = new Promise<void>((resolve) => {
+        asked = resolve;
+      });
+      const run = client.runToolLoop({
+        sessionId,
+        content: '/tool send_email {"to":"ada@example.com"}\n/then Sent.',
+        signal: app.signal,
+        approve: () =>
+          new Promise<ToolApprovalAnswer>((resolve) => {
+            answer = resolve;
+            asked();
+          }),
+      });
+      await question;
+      // While the person thinks, the run holds one listener on the caller's signal.
+      expect(listeners(app.signal)).toBe(1);
+      answer(i % 2 === 0 ? { approved: true } : { approved: false, reason: 'Not now' });
+      expect((await run).status).toBe('done');
     }
     expect(listeners(app.signal)).toBe(0);
   });

@@ -163,6 +163,24 @@ describe('retries', () => {
     expect(mock.requests).toHaveLength(2);
   });
 
+  // What the JSDoc of each method says: sent again on 429, never on a 503.
+  it.each([
+    ['sessions.create', (c: Parley) => c.sessions.create(), { sessionId: 's1' }],
+    ['messages.send', (c: Parley) => c.messages.send('s1', { content: 'x' }), REPLY],
+    ['messages.rewind', (c: Parley) => c.messages.rewind('s1', 0), { retracted: [], abandonedToolCalls: [] }],
+  ] as const)('%s is sent again after a 429, and not after a 503', async (_name, call, body) => {
+    const { mock, client } = setup();
+    mock.enqueue(serverError(429, { 'retry-after': '1' }));
+    mock.json(200, body);
+    const retried = call(client);
+    await vi.advanceTimersByTimeAsync(1000);
+    await expect(retried).resolves.toBeDefined();
+    expect(mock.requests).toHaveLength(2);
+    mock.enqueue(serverError(503));
+    await expect(call(client)).rejects.toMatchObject({ status: 503 });
+    expect(mock.requests).toHaveLength(3);
+  });
+
   it('gives up on 429 after maxRetries and surfaces retryAfterMs', async () => {
     const { mock, client } = setup();
     mock.enqueue(...Array.from({ length: 3 }, () => serverError(429, { 'retry-after': '1' })));

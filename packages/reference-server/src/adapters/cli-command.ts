@@ -11,8 +11,16 @@ export interface CliIo {
 /** The environment the CLI reads: variable names to values (`process.env` by default). */
 export type CliEnv = Readonly<Record<string, string | undefined>>;
 
-/** The options of one run, or the exit code when there is nothing to run (help, version, bad input). */
-export type ParsedCommandLine = { options: CliOptions; exitCode?: undefined } | { exitCode: number };
+/**
+ * The options of one run (and, for `parley-server run`, the command to run), or the exit code when
+ * there is nothing to run (help, version, bad input).
+ */
+export type ParsedCommandLine =
+  | { options: CliOptions; command?: string[]; exitCode?: undefined }
+  | { exitCode: number };
+
+/** `parley-server run`: the server options, then `--` and the command to run against it. */
+const RUN_USAGE = '[server options] -- <command...>';
 
 const HELP_AFTER = `
 Flags win over environment variables, which win over the defaults; an empty variable counts as
@@ -36,10 +44,15 @@ export function parseCommandLine(
   io: CliIo,
   env: CliEnv,
   version?: string,
+  mode: 'serve' | 'run' = 'serve',
 ): ParsedCommandLine {
-  const program = new Command('parley-server').description(
-    'In-memory reference server for the Conversation Session Service',
+  const program = new Command(mode === 'run' ? 'parley-server run' : 'parley-server').description(
+    mode === 'run'
+      ? "Start the server, run a command against it (PARLEY_BASE_URL, PARLEY_TOKEN), stop the server and exit with the command's status"
+      : 'In-memory reference server for the Conversation Session Service',
   );
+  // The command and its own flags: everything after `--` (or after its first word).
+  if (mode === 'run') program.usage(RUN_USAGE).argument('<command...>').passThroughOptions();
   const envOf = new Map<string, string>();
   for (const spec of CLI_OPTIONS) {
     const option = new Option(spec.flags, spec.description);
@@ -67,7 +80,7 @@ export function parseCommandLine(
 
   try {
     // `pnpm start -- --port 0` passes the `--` on under pnpm 10: skip it.
-    program.parse(argv[0] === '--' ? argv.slice(1) : [...argv], { from: 'user' });
+    program.parse(argv[0] === '--' && mode === 'serve' ? argv.slice(1) : [...argv], { from: 'user' });
   } catch (error) {
     if (error instanceof CommanderError) {
       const done = ['commander.helpDisplayed', 'commander.help', 'commander.version'].includes(error.code);
@@ -100,5 +113,5 @@ export function parseCommandLine(
       return { exitCode: 2 };
     }
   }
-  return { options: program.opts<CliOptions>() };
+  return { options: program.opts<CliOptions>(), ...(mode === 'run' ? { command: program.args } : {}) };
 }

@@ -28,11 +28,13 @@ export interface CliContext {
   cwd?: string;
   /** What `--version` prints; without it the command has no `--version`. */
   version?: string;
+  /** `'run'`: `parley-server run`, whose command line ends with `-- <command...>` (cli-run.ts). */
+  mode?: 'serve' | 'run';
 }
 
 /** The result of {@link runCli}: a running server, or an exit code (help, bad flags, listen failure). */
 export type CliResult =
-  | { running: RunningServer; exitCode?: undefined }
+  | { running: RunningServer; command?: string[]; exitCode?: undefined }
   | { running?: undefined; exitCode: number };
 
 /**
@@ -46,7 +48,7 @@ export async function runCli(
   context: CliContext = {},
 ): Promise<CliResult> {
   const env = context.env ?? process.env;
-  const parsed = parseCommandLine(argv, io, env, context.version);
+  const parsed = parseCommandLine(argv, io, env, context.version, context.mode);
   if (parsed.exitCode !== undefined) return { exitCode: parsed.exitCode };
   const opts = parsed.options;
   const base = env.INIT_CWD?.trim() ? env.INIT_CWD : (context.cwd ?? process.cwd());
@@ -105,6 +107,7 @@ export async function runCli(
       users,
       heartbeatTimeoutMs: opts.heartbeatTimeoutMs,
       toolCallTimeoutMs: opts.toolCallTimeoutMs,
+      ...(opts.maxSessions === undefined ? {} : { maxSessions: opts.maxSessions }),
       control: opts.control,
       faults: opts.faults,
       ...(opts.chaos === undefined ? {} : { chaos: opts.chaos }),
@@ -134,7 +137,10 @@ export async function runCli(
     failOnViolation: opts.failOnViolation,
     ...(reportFile === undefined ? {} : { reportFile }),
   };
-  return { running: withProxyStopChecks(running, checks, io) };
+  return {
+    running: withProxyStopChecks(running, checks, io),
+    ...(parsed.command === undefined ? {} : { command: parsed.command }),
+  };
 }
 
 /**

@@ -5,6 +5,7 @@ import type { User } from '../http/token-auth.js';
 import type { ChaosOptions } from '../testing/chaos-options.js';
 import { CASSETTE_CLI_OPTIONS, type CliCassetteOptions } from './cli-cassette-options.js';
 import { parseChaos } from './cli-chaos-option.js';
+import { type CliLimitOptions, LIMIT_CLI_OPTIONS } from './cli-limit-options.js';
 import { parseAllowedHosts, parseControlToken, parseCors } from './cli-security-options.js';
 import { parseUpstreamToken, parseUpstreamUrl } from './cli-upstream-options.js';
 
@@ -31,7 +32,7 @@ export interface CliOptionSpec {
 }
 
 /** The option values of one run, flags over environment over defaults. */
-export interface CliOptions extends CliCassetteOptions {
+export interface CliOptions extends CliCassetteOptions, CliLimitOptions {
   port: number;
   host: string;
   user: User[];
@@ -168,6 +169,7 @@ export const CLI_OPTIONS: readonly CliOptionSpec[] = [
     parse: parsePositiveInt,
     default: 600_000,
   },
+  ...LIMIT_CLI_OPTIONS,
   {
     flags: '--script <file>',
     description: 'answer with a scripted model from this JSON script file (rules or turns)',

@@ -20,8 +20,11 @@ export interface CassetteOptions {
 /** What the server tells the cassette of itself. */
 export interface CassetteDeps {
   clock: Clock;
-  /** A session's creation order, from 0 (never reset). */
-  sessionOrder(sessionId: string): number | undefined;
+  /**
+   * A session's creation order (`seq`, from 0, never reset), and its test scope (`x-parley-test-id`)
+   * with its order there; undefined when it does not exist.
+   */
+  sessionOf(sessionId: string): { seq: number; scope: string | undefined; scopeSeq: number } | undefined;
   /** How many sessions were created so far (the next one's order). */
   sessionsCreated(): number;
   /** The checking proxy's fetch, to ask the deployment what the cassette lacks. */
@@ -40,15 +43,20 @@ export interface CassetteSetup {
   /** True when replaying with an upstream: it answers what the cassette lacks, not every `/v1` request. */
   replaysWithUpstream: boolean;
   control: CassetteControl | undefined;
+  /** `GET /readyz`: loads the replay model; undefined once loaded, else why it cannot be. */
+  ready(): Promise<string | undefined>;
   /** Writes what record-missing added. */
   close(): Promise<void>;
 }
+
+const READY = async () => undefined;
 
 const NONE: CassetteSetup = {
   model: undefined,
   recorder: undefined,
   replaysWithUpstream: false,
   control: undefined,
+  ready: READY,
   close: async () => {},
 };
 
@@ -160,11 +168,13 @@ function replaying(
     per,
     usage,
     // Sessions play their recorded ones in order of creation (or of creation within their test).
-    sessionOrder: deps.sessionOrder,
+    sessionOrder: (sessionId) => deps.sessionOf(sessionId)?.seq,
+    // A session of a test scope belongs to that test; otherwise to the test begun last (beginTest).
     testOf: (sessionId) => {
-      const order = deps.sessionOrder(sessionId);
-      if (test === undefined || order === undefined || order < test.first) return undefined;
-      return { name: test.name, rank: order - test.first };
+      const session = deps.sessionOf(sessionId);
+      if (session?.scope !== undefined) return { name: session.scope, rank: session.scopeSeq };
+      if (test === undefined || session === undefined || session.seq < test.first) return undefined;
+      return { name: test.name, rank: session.seq - test.first };
     },
     ...(config.recordMissing ? { onRecorded: (addition) => additions?.add(addition) } : {}),
   };
@@ -190,6 +200,11 @@ function replaying(
     },
     recorder: undefined,
     replaysWithUpstream: hasUpstream,
+    ready: () =>
+      load().then(
+        () => undefined,
+        (error: Error) => `the cassette ${name} could not be loaded: ${error.message}`,
+      ),
     control: {
       name,
       mode: config.recordMissing ? 'record-missing' : 'replay',
@@ -232,6 +247,7 @@ function recording(config: RecordConfig, options: CassetteOptions, deps: Cassett
     model: undefined,
     recorder,
     replaysWithUpstream: false,
+    ready: READY,
     control: {
       name: config.file,
       mode: 'record',

@@ -1,4 +1,5 @@
 import type { ProxyExchange, ProxyObserver } from '../proxy/proxy-exchange.js';
+import { TEST_ID_HEADER } from '../utils/test-id.js';
 import type { CassetteRecorderOptions } from './cassette-recorder.js';
 
 /**
@@ -14,7 +15,11 @@ export function recordingObserver(options: CassetteRecorderOptions & { file: str
   return {
     onExchange(exchange) {
       exchanges.push(exchange);
-      const test = options.testName?.();
+      // A request of a test scope belongs to that test (its x-parley-test-id is the key).
+      const test =
+        options.testName === undefined
+          ? undefined
+          : (exchange.requestHeaders[TEST_ID_HEADER] ?? options.testName());
       if (test !== undefined) tests.set(exchange.seq, test);
     },
     async close() {

@@ -10,6 +10,10 @@ import { ToolCallStore } from './tool-call-store.js';
 export interface Session {
   readonly id: string;
   readonly owner: string;
+  /** The test scope it was created in (`x-parley-test-id`); undefined for the default scope. */
+  readonly scope: string | undefined;
+  /** Creation order within its scope, from 0 (a per-test cassette finds its recording by it). */
+  readonly scopeSeq: number;
   readonly createdAt: number;
   /** Creation order, to keep sessions of the same millisecond ordered. */
   readonly seq: number;
@@ -50,6 +54,8 @@ export interface SessionStoreOptions {
   clock: Clock;
   heartbeatTimeoutMs: number;
   toolCallTimeoutMs: number;
+  /** Sessions kept at most, across users and scopes; a create beyond is `503 session_limit_reached`. */
+  maxSessions?: number;
 }
 
 /**
@@ -68,6 +74,8 @@ class StoredSession implements Session {
   constructor(
     readonly id: string,
     readonly owner: string,
+    readonly scope: string | undefined,
+    readonly scopeSeq: number,
     readonly createdAt: number,
     readonly seq: number,
     readonly customizations: Customizations,
@@ -101,20 +109,43 @@ class StoredSession implements Session {
 /** The in-memory sessions of every user. */
 export class SessionStore {
   readonly #sessions = new Map<string, Session>();
+  /** Sessions created so far per test scope (their next `scopeSeq`). */
+  readonly #scopeSeqs = new Map<string, number>();
   #seq = 0;
 
   constructor(private readonly options: SessionStoreOptions) {}
 
+  /**
+   * A new session of `owner` in `scope` (undefined: the default scope).
+   *
+   * @throws HttpError `session_limit_reached` when the store holds `maxSessions` already.
+   */
   create(
     owner: string,
     customizations: Customizations,
     agentId: string | undefined,
     modelId: string | undefined,
+    scope?: string,
   ) {
+    const { maxSessions } = this.options;
+    if (maxSessions !== undefined && this.#sessions.size >= maxSessions) {
+      throw new HttpError(
+        'session_limit_reached',
+        `The server holds ${maxSessions} sessions, its limit (--max-sessions): delete sessions or reset`,
+        { details: { maxSessions } },
+      );
+    }
     const id = `sess_${crypto.randomUUID().replaceAll('-', '')}`;
+    let scopeSeq = 0;
+    if (scope !== undefined) {
+      scopeSeq = this.#scopeSeqs.get(scope) ?? 0;
+      this.#scopeSeqs.set(scope, scopeSeq + 1);
+    }
     const session = new StoredSession(
       id,
       owner,
+      scope,
+      scopeSeq,
       this.options.clock.now(),
       this.#seq++,
       customizations,
@@ -126,10 +157,13 @@ export class SessionStore {
     return session;
   }
 
-  /** The caller's session, or `404 session_not_found` (also for another user's session). */
-  require(owner: string, sessionId: string): Session {
+  /**
+   * The caller's session, or `404 session_not_found`: also for another user's session, and for one
+   * of another test scope (isolation is this one check).
+   */
+  require(owner: string, sessionId: string, scope?: string): Session {
     const session = this.#sessions.get(sessionId);
-    if (session === undefined || session.owner !== owner) {
+    if (session === undefined || session.owner !== owner || session.scope !== scope) {
       throw new HttpError('session_not_found', `Session ${sessionId} was not found`);
     }
     return session;
@@ -140,9 +174,9 @@ export class SessionStore {
     return this.#seq;
   }
 
-  /** The creation order of a session (from 0, across users), or undefined when it does not exist. */
-  seqOf(sessionId: string): number | undefined {
-    return this.#sessions.get(sessionId)?.seq;
+  /** A session by id, whoever owns it (for the server's own bookkeeping, never for a request). */
+  get(sessionId: string): Session | undefined {
+    return this.#sessions.get(sessionId);
   }
 
   /** Whether the session still exists (a reply checks this after every await). */
@@ -150,10 +184,10 @@ export class SessionStore {
     return this.#sessions.get(session.id) === session;
   }
 
-  /** The caller's sessions, newest first. */
-  list(owner: string): Session[] {
+  /** The caller's sessions in `scope`, newest first. */
+  list(owner: string, scope?: string): Session[] {
     return [...this.#sessions.values()]
-      .filter((s) => s.owner === owner)
+      .filter((s) => s.owner === owner && s.scope === scope)
       .sort((a, b) => b.createdAt - a.createdAt || b.seq - a.seq);
   }
 
@@ -171,6 +205,15 @@ export class SessionStore {
   /** Deletes every session. */
   clear(): void {
     for (const session of [...this.#sessions.values()]) this.delete(session);
+    this.#scopeSeqs.clear();
+  }
+
+  /** Deletes the sessions of one test scope (of one user only, with `owner`), aborting their replies. */
+  clearScope(scope: string, owner?: string): void {
+    for (const session of [...this.#sessions.values()]) {
+      if (session.scope === scope && (owner === undefined || session.owner === owner)) this.delete(session);
+    }
+    if (owner === undefined) this.#scopeSeqs.delete(scope);
   }
 
   get size(): number {

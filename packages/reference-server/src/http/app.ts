@@ -22,6 +22,8 @@ export interface ProtocolAppOptions {
   mounts?: readonly MountedHandler[];
   /** What to add to the `route_not_found` of a path (how to reach it), if anything. */
   routeHint?: (pathname: string) => string | undefined;
+  /** `GET /readyz`: undefined when ready, else why not. Default: always ready. */
+  ready?: () => Promise<string | undefined>;
 }
 
 /** The protocol's core: every `/v1` endpoint as one web-standard fetch. */
@@ -51,7 +53,7 @@ export function createProtocolApp(ctx: ServerContext, options: ProtocolAppOption
     return jsonReply(c, await openApi, 200);
   });
   // Outside /v1: no token. Registered before the protocol's routes.
-  registerHealthRoute(app);
+  registerHealthRoute(app, options.ready);
   app.use('/v1/*', tokenAuth(options.users));
   for (const mount of options.mounts ?? []) registerMountedHandler(app, mount, options.users);
   registerSessionRoutes(app, ctx);

@@ -1,3 +1,4 @@
+import type { ConversationScope } from '../conversation/conversation-scope.js';
 import type { EventPacer } from './event-pacer.js';
 import type { BodyObserver } from './json-body.js';
 import type { ProtocolViolation } from './protocol-violation.js';
@@ -9,6 +10,11 @@ import type { StreamObserver } from './stream-writer.js';
  * `app.fetch(request)` is called directly.
  */
 export interface RequestHooks {
+  /**
+   * The test scope the request belongs to (`x-parley-test-id`, resolved once at the edge): its
+   * sessions are the only ones the request sees, and its model answers them. Absent: the default.
+   */
+  scope?: ConversationScope | undefined;
   /** The request id to stamp on the response; the core makes one when absent. */
   requestId?: string;
   /** Told the name of the user the request authenticated as. */

@@ -1,7 +1,8 @@
+import type { Context } from 'hono';
+import type { ConversationScope } from '../conversation/conversation-scope.js';
 import type { ExtensionHost } from '../conversation/extension-host.js';
 import type { SessionSetup } from '../conversation/session-setup.js';
 import type { SessionStore } from '../conversation/session-store.js';
-import type { Model } from '../model/model.js';
 import type { Clock } from '../time/clock.js';
 import type { RequestHooks } from './request-hooks.js';
 
@@ -10,8 +11,8 @@ export interface ServerContext {
   sessions: SessionStore;
   setup: SessionSetup;
   clock: Clock;
-  /** Read per request: `server.setModel` swaps it between requests. */
-  model: Model;
+  /** The default scope: a request whose hooks carry no scope is in it (its model answers it). */
+  scope: ConversationScope;
   host: ExtensionHost | undefined;
   heartbeatTimeoutMs: number;
   maxBodyBytes: number;
@@ -24,4 +25,9 @@ export interface ServerContext {
 export interface AppEnv {
   Variables: { user: string; requestId: string };
   Bindings: RequestHooks;
+}
+
+/** The scope a request belongs to: the one its hooks carry, else the default scope. */
+export function scopeOf(c: Context<AppEnv>, ctx: ServerContext): ConversationScope {
+  return c.env.scope ?? ctx.scope;
 }

@@ -4,6 +4,7 @@ import type { ProxyContext } from './proxied-request.js';
 import { ProxyReport, type ProxyReportSnapshot } from './proxy-report.js';
 import type { UpstreamForwarder } from './upstream-forwarder.js';
 import type { CheckingProxyDeps } from './upstream-options.js';
+import { upstreamProbe } from './upstream-probe.js';
 
 /** The reference server as a checking proxy: `server.proxy`. */
 export interface CheckingProxy {
@@ -13,6 +14,8 @@ export interface CheckingProxy {
   readonly fetch: (request: Request, hooks: RequestHooks) => Promise<Response>;
   /** Requests, upstream failures and violations so far (`GET /_parley/proxy/report`). */
   report(): ProxyReportSnapshot;
+  /** `GET /readyz`: undefined once the upstream answered, else why not (the upstream asked again). */
+  ready(): Promise<string | undefined>;
   /** Prints the report's summary line, closes the observers and the connections to the upstream. */
   close(): Promise<void>;
 }
@@ -43,6 +46,7 @@ export function createCheckingProxy(deps: CheckingProxyDeps): CheckingProxy {
       return ('fetch' in loaded ? loaded : await loaded).fetch(request, hooks);
     },
     report: () => report.snapshot(),
+    ready: upstreamProbe(upstream, shown),
     close: async () => {
       log(report.summary());
       // Idle keep-alive connections would hold a test process open until the upstream drops them.

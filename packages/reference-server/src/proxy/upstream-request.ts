@@ -16,6 +16,7 @@ const NOT_FORWARDED = new Set([
   'upgrade',
   'x-parley-control-token',
   'x-parley-fault',
+  'x-parley-test-id',
 ]);
 
 /** Response header fields the proxy does not pass on: the hop's own, and the length it recomputes. */

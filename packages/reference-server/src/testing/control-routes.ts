@@ -3,27 +3,26 @@ import type { SessionStore } from '../conversation/session-store.js';
 import { readJsonBody } from '../http/json-body.js';
 import type { User } from '../http/token-auth.js';
 import { HttpError, isHttpError } from '../http-error.js';
+import { loadScript } from '../model/script-file.js';
 import type { Clock } from '../time/clock.js';
 import { type ControlTokenCheck, controlAccess, isJsonContentType } from './control-access.js';
-import type { FaultQueue, QueuedFault } from './fault-queue.js';
-import type { Journal, JournalFilter } from './journal.js';
+import type { QueuedFault } from './fault-queue.js';
+import type { JournalFilter } from './journal.js';
 import { snapshotSessions } from './session-snapshot.js';
+import type { TestScope, TestScopes } from './test-scope.js';
 
 /** The reserved path prefix of the control and inspection routes (outside `/v1`). */
 export const CONTROL_PREFIX = '/_parley';
 
-/** What the control routes act on. */
+/**
+ * What the control routes act on. Each request acts on its scope (`x-parley-test-id`, resolved at
+ * the edge): its journal, faults, script, sessions and reset.
+ */
 export interface ControlTarget {
   clock: Clock;
   users: readonly User[];
   sessions: SessionStore;
-  journal: Journal;
-  faults: FaultQueue;
-  reset(options?: { user?: string }): void;
-  /** Replaces the model with a script file's content (validated); returns what it holds. */
-  loadScript(json: unknown): { rules?: number; turns?: number };
-  /** Puts back the model the server was created with. */
-  restoreModel(): void;
+  scopes: TestScopes;
   /**
    * What the request's control token says (every route but the journal page's shell needs the
    * right one), once a wrong one's wait is over: repeated wrong ones are answered slowly.
@@ -56,8 +55,10 @@ const PAGE_PATHS = new Set([`${CONTROL_PREFIX}/ui`, `${CONTROL_PREFIX}/ui/`]);
  * The test-only control and inspection routes, `/_parley/...`. Each needs the control token in the
  * `x-parley-control-token` header (the journal page's shell excepted) and takes JSON bodies only.
  */
-export function createControlRoutes(target: ControlTarget): (request: Request) => Promise<Response> {
-  const app = new Hono().basePath(CONTROL_PREFIX);
+export function createControlRoutes(
+  target: ControlTarget,
+): (request: Request, scope: TestScope) => Promise<Response> {
+  const app = new Hono<{ Bindings: { scope: TestScope } }>().basePath(CONTROL_PREFIX);
   app.use(
     '*',
     controlAccess(
@@ -91,7 +92,7 @@ export function createControlRoutes(target: ControlTarget): (request: Request) =
 
   app.post('/reset', (c) => {
     const user = requireUser(c.req.query('user'));
-    target.reset(user === undefined ? {} : { user });
+    target.scopes.reset(c.env.scope, { user });
     return c.json({ reset: user ?? 'all' });
   });
 
@@ -105,38 +106,42 @@ export function createControlRoutes(target: ControlTarget): (request: Request) =
     if (path !== undefined) filter.path = path;
     if (method !== undefined) filter.method = method;
     if (user !== undefined) filter.user = user;
-    return c.json({ entries: target.journal.entries(filter), dropped: target.journal.dropped });
+    const { journal } = c.env.scope;
+    return c.json({ entries: journal.entries(filter), dropped: journal.dropped });
   });
 
   app.delete('/journal', (c) => {
-    target.journal.clear();
+    c.env.scope.journal.clear();
     return c.body(null, 204);
   });
 
-  app.get('/faults', (c) => c.json({ pending: target.faults.pending }));
+  app.get('/faults', (c) => c.json({ pending: c.env.scope.faults.pending }));
 
   app.post('/faults', async (c) => {
     const body = (await jsonBody(c.req.raw, 64 * 1024)) as QueuedFault | undefined;
     if (typeof body !== 'object' || body === null || Array.isArray(body)) {
       throw new HttpError('invalid_request', 'The body must be a fault object, e.g. {"status":503}');
     }
+    const { faults } = c.env.scope;
     try {
-      target.faults.next(body);
+      faults.next(body);
     } catch (error) {
       throw new HttpError('invalid_request', (error as Error).message);
     }
-    return c.json({ pending: target.faults.pending }, 201);
+    return c.json({ pending: faults.pending }, 201);
   });
 
   app.delete('/faults', (c) => {
-    target.faults.clear();
+    c.env.scope.faults.clear();
     return c.body(null, 204);
   });
 
   app.put('/script', async (c) => {
     const body = await jsonBody(c.req.raw, 1024 * 1024);
     try {
-      return c.json(target.loadScript(body));
+      const script = loadScript(body);
+      c.env.scope.script(script);
+      return c.json(Array.isArray(script) ? { turns: script.length } : { rules: script.rules.length });
     } catch (error) {
       if (isHttpError(error)) throw error;
       throw new HttpError('invalid_request', (error as Error).message);
@@ -144,12 +149,14 @@ export function createControlRoutes(target: ControlTarget): (request: Request) =
   });
 
   app.delete('/script', (c) => {
-    target.restoreModel();
+    c.env.scope.restoreModel();
     return c.body(null, 204);
   });
 
   app.get('/sessions', (c) =>
-    c.json({ sessions: snapshotSessions(target.sessions, requireUser(c.req.query('user'))) }),
+    c.json({
+      sessions: snapshotSessions(target.sessions, requireUser(c.req.query('user')), c.env.scope.id),
+    }),
   );
 
   app.get('/proxy/report', (c) => {
@@ -179,5 +186,5 @@ export function createControlRoutes(target: ControlTarget): (request: Request) =
       : new HttpError('internal_error', 'An unexpected server failure')
     ).toResponse(),
   );
-  return async (request) => app.fetch(request);
+  return async (request, scope) => app.fetch(request, { scope });
 }

@@ -1,3 +1,4 @@
+import type { ConversationScope } from '../conversation/conversation-scope.js';
 import type { EventPacer } from '../http/event-pacer.js';
 import type { ProtocolViolation } from '../http/protocol-violation.js';
 import type { RequestHooks } from '../http/request-hooks.js';
@@ -43,6 +44,8 @@ export class JournalRecord implements RequestHooks, StreamObserver {
   fault: Fault | undefined = undefined;
   chaos: ChaosMark | undefined = undefined;
   pacer: EventPacer | undefined = undefined;
+  /** The request's scope (a request hook: the core reads its sessions and model through it). */
+  scope: ConversationScope | undefined = undefined;
   /** The response status; -1 until there is one, 0 for a dropped connection. */
   status = -1;
   #bits = KEPT;

@@ -16,10 +16,10 @@ export interface SessionSnapshot {
   toolCalls: ToolCall[];
 }
 
-/** Every session (or one user's), oldest first, for inspection. */
-export function snapshotSessions(store: SessionStore, user?: string): SessionSnapshot[] {
+/** Every session of a scope (or one user's there), oldest first, for inspection. */
+export function snapshotSessions(store: SessionStore, user?: string, scope?: string): SessionSnapshot[] {
   return [...store.all()]
-    .filter((session) => user === undefined || session.owner === user)
+    .filter((session) => (user === undefined || session.owner === user) && session.scope === scope)
     .sort((a, b) => a.createdAt - b.createdAt || a.seq - b.seq)
     .map(snapshot);
 }

@@ -14,17 +14,14 @@ import {
   MALFORMED_MARKER,
   parseFaultHeader,
 } from './fault.js';
-import type { FaultQueue } from './fault-queue.js';
-import type { Journal } from './journal.js';
 import { type JournalRecord, splitUrl } from './journal-record.js';
 import type { ChaosMark } from './seeded-chaos.js';
 import { streamPacer } from './stream-pacer.js';
+import type { TestScope } from './test-scope.js';
 
-/** What the toolkit works with. */
+/** What the toolkit works with; the journal and the faults are the request's scope's. */
 export interface ToolkitDeps {
   clock: Clock;
-  journal: Journal;
-  faults: FaultQueue;
   /** `false` ignores the `x-parley-fault` header (queued faults still apply). Default true. */
   faultHeader?: boolean;
   /**
@@ -38,8 +35,9 @@ export interface ToolkitDeps {
 export type CoreFetch = (request: Request, hooks: RequestHooks) => Promise<Response>;
 
 /**
- * Wraps the protocol core in the testing toolkit: each request is recorded in the journal, and gets
- * the fault its `x-parley-fault` header or a queued one-shot asks for. Error faults, drops, latency
+ * Wraps the protocol core in the testing toolkit: each request is recorded in its scope's journal,
+ * and gets the fault its `x-parley-fault` header or a queued one-shot of its scope asks for; the
+ * core is handed the scope as a request hook. Error faults, drops, latency
  * and `malformed` on buffered replies happen around the core; stream faults reach it only as an
  * {@link EventPacer}. The returned fetch rejects (like a network error) only for an injected
  * dropped connection.
@@ -48,13 +46,17 @@ export type CoreFetch = (request: Request, hooks: RequestHooks) => Promise<Respo
  * hooks, so the core tells it the bodies it read and wrote (values, not copies) and a stream's
  * events as they are written; nothing is read twice, parsed again or rebuilt.
  */
-export function withToolkit(core: CoreFetch, deps: ToolkitDeps): (request: Request) => Promise<Response> {
-  return (request) => {
-    const record = deps.journal.open(request.method.toUpperCase(), request.url, deps.clock);
-    const faulty = !deps.faults.isEmpty || request.headers.get(FAULT_HEADER) !== null;
+export function withToolkit(
+  core: CoreFetch,
+  deps: ToolkitDeps,
+): (request: Request, scope: TestScope) => Promise<Response> {
+  return (request, scope) => {
+    const record = scope.journal.open(request.method.toUpperCase(), request.url, deps.clock);
+    if (record !== undefined) record.scope = scope;
+    const faulty = !scope.faults.isEmpty || request.headers.get(FAULT_HEADER) !== null;
     if (!faulty)
-      return record === undefined ? core(request, {}) : recorded(request, core, record, deps.clock);
-    return withFault(request, core, deps, record);
+      return record === undefined ? core(request, { scope }) : recorded(request, core, record, deps.clock);
+    return withFault(request, core, deps, scope, record);
   };
 }
 
@@ -87,6 +89,7 @@ async function withFault(
   request: Request,
   core: CoreFetch,
   deps: ToolkitDeps,
+  scope: TestScope,
   record: JournalRecord | undefined,
 ): Promise<Response> {
   const { clock } = deps;
@@ -94,7 +97,7 @@ async function withFault(
   const time = record?.time ?? clock.now();
   let fault: Fault | undefined;
   try {
-    const resolved = await resolveFault(request, deps);
+    const resolved = await resolveFault(request, deps, scope);
     fault = resolved?.fault;
     if (record !== undefined && resolved?.chaos !== undefined) record.chaos = resolved.chaos;
   } catch (error) {
@@ -119,6 +122,7 @@ async function withFault(
   let streamed = false;
   const hooks: RequestHooks = record ?? {
     requestId,
+    scope,
     onStreamed: () => {
       streamed = true;
     },
@@ -147,8 +151,9 @@ async function withFault(
 async function resolveFault(
   request: Request,
   deps: ToolkitDeps,
+  scope: TestScope,
 ): Promise<{ fault: Fault; chaos?: ChaosMark } | undefined> {
-  const { faults } = deps;
+  const { faults } = scope;
   const header = deps.faultHeader === false ? null : request.headers.get(FAULT_HEADER);
   if (header === null && faults.isEmpty) return undefined;
   if (deps.mayFault !== undefined && !(await deps.mayFault(request))) return undefined;

@@ -23,9 +23,25 @@ export interface LevelLogger {
   error: Line | undefined;
 }
 
+/**
+ * The logger's methods at or above `level`. A method that throws loses its line and nothing else:
+ * logging never fails the request it describes (a heartbeat, a tool call's report).
+ */
 export function levelLogger(logger: Logger, level: LogLevel): LevelLogger {
   const at = (name: Exclude<LogLevel, 'off'>): Line | undefined =>
-    RANK[name] >= RANK[level] ? (line) => logger[name](line) : undefined;
+    RANK[name] >= RANK[level]
+      ? (line) => {
+          try {
+            const returned: unknown = logger[name](line);
+            // A logger that writes asynchronously and fails: dropped too, never left unhandled.
+            if (typeof (returned as PromiseLike<unknown> | undefined)?.then === 'function') {
+              Promise.resolve(returned).catch(() => {});
+            }
+          } catch {
+            // Dropped: see above.
+          }
+        }
+      : undefined;
   return { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
 }
 

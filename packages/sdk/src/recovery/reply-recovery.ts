@@ -1,6 +1,7 @@
 import type { WithResponse } from '../core/api-promise.js';
 import { ASSUMED_HEARTBEAT_TIMEOUT_MS, DEFAULT_RECOVER_MAX_ATTEMPTS } from '../defaults.js';
 import { APIUserAbortError, ReplyRecoveryError } from '../errors/index.js';
+import { callbackError } from '../internal/callback-failures.js';
 import { raceSignal } from '../internal/race-signal.js';
 import type { Message, MessageReply, PendingTool, SendMessageRequest } from '../wire/index.js';
 import type { RecoverOptions, RecoveryAction, RecoveryAttempt } from './recover-options.js';
@@ -101,7 +102,12 @@ export class ReplyRecovery {
         action: plan.action,
         delayMs,
       };
-      this.#options.onAttempt?.(record);
+      try {
+        this.#options.onAttempt?.(record);
+      } catch (thrown) {
+        // The caller's own code: its failure ends the call, named, and nothing more is sent.
+        throw callbackError('recovery', 'recover.onAttempt', thrown);
+      }
       return 'reply' in plan ? { attempt: record, reply: plan.reply } : { attempt: record, body: plan.body };
     }
   }
@@ -155,7 +161,13 @@ export class ReplyRecovery {
 
   /** The wait before `attempt`: the option's, else the retries' backoff. */
   #delay(attempt: number): number {
-    return (this.#options.backoff ?? this.#backoff)(attempt);
+    const { backoff } = this.#options;
+    if (!backoff) return this.#backoff(attempt);
+    try {
+      return backoff(attempt);
+    } catch (thrown) {
+      throw callbackError('recovery', 'recover.backoff', thrown);
+    }
   }
 
   #giveUp(message: string, cause: unknown): ReplyRecoveryError {

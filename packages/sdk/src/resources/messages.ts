@@ -60,8 +60,11 @@ export class Messages {
   }
 
   /**
-   * Sends the user's turn (or resumes with `{}`) and waits for the whole reply. Never retried
-   * automatically unless the connection was refused before anything was sent.
+   * Sends the user's turn (or resumes with `{}`) and waits for the whole reply. Sent again (up to
+   * `maxRetries` times) only when it provably was not processed: the connection was refused or the
+   * host not found (nothing was sent), or the service answered `429` (it refuses a send over quota
+   * before storing anything; the wait is its `Retry-After`). Never after a timeout, a dropped
+   * connection or a 5xx: the message may have landed (see the `recover` option).
    *
    * @example
    * ```ts
@@ -88,7 +91,8 @@ export class Messages {
   }
 
   /**
-   * Sends the user's turn and streams the reply. The request starts at once; iterate the events,
+   * Sends the user's turn and streams the reply (sent again only as `send` is: refused connection,
+   * unknown host, `429`). The request starts at once; iterate the events,
    * listen with `.on(...)`, or await `finalReply()` / `finalText()`. A stream you stop caring about
    * should be `abort()`ed (or left with `break`): an unread body keeps its connection open and
    * the server's reply open until the reply ends.
@@ -173,7 +177,8 @@ export class Messages {
 
   /**
    * Retracts the user message at `index` and everything after it ("edit and retry"); open tool
-   * calls it cuts off are abandoned. Not retried automatically.
+   * calls it cuts off are abandoned. Sent again only when it provably was not processed (a refused
+   * connection, an unknown host, a `429`), never after a timeout or a 5xx.
    *
    * @example
    * ```ts

@@ -27,8 +27,9 @@ export class Sessions {
   /**
    * Creates a session. Without a body it is a Minimal session that uses the default agent.
    * `tools` (from `defineTool`) are declared under `customizations.extensions.tools` and
-   * remembered, with the session's other client tools, for `runToolLoop`. Never retried
-   * automatically (a repeat would create a second session).
+   * remembered, with the session's other client tools, for `runToolLoop`. Sent again only when it
+   * provably was not processed (a refused connection, an unknown host, a `429` before anything was
+   * stored), never after a timeout or a 5xx: a repeat could create a second session.
    *
    * @example
    * ```ts

@@ -1,7 +1,7 @@
 import type { WithResponse } from '../core/api-promise.js';
 import type { OpenResponse } from '../core/http-client.js';
 import { APIUserAbortError, ParleyError, REQUEST_ID_HEADER } from '../errors/index.js';
-import { forwardAbort } from '../internal/forward-abort.js';
+import { AbortLink } from '../internal/forward-abort.js';
 import type { StreamRecovery } from '../recovery/stream-recovery.js';
 import type { MessageReply } from '../wire/index.js';
 import { BodyReader } from './body-reader.js';
@@ -14,8 +14,6 @@ import { type FromReadableStreamOptions, relayBody, relayedStart } from './strea
 import { StreamResults } from './stream-results.js';
 import type { AnyToolInputs, ToolInputDeltaMaker, ToolInputMap } from './tool-input-delta.js';
 
-const noop = () => {};
-
 /**
  * A streamed reply: an `AsyncIterable` of typed events as they arrive, an event emitter, and
  * promises for the final reply. Events are parsed incrementally from the response body.
@@ -24,7 +22,8 @@ const noop = () => {};
  * `final*()` call), so iterate or listen from the start to see every event. A `for await` loop
  * that falls behind pauses the reading while it has `defaults.stream.highWaterMark` (1024) events
  * waiting, until it is down to `defaults.stream.lowWaterMark` (256). Listeners (`.on`) are called
- * as events are parsed. The caller's `signal` is let go of once the stream ends or aborts.
+ * as events are parsed. The caller's `signal` is let go of once the stream ends or aborts, or its
+ * request fails before anything reads it (with `recover`, until something does).
  */
 export class MessageStream<M extends ToolInputMap = AnyToolInputs>
   extends StreamResults
@@ -41,7 +40,7 @@ export class MessageStream<M extends ToolInputMap = AnyToolInputs>
   #response: Response | undefined;
   #reply: MessageReply | undefined;
   readonly #progress = new StreamProgress(() => this.requestId);
-  readonly #unlink: () => void;
+  readonly #link: AbortLink;
   /** Set with the `partialInput` option: turns a tool input fragment into a `toolInputDelta`. */
   readonly #deltas: ToolInputDeltaMaker | undefined;
   /** Set with the `recover` option: loaded on first use. */
@@ -67,9 +66,9 @@ export class MessageStream<M extends ToolInputMap = AnyToolInputs>
       },
       event: (raw) => this.#handle(raw),
     });
-    this.#unlink = forwardAbort(userSignal, this.#controller);
+    this.#link = new AbortLink(userSignal, this.#controller);
     this.#opening = open(this.#controller.signal);
-    this.#opening.catch(noop);
+    this.#opening.catch(() => this.#done === undefined && this.#link.release()); // the class's last sentence
     const broken = (message: string, cause?: unknown) => this.#progress.broken(message, cause);
     this.#accumulator = new ReplyAccumulator(this.#consumers.accumulatorCallbacks(broken, deltas));
   }
@@ -225,6 +224,7 @@ export class MessageStream<M extends ToolInputMap = AnyToolInputs>
 
   #ensureStarted(): Promise<MessageReply> {
     if (!this.#done) {
+      if (this.#recovery) this.#link.resume();
       this.#done = this.#run().then(
         (reply) => {
           this.#finish(undefined);
@@ -236,7 +236,7 @@ export class MessageStream<M extends ToolInputMap = AnyToolInputs>
           throw failure;
         },
       );
-      this.#done.catch(noop);
+      this.#done.catch(() => {});
     }
     return this.#done;
   }
@@ -293,7 +293,7 @@ export class MessageStream<M extends ToolInputMap = AnyToolInputs>
 
   #finish(failure: Error | undefined): void {
     if (this.#consumers.ended) return;
-    this.#unlink();
+    this.#link.release();
     if (failure) this.#controller.abort(failure);
     this.#consumers.finish(failure, this.#reply ? undefined : failure);
   }

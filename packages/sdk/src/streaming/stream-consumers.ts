@@ -1,3 +1,4 @@
+import { ParleyError } from '../errors/index.js';
 import type { RecoveryAttempt } from '../recovery/recover-options.js';
 import type { MessageReply, ToolUseBlock } from '../wire/index.js';
 import { EventQueue } from './event-queue.js';
@@ -91,7 +92,11 @@ export class StreamConsumers {
       try {
         (entry.fn as (...a: unknown[]) => void)(...args);
       } catch (error) {
-        throw new ListenerFailure(error instanceof Error ? error : new Error(String(error)));
+        throw new ListenerFailure(
+          error instanceof Error
+            ? error
+            : new ParleyError(`A "${event}" listener threw: ${String(error)}`, { cause: error }),
+        );
       }
     }
   }

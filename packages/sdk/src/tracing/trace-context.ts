@@ -1,3 +1,4 @@
+import { guardedTracer } from './guarded-tracer.js';
 import type { ContextLike, SpanLike, TracerLike, TracerOption } from './tracer-like.js';
 
 // Two keys every copy of `@opentelemetry/api` 1.x shares, so that copies bundled by different
@@ -60,12 +61,22 @@ let cached: { provider: object; tracer: TracerLike } | undefined;
 /**
  * The tracer spans start on: the given one, or with `'global'` the registered provider's tracer,
  * looked up each time (a provider registered after the client was made counts); `undefined` when
- * none is registered, and then nothing is traced.
+ * none is registered, and then nothing is traced. What the tracer or its spans throw is dropped
+ * ({@link guardedTracer}).
  */
 export function resolveTracer(option: TracerOption): TracerLike | undefined {
-  if (option !== 'global') return option;
+  if (option !== 'global') return guardedTracer(option);
   const provider = registry()?.trace;
   if (!provider) return undefined;
-  if (cached?.provider !== provider) cached = { provider, tracer: provider.getTracer(TRACER_NAME) };
+  if (cached?.provider !== provider) {
+    let tracer: TracerLike | undefined;
+    try {
+      tracer = provider.getTracer(TRACER_NAME);
+    } catch {
+      // A provider that fails to hand out a tracer: nothing is traced.
+      return undefined;
+    }
+    cached = { provider, tracer: guardedTracer(tracer) };
+  }
   return cached.tracer;
 }

@@ -1,5 +1,5 @@
 // The protocol's error-code table (@parley/protocol's ERROR_CODES), kept here so the SDK needs no
-// schema library at run time; test/wire-types.test.ts checks it equals the protocol's.
+// schema library at run time; test/error-codes.test.ts checks it equals the protocol's.
 
 /**
  * Every error code the service returns, with its HTTP status. The server renders errors from this

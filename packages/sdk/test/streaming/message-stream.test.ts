@@ -305,6 +305,23 @@ describe('MessageStream', () => {
     });
     await expect(stream.finalReply()).rejects.toBe(boom);
   });
+
+  it.each(['a string', undefined])(
+    'a listener that throws something else than an Error (%s) fails the stream with a ParleyError whose cause is it',
+    async (thrown) => {
+      const { mock, client } = setup();
+      mock.enqueue(streamResponse([streamBody(toolUseEvents())]));
+      const stream = client.messages.stream(SESSION_ID, {}).on('text', () => {
+        throw thrown;
+      });
+      const error = await stream.finalReply().catch((e: unknown) => e);
+      expect(error).toMatchObject({
+        name: 'ParleyError',
+        message: `A "text" listener threw: ${String(thrown)}`,
+      });
+      expect((error as Error).cause).toBe(thrown);
+    },
+  );
 });
 
 describe('MessageStream timeouts and cancellation', () => {

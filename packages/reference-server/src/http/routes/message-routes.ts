@@ -10,7 +10,7 @@ import { exceptionEvent } from '../exception-event.js';
 import { jsonReply } from '../json-reply.js';
 import { parseWith } from '../parse-with.js';
 import { readObjectBody } from '../route-body.js';
-import type { AppEnv, ServerContext } from '../server-context.js';
+import { type AppEnv, type ServerContext, scopeOf } from '../server-context.js';
 import { StreamWriter } from '../stream-writer.js';
 
 /** Why a reply was aborted when the client went away. */
@@ -26,7 +26,7 @@ export function registerMessageRoutes(app: Hono<AppEnv>, ctx: ServerContext): vo
   app.post('/v1/messages/:sessionId', async (c) => {
     const { reply, release } = await startSend(c, ctx, false);
     try {
-      const result = await runReply(replyConfig(ctx), reply);
+      const result = await runReply(replyConfig(c, ctx), reply);
       return jsonReply(c, replyBody(ctx, reply, result), 200);
     } catch (error) {
       throw reply.abort.aborted ? abortError(reply.abort.reason) : toHttpError(error);
@@ -46,7 +46,7 @@ export function registerMessageRoutes(app: Hono<AppEnv>, ctx: ServerContext): vo
     });
     const run = async () => {
       try {
-        const result = await runReply(replyConfig(ctx), {
+        const result = await runReply(replyConfig(c, ctx), {
           ...reply,
           emit: (event) => writer.event(event),
           ready: () => writer.ready(),
@@ -70,7 +70,7 @@ export function registerMessageRoutes(app: Hono<AppEnv>, ctx: ServerContext): vo
   });
 
   app.get('/v1/messages/:sessionId', (c) => {
-    const session = ctx.sessions.require(c.get('user'), c.req.param('sessionId'));
+    const session = ctx.sessions.require(c.get('user'), c.req.param('sessionId'), c.env.scope?.id);
     const includeDeleted = c.req.query('includeDeleted');
     if (includeDeleted !== undefined && includeDeleted !== 'true' && includeDeleted !== 'false') {
       throw new HttpError('invalid_request', 'includeDeleted: must be "true" or "false"', {
@@ -82,8 +82,8 @@ export function registerMessageRoutes(app: Hono<AppEnv>, ctx: ServerContext): vo
   });
 }
 
-function replyConfig(ctx: ServerContext) {
-  return { model: ctx.model, clock: ctx.clock, setup: ctx.setup, host: ctx.host };
+function replyConfig(c: Context<AppEnv>, ctx: ServerContext) {
+  return { model: scopeOf(c, ctx).model, clock: ctx.clock, setup: ctx.setup, host: ctx.host };
 }
 
 function replyBody(ctx: ServerContext, reply: Omit<ReplyRequest, 'emit'>, result: ReplyResult) {
@@ -104,8 +104,9 @@ function replyBody(ctx: ServerContext, reply: Omit<ReplyRequest, 'emit'>, result
  */
 async function startSend(c: Context<AppEnv>, ctx: ServerContext, streamed: boolean) {
   const user = c.get('user');
+  const scope = c.env.scope?.id;
   const sessionId = c.req.param('sessionId') ?? '';
-  ctx.sessions.require(user, sessionId);
+  ctx.sessions.require(user, sessionId, scope);
   // Only an absent or empty body is a resume; `null` is a 400 like any non-object.
   const body = parseWith(
     SendMessageRequestSchema,
@@ -113,7 +114,7 @@ async function startSend(c: Context<AppEnv>, ctx: ServerContext, streamed: boole
   );
   const content: UserContentBlock[] | undefined =
     typeof body.content === 'string' ? [{ type: 'text', text: body.content }] : body.content;
-  const session = ctx.sessions.require(user, sessionId);
+  const session = ctx.sessions.require(user, sessionId, scope);
   const plan = planSend(session, content !== undefined);
   const controller = new LazyAbortController();
   session.reply = controller;

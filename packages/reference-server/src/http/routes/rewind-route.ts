@@ -15,13 +15,14 @@ import type { AppEnv, ServerContext } from '../server-context.js';
 export function registerRewindRoute(app: Hono<AppEnv>, ctx: ServerContext): void {
   app.post('/v1/messages/:sessionId/rewind', async (c) => {
     const user = c.get('user');
+    const scope = c.env.scope?.id;
     const sessionId = c.req.param('sessionId');
-    ctx.sessions.require(user, sessionId);
+    ctx.sessions.require(user, sessionId, scope);
     const { index } = parseWith(
       RewindRequestSchema,
       await readObjectBody(c, ctx.maxBodyBytes, { required: true }),
     );
-    const session = ctx.sessions.require(user, sessionId);
+    const session = ctx.sessions.require(user, sessionId, scope);
     assertNoReplyRunning(session);
     const { messages } = session;
     const positions: number[] = [];

@@ -10,7 +10,7 @@ import type { AppEnv, ServerContext } from '../server-context.js';
 export function registerSessionRoutes(app: Hono<AppEnv>, ctx: ServerContext): void {
   app.get('/v1/sessions', (c) => {
     const sessions = ctx.sessions
-      .list(c.get('user'))
+      .list(c.get('user'), c.env.scope?.id)
       .map((s) => ({ sessionId: s.id, createdAt: s.createdAt }));
     return jsonReply(c, { sessions }, 200);
   });
@@ -26,12 +26,12 @@ export function registerSessionRoutes(app: Hono<AppEnv>, ctx: ServerContext): vo
     // Awaited only when it returns a promise: a synchronous check costs no turn.
     const validated = ctx.host?.validateSession?.(customizations);
     if (validated !== undefined) await validated;
-    const session = ctx.sessions.create(c.get('user'), customizations, agentId, modelId);
+    const session = ctx.sessions.create(c.get('user'), customizations, agentId, modelId, c.env.scope?.id);
     return jsonReply(c, { sessionId: session.id }, 201);
   });
 
   app.delete('/v1/sessions/:sessionId', (c) => {
-    const session = ctx.sessions.require(c.get('user'), c.req.param('sessionId'));
+    const session = ctx.sessions.require(c.get('user'), c.req.param('sessionId'), c.env.scope?.id);
     ctx.sessions.delete(session);
     ctx.host?.sessionDeleted?.(session.id);
     return c.body(null, 204);

@@ -9,19 +9,19 @@ import type { AppEnv, ServerContext } from '../server-context.js';
 export function registerToolRoutes(app: Hono<AppEnv>, ctx: ServerContext): void {
   app.post('/v1/tools/request/:sessionId/:requestId/heartbeat', async (c) => {
     const { sessionId, requestId } = c.req.param();
-    ctx.sessions.require(c.get('user'), sessionId);
+    ctx.sessions.require(c.get('user'), sessionId, c.env.scope?.id);
     const body = parseWith(
       HeartbeatRequestSchema,
       await readObjectBody(c, ctx.maxBodyBytes, { required: true }),
     );
     // Look the session up again: it may have been deleted while the body was read.
-    ctx.sessions.require(c.get('user'), sessionId).toolCalls.heartbeat(requestId, body);
+    ctx.sessions.require(c.get('user'), sessionId, c.env.scope?.id).toolCalls.heartbeat(requestId, body);
     return c.body(null, 200);
   });
 
   app.post('/v1/tools/response/:sessionId/:requestId', async (c) => {
     const { sessionId, requestId } = c.req.param();
-    ctx.sessions.require(c.get('user'), sessionId);
+    ctx.sessions.require(c.get('user'), sessionId, c.env.scope?.id);
     // The response's fields are the tool's output: kept as sent, a `__proto__` field included.
     const body = parseWith(
       ToolResponseRequestSchema,
@@ -29,13 +29,15 @@ export function registerToolRoutes(app: Hono<AppEnv>, ctx: ServerContext): void 
       'body',
       { asSent: ['response'] },
     );
-    ctx.sessions.require(c.get('user'), sessionId).toolCalls.respond(requestId, body.response as JsonObject);
+    ctx.sessions
+      .require(c.get('user'), sessionId, c.env.scope?.id)
+      .toolCalls.respond(requestId, body.response as JsonObject);
     return c.body(null, 200);
   });
 
   app.get('/v1/tools/request/:sessionId/:requestId', (c) => {
     const { sessionId, requestId } = c.req.param();
-    const calls = ctx.sessions.require(c.get('user'), sessionId).toolCalls;
+    const calls = ctx.sessions.require(c.get('user'), sessionId, c.env.scope?.id).toolCalls;
     return jsonReply(c, calls.view(calls.require(requestId)), 200);
   });
 }

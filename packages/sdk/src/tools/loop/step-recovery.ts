@@ -10,11 +10,13 @@ export interface StepRecovery {
 /**
  * The loop's `recover` option for one step: its attempts are kept for the step, and the
  * conversation's last index is passed on when the loop knows it (from its earlier replies), so a
- * resume needs no read of the session before it is sent.
+ * resume needs no read of the session before it is sent. `onAttempt` is the caller's
+ * `recover.onAttempt`, guarded by the loop.
  */
 export function stepRecovery(
   recover: true | RecoverOptions | undefined,
   known: ReadonlyMap<number, Message>,
+  onAttempt: ((attempt: RecoveryAttempt) => void) | undefined,
 ): StepRecovery | undefined {
   if (!recover) return undefined;
   const options = recover === true ? {} : recover;
@@ -27,7 +29,7 @@ export function stepRecovery(
       ...(lastIndex !== undefined && { lastIndex }),
       onAttempt: (attempt) => {
         attempts.push(attempt);
-        options.onAttempt?.(attempt);
+        onAttempt?.(attempt);
       },
     },
   };

@@ -1,6 +1,8 @@
 // The tool loop's body: send, run the pending tools, resume. `runToolLoop` loads it on its first
 // run, with the other tool helpers (../tool-helpers.ts).
+import { CallbackFailures, callbackError } from '../../internal/callback-failures.js';
 import { linkedSignal } from '../../internal/linked-signal.js';
+import type { RecoverOptions, RecoveryAttempt } from '../../recovery/recover-options.js';
 import type { ContextLike } from '../../tracing/tracer-like.js';
 import type { Message, MessageReply, PendingTool, SendMessageRequest } from '../../wire/index.js';
 import type { AnyTool } from '../define/define-tool.js';
@@ -26,6 +28,15 @@ export interface ToolLoopConfig {
   trace?: ToolLoopTrace | undefined;
 }
 
+/** The caller's callbacks a step calls while its tool calls run: guarded, so that the calls settle. */
+interface StepCallbacks {
+  onText: ((delta: string, snapshot: string) => void) | undefined;
+  onToolStart: RunToolLoopOptions['onToolStart'];
+  onHeartbeat: RunToolLoopOptions['onHeartbeat'];
+  onHeartbeatError: RunToolLoopOptions['onHeartbeatError'];
+  onAttempt: ((attempt: RecoveryAttempt) => void) | undefined;
+}
+
 /** Runs the loop to its end: `emit` each step as it completes. */
 export async function runToolLoopSteps(
   client: ToolLoopClient,
@@ -37,14 +48,35 @@ export async function runToolLoopSteps(
   checkLoopControls(options, config.tools);
   const price = options.prices === undefined ? undefined : loopPrice(options.prices, options.model);
   const { sessionId } = options;
+  // A callback that throws while a step runs is kept; the run rejects with it once the step's calls
+  // are settled, so that no call is left open on the server.
+  const failures = new CallbackFailures('runToolLoop');
+  const callbacks: StepCallbacks = {
+    onText: failures.guard('onText', options.onText),
+    onToolStart: failures.guard('onToolStart', options.onToolStart),
+    onHeartbeat: failures.guard('onHeartbeat', options.onHeartbeat),
+    onHeartbeatError: failures.guard('onHeartbeatError', options.onHeartbeatError),
+    onAttempt: failures.guard('recover.onAttempt', recoverOptions(options.recover)?.onAttempt),
+  };
   const messages = new Map<number, Message>();
   const steps: ToolLoopStep[] = [];
   let body: SendMessageRequest = options.content === undefined ? {} : { content: options.content };
   let reattached: ToolLoopReattach | undefined;
   if (options.resume) {
     const found = await reattach(client, options, signal, (calls, attempts) =>
-      runCalls(client, calls, options.heartbeatTimeoutMs, options, config, signal, undefined, attempts),
+      runCalls(
+        client,
+        calls,
+        options.heartbeatTimeoutMs,
+        options,
+        callbacks,
+        config,
+        signal,
+        undefined,
+        attempts,
+      ),
     );
+    failures.throwIfFailed();
     if (!found.open) {
       return {
         status: 'done',
@@ -62,18 +94,29 @@ export async function runToolLoopSteps(
   for (let step = 1; ; step++) {
     signal.throwIfAborted();
     const traceContext = config.trace?.startStep(step);
-    const recovery = stepRecovery(options.recover, messages);
-    const reply = await send(client, sessionId, body, options, signal, recovery, traceContext);
+    const recovery = stepRecovery(options.recover, messages, callbacks.onAttempt);
+    const reply = await send(
+      client,
+      sessionId,
+      body,
+      options.stream,
+      callbacks,
+      signal,
+      recovery,
+      traceContext,
+    );
     for (const message of reply.messages) messages.set(message.index, message);
     const toolResults = await runCalls(
       client,
       reply.pendingTools,
       reply.heartbeatTimeoutMs,
       options,
+      callbacks,
       config,
       signal,
       traceContext,
     );
+    failures.throwIfFailed();
     const done: ToolLoopStep = { step, reply, toolResults, ...(recovery && { recovery: recovery.attempts }) };
     if (toolResults.some((r) => r.approval)) done.approvals = toolResults.flatMap((r) => r.approval ?? []);
     if (toolResults.some((r) => r.repair)) done.repairs = toolResults.flatMap((r) => r.repair ?? []);
@@ -81,10 +124,10 @@ export async function runToolLoopSteps(
     config.trace?.endStep(done);
     steps.push(done);
     emit(done);
-    await options.onStep?.(done);
+    if (options.onStep) await callback('onStep', () => options.onStep?.(done));
     const finished = reply.pendingTools.length === 0;
     const check = finished ? undefined : checkStop(done, steps, options.stopWhen, config.tools);
-    const stopped = check instanceof Promise ? await check : check;
+    const stopped = check instanceof Promise ? await callback('stopWhen', () => check) : check;
     if (finished || stopped || step >= config.maxSteps) {
       const ordered = [...messages.values()].sort((a, b) => a.index - b.index);
       return {
@@ -104,11 +147,25 @@ export async function runToolLoopSteps(
   }
 }
 
+/** Awaits a callback of the caller's; what it throws rejects the run, named, as its `cause`. */
+async function callback<T>(name: string, call: () => T | Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (thrown) {
+    throw callbackError('runToolLoop', name, thrown);
+  }
+}
+
+function recoverOptions(recover: RunToolLoopOptions['recover']): RecoverOptions | undefined {
+  return recover === true ? undefined : recover;
+}
+
 async function send(
   client: ToolLoopClient,
   sessionId: string,
   body: SendMessageRequest,
-  options: RunToolLoopOptions,
+  streamed: boolean | undefined,
+  callbacks: StepCallbacks,
   signal: AbortSignal,
   recovery: StepRecovery | undefined,
   traceContext: ContextLike | undefined,
@@ -116,9 +173,9 @@ async function send(
   const sendOptions = recovery
     ? { signal, recover: recovery.recover, traceContext }
     : { signal, traceContext };
-  if (!options.stream) return client.messages.send(sessionId, body, sendOptions);
+  if (!streamed) return client.messages.send(sessionId, body, sendOptions);
   const stream = client.messages.stream(sessionId, body, sendOptions);
-  if (options.onText) stream.on('text', options.onText);
+  if (callbacks.onText) stream.on('text', callbacks.onText);
   return stream.finalReply();
 }
 
@@ -127,6 +184,7 @@ async function runCalls(
   pendingTools: readonly PendingTool[],
   heartbeatTimeoutMs: number | undefined,
   options: RunToolLoopOptions,
+  callbacks: StepCallbacks,
   config: ToolLoopConfig,
   signal: AbortSignal,
   traceContext: ContextLike | undefined,
@@ -155,10 +213,10 @@ async function runCalls(
             signal: stepSignal,
             traceContext,
           });
-        const { onHeartbeatError, onHeartbeat } = options;
+        const { onHeartbeatError, onHeartbeat } = callbacks;
         // The call as the server reads it: the reply's PENDING until a beat succeeds, then PROCESSING.
         let call = pending;
-        options.onToolStart?.(pending);
+        callbacks.onToolStart?.(pending);
         return runTool(client, {
           sessionId: options.sessionId,
           pending,

@@ -1,8 +1,8 @@
 import { ToolApprovalTimeoutError } from '../../errors/tool-approval-timeout-error.js';
 import { linkedSignal } from '../../internal/linked-signal.js';
 import { raceSignal } from '../../internal/race-signal.js';
+import { thrownText } from '../../internal/thrown-text.js';
 import type { AnyTool, ToolContext } from '../define/define-tool.js';
-import type { Outcome } from './execute-tool.js';
 import type { ToolApproval, ToolApprovalAnswer, ToolApprover } from './tool-approval.js';
 
 export interface AskApprovalOptions {
@@ -16,10 +16,16 @@ export interface AskApprovalOptions {
   waitMs: number | undefined;
 }
 
+/** Why a call may not run: the message the model reads, and what caused it. */
+export interface Refusal {
+  message: string;
+  cause: unknown;
+}
+
 /** What asking came to: the record (when the tool needed approval) and the ERROR when it may not run. */
 export interface ApprovalResult {
   approval?: ToolApproval;
-  refused?: Outcome;
+  refused?: Refusal;
 }
 
 /**
@@ -39,14 +45,14 @@ export async function askApproval(options: AskApprovalOptions): Promise<Approval
   });
   const refuse = (approval: ToolApproval, message: string, cause?: unknown): ApprovalResult => ({
     approval,
-    refused: { kind: 'error', message: `Tool "${name}" was not run: ${message}`, cause },
+    refused: { message: `Tool "${name}" was not run: ${message}`, cause },
   });
   const needs = tool.needsApproval;
   if (typeof needs === 'function') {
     try {
       if (!(await needs(input, { sessionId, requestId, name, rawInput }))) return {};
     } catch (error) {
-      const reason = `its needsApproval check failed: ${describe(error)}`;
+      const reason = `its needsApproval check failed: ${thrownText(error)}`;
       return refuse(record('failed', { reason }), reason, error);
     }
   } else if (needs !== true) {
@@ -90,16 +96,16 @@ export async function askApproval(options: AskApprovalOptions): Promise<Approval
       // The model reads the error's own words: `Tool "x" was not run: no one approved ...`.
       return {
         approval: record('timed_out', { reason: ended.message }),
-        refused: { kind: 'error', message: ended.message, cause: ended },
+        refused: { message: ended.message, cause: ended },
       };
     }
     if (ctx.signal.aborted) {
       // The call is lost or the run aborted: runTool ends on that already; nothing is reported.
       return {
-        refused: { kind: 'error', message: 'the call ended while its approval was awaited', cause: error },
+        refused: { message: 'the call ended while its approval was awaited', cause: error },
       };
     }
-    const reason = `asking for approval failed: ${describe(error)}`;
+    const reason = `asking for approval failed: ${thrownText(error)}`;
     return refuse(record('failed', { reason }), reason, error);
   } finally {
     clearTimeout(timer);
@@ -132,8 +138,4 @@ function describeAnswer(answer: unknown): string {
   } catch {
     return String(answer);
   }
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -46,8 +46,18 @@ export function heartbeatIntervalMs(heartbeatTimeoutMs?: number): number {
 
 /** The wait before the next beat: the interval shortened by up to 20 %, never lengthened. */
 export function jitteredIntervalMs(intervalMs: number, random: () => number = Math.random): number {
-  const r = Math.min(1, Math.max(0, random()));
-  return Math.round(intervalMs * (1 - HEARTBEAT_JITTER * r));
+  return Math.round(intervalMs * (1 - HEARTBEAT_JITTER * jitter(random)));
+}
+
+/** `random()` within `[0, 1]`; no jitter when it throws or is not a number (the beats must go on). */
+function jitter(random: () => number): number {
+  let r: unknown;
+  try {
+    r = random();
+  } catch {
+    return 0;
+  }
+  return typeof r === 'number' && r > 0 ? Math.min(1, r) : 0;
 }
 
 /**

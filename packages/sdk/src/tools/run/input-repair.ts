@@ -1,6 +1,7 @@
+import { thrownText } from '../../internal/thrown-text.js';
 import type { AnyTool, ToolApprovalCall } from '../define/define-tool.js';
 import { formatIssues, type SchemaIssue, type ToolObject, validateWith } from '../define/tool-schema.js';
-import type { Outcome } from './outcome.js';
+import type { ErrorOutcome } from './tool-middleware.js';
 
 /** What `repairToolInput` is asked about: a call whose input failed the tool's input schema. */
 export interface ToolInputRepairRequest {
@@ -33,7 +34,7 @@ export interface ToolInputRepair {
 }
 
 /** Either the parsed input to run with (and the repair's record), or the call's ERROR. */
-export type RepairResult = { value: unknown; repair: ToolInputRepair } | { refused: Outcome };
+export type RepairResult = { value: unknown; repair: ToolInputRepair } | { refused: ErrorOutcome };
 
 /**
  * Asks `repair` about an input that failed the schema with `issues`. Undefined when it has no fix
@@ -50,11 +51,10 @@ export async function repairInput(
   try {
     fixed = await repair({ call, tool, input: rawInput, issues });
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
     return {
       refused: {
         kind: 'error',
-        message: `Invalid input for tool "${name}", and repairToolInput failed: ${reason}`,
+        message: `Invalid input for tool "${name}", and repairToolInput failed: ${thrownText(error)}`,
         cause: error,
       },
     };
@@ -69,7 +69,13 @@ export async function repairInput(
       },
     };
   }
-  const checked = await validateWith(tool.input, fixed);
+  let checked: Awaited<ReturnType<typeof validateWith>>;
+  try {
+    checked = await validateWith(tool.input, fixed);
+  } catch (error) {
+    const message = `Tool "${name}" could not check its repaired input: its input schema threw: ${thrownText(error)}`;
+    return { refused: { kind: 'error', message, cause: error } };
+  }
   if ('issues' in checked) {
     return {
       refused: {

@@ -1,25 +1,15 @@
-import {
-  APIUserAbortError,
-  isConflictError,
-  isNotFoundError,
-  isPayloadTooLargeError,
-  ToolCallLostError,
-  ToolReportError,
-} from '../../errors/index.js';
+import { APIUserAbortError } from '../../errors/index.js';
+import { CallbackFailures } from '../../internal/callback-failures.js';
 import { linkedSignal } from '../../internal/linked-signal.js';
-import { raceSignal } from '../../internal/race-signal.js';
 import type { ContextLike, TracerOption } from '../../tracing/tracer-like.js';
 import type { PendingTool } from '../../wire/index.js';
-import type { AnyTool, ToolContext, ToolMiddleware } from '../define/define-tool.js';
-import { type CallControls, type CallTimes, callControls } from './call-controls.js';
-import { checkOutputSize, executeTool, type Outcome } from './execute-tool.js';
-import { Heartbeat } from './heartbeat.js';
+import type { AnyTool, ToolMiddleware } from '../define/define-tool.js';
+import { type CallTimes, callControls } from './call-controls.js';
 import type { ToolInputRepairer } from './input-repair.js';
-import { responseBodyBytes, toolOutputTooLarge } from './output-size.js';
-import { reportWithRetry } from './report.js';
+import { runCall } from './run-call.js';
 import type { ToolApprover } from './tool-approval.js';
-import type { ToolRunBase, ToolRunLost, ToolRunOutput, ToolRunResult } from './tool-run-result.js';
-import { traceToolRun } from './tool-run-trace.js';
+import type { ToolRunResult } from './tool-run-result.js';
+import { startToolRunSpan } from './tool-run-trace.js';
 import type { ToolClient, ToolTransport } from './tool-transport.js';
 
 export interface RunToolOptions<TTool extends AnyTool = AnyTool> {
@@ -90,8 +80,11 @@ export interface RunToolOptions<TTool extends AnyTool = AnyTool> {
  * against the output schema. The heartbeat is stopped, and its beat in flight awaited, before the
  * response or failure is sent; that report is retried on connection errors and 5xx. When the
  * heartbeat loses the call the handler's signal aborts with a `ToolCallLostError` and nothing is
- * reported. Resolves with what happened; rejects only when `signal` aborts or the report fails for
- * good.
+ * reported. What the tool or the caller supplies may throw (a schema, the handler, `needsApproval`,
+ * `approve`): the call is then reported as ERROR with the thrown text. Resolves with what happened;
+ * rejects only when `signal` aborts, the report fails for good, or `onHeartbeat` /
+ * `onHeartbeatError` threw (a `ParleyError` whose `cause` is the thrown value, once the call is
+ * settled).
  *
  * @example
  * const reply = await client.messages.send(sessionId, { content: 'Weather in Paris?' });
@@ -107,149 +100,45 @@ export async function runTool<TTool extends AnyTool>(
   client: ToolClient | ToolTransport,
   options: RunToolOptions<TTool>,
 ): Promise<ToolRunResult<TTool>> {
-  const transport = 'tools' in client ? client.tools : client;
   const { signal, maxBodyBytes } = options;
   if (maxBodyBytes !== undefined && !(maxBodyBytes > 0)) {
     throw new RangeError(`runTool: maxBodyBytes must be a positive number of bytes, got ${maxBodyBytes}`);
   }
-  if (signal?.aborted) throw abortError(signal);
+  if (signal?.aborted) throw new APIUserAbortError('Tool run aborted', { cause: signal.reason });
   const controls = callControls(options);
+  const tracer = options.tracer ?? ('tools' in client ? client.tracer : undefined);
+  const span = tracer ? startToolRunSpan(tracer, options) : undefined;
+  const tools = 'tools' in client ? client.tools : client;
+  // The caller's hooks: one that throws does not stop the call; runTool rejects once it is settled.
+  const hooks = new CallbackFailures('runTool');
+  const onBeat = hooks.guard('onHeartbeat', options.onHeartbeat, span?.beat);
+  const onBeatError = hooks.guard('onHeartbeatError', options.onHeartbeatError, span?.beatError);
   // One listener on the caller's signal for the whole call, released at its end (not one for each
   // part of it): a loop's step signal serves several calls at once, and Node warns past ten.
   const link = signal ? linkedSignal(signal) : undefined;
-  const tracer = options.tracer ?? ('tools' in client ? client.tracer : undefined);
+  let result: ToolRunResult<TTool>;
   try {
-    if (tracer) {
-      return await traceToolRun(tracer, transport, options, (t, o) => run(t, o, link?.signal, controls));
-    }
-    return await run(transport, options, link?.signal, controls);
+    result = await runCall(span ? span.transport(tools) : tools, {
+      sessionId: options.sessionId,
+      pending: options.pending,
+      tool: options.tool,
+      signal: link?.signal,
+      heartbeatTimeoutMs: options.heartbeatTimeoutMs,
+      random: options.random,
+      onBeat,
+      onBeatError,
+      controls,
+      maxBodyBytes,
+      maxReportAttempts: options.maxReportAttempts,
+      attempt: options.attempt ?? 1,
+    });
+  } catch (error) {
+    span?.fail(error);
+    throw error;
   } finally {
     link?.unlink();
   }
-}
-
-async function run<TTool extends AnyTool>(
-  transport: ToolTransport,
-  options: RunToolOptions<TTool>,
-  signal: AbortSignal | undefined,
-  controls: CallControls | undefined,
-): Promise<ToolRunResult<TTool>> {
-  const { sessionId, pending, tool } = options;
-  const base: ToolRunBase = { requestId: pending.requestId, name: pending.name };
-  const heartbeat = new Heartbeat(transport, {
-    sessionId,
-    requestId: pending.requestId,
-    heartbeatTimeoutMs: options.heartbeatTimeoutMs,
-    signal,
-    random: options.random,
-    onBeatError: options.onHeartbeatError,
-    onBeat: options.onHeartbeat,
-  }).start();
-  const limit = controls?.limit?.signal;
-  const handler = limit
-    ? linkedSignal(heartbeat.lost, ...(signal ? [signal, limit] : [limit]))
-    : signal
-      ? linkedSignal(heartbeat.lost, signal)
-      : undefined;
-  const handlerSignal = handler ? handler.signal : heartbeat.lost;
-  const ctx: ToolContext = {
-    signal: handlerSignal,
-    sessionId,
-    requestId: pending.requestId,
-    name: pending.name,
-    rawInput: pending.input,
-    attempt: options.attempt ?? 1,
-  };
-
-  let outcome: Outcome | undefined;
-  try {
-    // The handler may ignore its signal; the race lets the run end when the call is lost anyway.
-    const execution = executeTool(tool, pending, ctx, controls?.forCall(ctx));
-    outcome = await raceSignal(execution, heartbeat.lost, ...(signal ? [signal] : []));
-  } catch {
-    // Only the race's signal rejects here: executeTool() never throws.
-  }
-  if (controls?.approval) base.approval = controls.approval;
-  if (controls?.repair) base.repair = controls.repair;
-  await heartbeat.stop();
-  handler?.unlink();
-  if (heartbeat.lostError) return lost(base, heartbeat.lostError);
-  if (signal?.aborted || outcome === undefined) throw abortError(signal);
-
-  let settled = outcome.kind === 'complete' ? checkOutputSize(outcome, pending.name, options) : outcome;
-  const report = (): Promise<void> => {
-    const current = settled;
-    return reportWithRetry(
-      (requestOptions) =>
-        current.kind === 'complete'
-          ? transport.respond(sessionId, pending.requestId, current.output, requestOptions)
-          : transport.fail(sessionId, pending.requestId, current.message, requestOptions),
-      { signal, maxAttempts: options.maxReportAttempts },
-    );
-  };
-  try {
-    try {
-      await report();
-    } catch (error) {
-      // A limit lower than assumed: the server's 413 names it, and the model hears of it.
-      if (settled.kind !== 'complete' || !isPayloadTooLargeError(error)) throw error;
-      const maxBytes = error.details?.maxBytes;
-      const tooLarge = toolOutputTooLarge(
-        pending.name,
-        responseBodyBytes(settled.output),
-        typeof maxBytes === 'number' ? maxBytes : undefined,
-        error,
-      );
-      settled = { kind: 'error', message: tooLarge.message, cause: tooLarge };
-      await report();
-    }
-  } catch (error) {
-    if (isConflictError(error)) {
-      return {
-        ...base,
-        status: 'ALREADY_SETTLED',
-        error: 'The call was already settled (409): the first terminal report wins',
-        cause: error,
-      };
-    }
-    if (isNotFoundError(error)) {
-      const gone = new ToolCallLostError(
-        `Tool call ${pending.requestId} (session ${sessionId}) no longer exists`,
-        {
-          reason: 'NOT_FOUND',
-          sessionId,
-          requestId: pending.requestId,
-          cause: error,
-        },
-      );
-      return lost(base, gone);
-    }
-    if (signal?.aborted) throw abortError(signal);
-    // Keep the result: the caller can send it again later (an identical repeat is harmless).
-    throw new ToolReportError(
-      `The result of tool call ${pending.requestId} (session ${sessionId}) could not be reported: ${
-        error instanceof Error ? error.message : String(error)
-      }`,
-      {
-        sessionId,
-        requestId: pending.requestId,
-        report:
-          settled.kind === 'complete'
-            ? { kind: 'complete', output: settled.output }
-            : { kind: 'error', message: settled.message },
-        cause: error,
-      },
-    );
-  }
-  return settled.kind === 'complete'
-    ? { ...base, status: 'COMPLETE', output: settled.output as ToolRunOutput<TTool> }
-    : { ...base, status: 'ERROR', error: settled.message, cause: settled.cause };
-}
-
-function lost(base: ToolRunBase, error: ToolCallLostError): ToolRunLost {
-  return { ...base, status: 'LOST', error: error.message, cause: error };
-}
-
-function abortError(signal: AbortSignal | undefined): APIUserAbortError {
-  return new APIUserAbortError('Tool run aborted', { cause: signal?.reason });
+  span?.end(result);
+  hooks.throwIfFailed();
+  return result;
 }

@@ -1,9 +1,14 @@
 import type { ToolContext, ToolMiddleware } from '../define/define-tool.js';
 import type { ToolObject } from '../define/tool-schema.js';
-import type { Outcome } from './outcome.js';
+/** A failure of a call, as the model reads it (the `error` outcome of `executeTool`). */
+export interface ErrorOutcome {
+  kind: 'error';
+  message: string;
+  cause: unknown;
+}
 
 /** What the chain's innermost step (approval, time limit, handler) came to. */
-export type InnerOutcome = { kind: 'returned'; value: unknown } | (Outcome & { kind: 'error' });
+export type InnerOutcome = { kind: 'returned'; value: unknown } | ErrorOutcome;
 
 /**
  * A failure of the inner chain with no `Error` of its own (a denied approval, a handler that threw a
@@ -28,7 +33,7 @@ export async function runMiddleware(
   inner: (input: unknown) => Promise<InnerOutcome>,
   describe: (error: unknown) => string,
 ): Promise<InnerOutcome> {
-  const failures = new Map<unknown, Outcome & { kind: 'error' }>();
+  const failures = new Map<unknown, ErrorOutcome>();
   const dispatch = async (index: number, current: unknown): Promise<unknown> => {
     const layer = middleware[index];
     if (layer === undefined) {

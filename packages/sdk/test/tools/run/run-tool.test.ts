@@ -166,6 +166,43 @@ describe('runTool', () => {
     expect(result.error).toBe('Tool "get_weather" failed without a message');
   });
 
+  test('a schema that throws or rejects is reported as ERROR with the thrown text, not as an abort (executeTool never throws)', async () => {
+    const thrower = z.object({ city: z.string() }).refine(() => {
+      throw new Error('the refine broke');
+    });
+    const transport = new FakeTransport();
+    const result = await runTool(transport, {
+      sessionId,
+      pending,
+      tool: defineTool({ name: 'get_weather', description: 'Weather', input: thrower, run: () => ({}) }),
+    });
+    expect(result).toMatchObject({
+      status: 'ERROR',
+      error: 'Tool "get_weather" could not check its input: its input schema threw: the refine broke',
+    });
+    expect(transport.of('fail')).toHaveLength(1);
+  });
+
+  test('an onHeartbeat that throws does not stop the call: it is reported, then runTool rejects with the thrown value as cause', async () => {
+    const transport = new FakeTransport();
+    const thrown = new Error('the progress bar broke');
+    const running = runTool(transport, {
+      sessionId,
+      pending,
+      tool: weatherTool(() => ({ temperature: 18 })),
+      onHeartbeat: () => {
+        throw thrown;
+      },
+    });
+    const error = await running.catch((e: unknown) => e);
+    expect(error).toMatchObject({
+      name: 'ParleyError',
+      message: 'runTool: onHeartbeat threw: the progress bar broke',
+    });
+    expect((error as Error).cause).toBe(thrown);
+    expect(transport.of('respond')).toHaveLength(1);
+  });
+
   test('output that does not match the output schema is reported as ERROR naming the issue', async () => {
     const transport = new FakeTransport();
     const result = await runTool(transport, {
