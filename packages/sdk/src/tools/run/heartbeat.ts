@@ -220,6 +220,8 @@ export class Heartbeat {
       notify(this.#options.onBeat, this.#successes);
     } catch (error) {
       this.#failures++;
+      // Out of time with the lease at risk (this timer's deadline or the transport's own): beat again at once.
+      if (Date.now() - sentAt >= deadlineMs) this.#urgent = true;
       if (isConflictError(error)) this.#end('ABANDONED', error);
       else if (isNotFoundError(error)) this.#end('NOT_FOUND', error);
       else if (this.#endReason === undefined) notify(this.#options.onBeatError, error);
