@@ -56,7 +56,14 @@ const AUTO_IMPORTS = {
 };
 const AUTO_TYPE_IMPORTS = {
   '@parley/protocol': ['Customizations', 'ContentBlock', 'StopReason'],
-  '@parley/reference-server': ['SessionInfo', 'ServerTool', 'Model', 'ExtensionHost', 'ScriptedToolUse'],
+  '@parley/reference-server': [
+    'SessionInfo',
+    'ServerTool',
+    'Model',
+    'ExtensionHost',
+    'ScriptedToolUse',
+    'StreamPace',
+  ],
 };
 
 /** Every fenced TypeScript block of one Markdown file, with the directive above it. */

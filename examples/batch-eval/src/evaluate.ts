@@ -8,7 +8,8 @@ export interface EvalResult {
   status: EvalStatus;
   /** Time of the buffered send, in ms. */
   latencyMs: number;
-  stopReason?: string;
+  /** The reply's stop reason (`undefined` only for a reply the `recover` option took from the session without one). */
+  stopReason?: string | undefined;
   /** Why it failed or errored. */
   detail?: string;
 }

@@ -47,6 +47,9 @@ export async function runScenario(options: ScenarioOptions): Promise<ScenarioRes
       print(delta);
     },
     onStep: (step) => {
+      // A reply taken from the session (`use`) streamed only in part: show the rest of it.
+      const used = step.recovery?.find((attempt) => attempt.action === 'use');
+      if (used) print(`${rest(step.reply, streamed)}\n↻ ${describe(used)}`);
       print(
         `\n[step ${step.step}: ${step.toolResults.map((r) => `${r.name} ${r.status}`).join(', ') || 'no tools'}]\n`,
       );
@@ -59,7 +62,11 @@ export async function runScenario(options: ScenarioOptions): Promise<ScenarioRes
       ...(options.backoff && { backoff: options.backoff }),
       onAttempt: (attempt) => {
         attempts.push(attempt);
-        // What streamed of an interrupted answer was retracted: say so, and start it again.
+        // `use`: the answer had completed on the server. What streamed of it stays on screen,
+        // and the rest comes with the reply (shown when the step ends): nothing to clear.
+        if (attempt.action === 'use') return;
+        // `resume` or `resend`: what streamed of the interrupted answer was retracted on the
+        // server. Say so, and start it again.
         if (streamed !== '') print(' [interrupted]');
         streamed = '';
         print(`\n↻ ${describe(attempt)}\n`);
@@ -69,6 +76,13 @@ export async function runScenario(options: ScenarioOptions): Promise<ScenarioRes
   print('\n');
   const conversation = await client.messages.export(sessionId);
   return { finalText: result.finalText, attempts, conversation };
+}
+
+/** The text of a reply's last assistant message past what already streamed of it. */
+function rest(reply: { messages: Message[] }, shown: string): string {
+  const last = reply.messages.filter((message) => message.role === 'assistant').at(-1);
+  const text = last?.content.map((block) => (block.type === 'text' ? block.text : '')).join('') ?? '';
+  return text.startsWith(shown) ? text.slice(shown.length) : `\n${text}`;
 }
 
 /** `retrying (1 of 3): 503 injected_fault: the message was not stored, sending it again` */

@@ -24,7 +24,11 @@ describe('fault-recovery example', () => {
       '↻ recovery 1 of 3 after 0 ms (503 injected_fault): the message was not stored, sending it again',
     );
     expect(printed).toContain('Let me look that up. [interrupted]\n↻ recovery 2 of 3');
-    expect(printed).toContain('(StreamError): the reply had completed, taking it from the session');
+    // `use`: what streamed of the completed answer stays, nothing is marked, the rest follows.
+    expect(printed).toMatch(
+      /\nOrder A-17 has shipped\.\n↻ recovery 1 of 3 after 0 ms \(StreamError\): the reply had completed, taking it from the session\n/,
+    );
+    expect(printed.match(/\[interrupted\]/g)).toHaveLength(1);
     // Exactly one copy of the question went to the server's model.
     const questions = server.journal
       .entries({ method: 'POST', path: '/v1/messages/*/stream' })

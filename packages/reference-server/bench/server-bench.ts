@@ -1,7 +1,7 @@
 // The reference server's bench: every figure is a ratio against a baseline taken in the same run,
 // or a heap figure against the data it holds. Prints, never asserts.
 // It measures the built package (dist/), as users run it; `pnpm bench` builds it first.
-// Run: npx --yes pnpm@10 bench (from the repository root), or BENCH_ONLY=cold-start,loopback,heap ...
+// Run: npx --yes pnpm@10 bench (from the repository root), or BENCH_ONLY=cold-start,loopback,heap,pace ...
 // to pick parts.
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -10,6 +10,7 @@ import { benchColdStart } from './cold-start.js';
 import type { benchHeap } from './heap.js';
 import { benchInProcess } from './in-process.js';
 import { benchLoopback, type Scenario } from './loopback.js';
+import { benchPace } from './pace.js';
 import { benchProxyRequests } from './proxy.js';
 import type { benchProxyStream } from './proxy-stream.js';
 import { benchReplay } from './replay.js';
@@ -206,4 +207,16 @@ if (runs('test-scopes')) {
       `per test scope with one session and its journal: ${(h.perScope / 1024).toFixed(1)} KiB (${h.scopes} scopes), ` +
       `${(h.afterReset / 1024).toFixed(2)} KiB left per scope after resetting each`,
   );
+}
+
+if (runs('pace')) {
+  // Real clock: a short reply first (2 s), then the 400-word one the goal names (10 s).
+  for (const words of [80, 400]) {
+    const r = await benchPace(words, 40);
+    const met = Math.abs(r.ratio - 1) <= 0.05;
+    console.log(
+      `streaming pace, ${r.words} words at ${r.wordsPerSecond} words/s over loopback HTTP: ${(r.measuredMs / 1000).toFixed(2)} s ` +
+        `measured vs ${(r.expectedMs / 1000).toFixed(2)} s expected, measured/expected ${verdict(r.ratio, '1 +- 0.05', met)}`,
+    );
+  }
 }

@@ -15,6 +15,7 @@ import { HttpError } from './http-error.js';
 import type { Model } from './model/model.js';
 import type { Script } from './model/scripted-model.js';
 import { standInModel } from './model/stand-in-model.js';
+import { checkStreamPace, type StreamPace } from './model/stream-pace-options.js';
 import { type CheckingProxy, createCheckingProxy } from './proxy/checking-proxy.js';
 import type { ProxyObserver } from './proxy/proxy-exchange.js';
 import type { UpstreamOptions } from './proxy/upstream-options.js';
@@ -74,6 +75,9 @@ export function createReferenceServer(options: ReferenceServerOptions = {}): Ref
       : undefined;
   // A host made with createExtensionHost brings its catalogue and providers, built-in or given.
   const parleyHost = extensions ?? asParleyHost(options.extensionHost);
+  const initialPace = options.pace && checkStreamPace(options.pace, 'createReferenceServer: pace');
+  let serverPace = initialPace;
+  const sessionPaces = new Map<string, StreamPace>();
   const host = options.extensionHost ?? extensions;
   const controlToken =
     options.control === true ? (options.controlToken ?? generateControlToken()) : undefined;
@@ -93,6 +97,8 @@ export function createReferenceServer(options: ReferenceServerOptions = {}): Ref
     idleMs: options.testScopes?.idleMs,
     onFullReset: () => {
       controlTokenGuard?.clear();
+      serverPace = initialPace;
+      sessionPaces.clear();
       host?.reset?.();
     },
   });
@@ -104,6 +110,7 @@ export function createReferenceServer(options: ReferenceServerOptions = {}): Ref
     host,
     heartbeatTimeoutMs,
     maxBodyBytes: options.maxBodyBytes ?? 1024 * 1024,
+    pace: (sessionId) => sessionPaces.get(sessionId) ?? serverPace,
   };
   const mcpOverHttp = (options.mcpOverHttp ?? options.control === true) && parleyHost !== undefined;
   const core = createProtocolApp(ctx, {
@@ -193,6 +200,9 @@ export function createReferenceServer(options: ReferenceServerOptions = {}): Ref
     get model() {
       return scopes.default.model;
     },
+    get pace() {
+      return serverPace;
+    },
     control: controlToken !== undefined,
     mcpOverHttp,
     controlToken,
@@ -205,6 +215,12 @@ export function createReferenceServer(options: ReferenceServerOptions = {}): Ref
       scopes.default.model = model;
     },
     script: (script: Script) => scopes.default.script(script),
+    setPace: (pace: StreamPace | undefined, scope: { sessionId?: string } = {}) => {
+      const checked = pace && checkStreamPace(pace, 'setPace: pace');
+      if (scope.sessionId === undefined) serverPace = checked;
+      else if (checked === undefined) sessionPaces.delete(scope.sessionId);
+      else sessionPaces.set(scope.sessionId, checked);
+    },
     abortReplies,
     extensions,
     proxy,

@@ -61,6 +61,8 @@ export type {
 export { scriptedModel } from './model/scripted-model.js';
 export type { StandInModelOptions } from './model/stand-in-model.js';
 export { createStandInModel, standInModel } from './model/stand-in-model.js';
+export type { StreamPace } from './model/stream-pace.js';
+export { pacedEvents } from './model/stream-pace.js';
 export type { ScriptedToolUse, ScriptedTurn, TurnExtras, TurnStreamOptions } from './model/turn.js';
 export { turn, turnToEvents } from './model/turn.js';
 export type { CheckingProxy } from './proxy/checking-proxy.js';

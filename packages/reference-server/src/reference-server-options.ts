@@ -8,6 +8,7 @@ import type { CorsOrigins } from './http/cors-policy.js';
 import type { User } from './http/token-auth.js';
 import type { Model } from './model/model.js';
 import type { Script } from './model/scripted-model.js';
+import type { StreamPace } from './model/stream-pace.js';
 import type { CheckingProxy } from './proxy/checking-proxy.js';
 import type { UpstreamOptions } from './proxy/upstream-options.js';
 import type { ChaosOptions } from './testing/chaos-options.js';
@@ -27,6 +28,12 @@ export interface ReferenceServerOptions {
   clock?: Clock;
   /** The model answering every session. Default: the stand-in model. Not with {@link replay}. */
   model?: Model;
+  /**
+   * How fast the stand-in and scripted models stream, on the server's clock: `{ ttftMs,
+   * wordsPerSecond, jitter, seed }` (docs/testing.md, "Streaming pace"). A session's pace
+   * (`setPace(pace, { sessionId })`) and a scripted turn's `pace` win over it. Default: at once.
+   */
+  pace?: StreamPace;
   /**
    * Replays a cassette: its recorded assistant turns are the model's answers, while sessions, tool
    * calls, heartbeats, rewind, faults and the journal run as always. A file path (Node), a parsed
@@ -158,6 +165,8 @@ export interface ReferenceServer {
   readonly sessionCount: number;
   /** The model answering now (see {@link setModel}). */
   readonly model: Model;
+  /** The server's pace now (the `pace` option, or {@link setPace}'s); undefined: at once. */
+  readonly pace: StreamPace | undefined;
   /** Whether the `/_parley/` control routes are served. */
   readonly control: boolean;
   /** Whether the in-process MCP providers are served at `/mcp/<provider>`. */
@@ -189,6 +198,12 @@ export interface ReferenceServer {
    * (see `scriptedModel`). Shorthand for `setModel(scriptedModel(script))`.
    */
   script(script: Script): void;
+  /**
+   * Sets the pace of the replies from now on: the server's, or with `{ sessionId }` one session's
+   * (which wins over the server's). `undefined` removes it. `reset()` puts back the `pace` option.
+   * A negative or non-numeric figure is a `TypeError` naming it.
+   */
+  setPace(pace: StreamPace | undefined, scope?: { sessionId?: string }): void;
   /** Aborts every running reply, e.g. before shutting down. */
   abortReplies(reason?: unknown): void;
   /** The built-in extension host (catalogue, retriever, gateway), unless a custom one was given. */

@@ -60,6 +60,14 @@ export function cliCassette(
     );
   }
   const given = opts.replay ?? opts.recordMissing;
+  if (opts.replaySpeed !== undefined && given === undefined) {
+    return fail(`--replay-speed ${opts.replaySpeed} needs --replay <file> (or --record-missing)`);
+  }
+  if (opts.replaySpeed !== undefined && opts.replayPace === 'fast') {
+    return fail(
+      `--replay-speed ${opts.replaySpeed} plays the recorded cadence faster: not with --replay-pace fast`,
+    );
+  }
   if (given !== undefined) {
     const flag = opts.replay === undefined ? '--record-missing' : '--replay';
     const file = at(given);
@@ -90,7 +98,9 @@ export function cliCassette(
       cassette: opts.recordMissing !== undefined ? file : (cassette ?? file),
       name: given,
       onMismatch: opts.replayOnMismatch ?? 'error',
-      pace: opts.replayPace ?? 'fast',
+      ...(opts.replaySpeed === undefined
+        ? { pace: opts.replayPace ?? 'fast' }
+        : { pace: 'recorded', speed: opts.replaySpeed }),
       match: { sessions: opts.replayMatch ?? 'order' },
       ...(opts.recordMissing === undefined
         ? {}

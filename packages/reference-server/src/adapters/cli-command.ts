@@ -32,7 +32,9 @@ server (exit code 0; 1 with --fail-on-violation when the upstream broke the prot
 cut-after+malformed+latency (default: all), status=503+429 (default 503), retry-after=1,
 cut-after=3 (streamed replies only), latency=MS|uniform:MIN:MAX|lognormal:MEDIAN:SIGMA (default
 1000), method=POST and path=/v1/messages/* (which requests; default: all). The same seed and the
-same requests give the same faults, counted per session; the journal marks each.`;
+same requests give the same faults, counted per session; the journal marks each.
+Subcommands (each with --help): drift --cassette FILE --upstream URL (how the deployment now
+answers a cassette's conversations); cassette lint|list FILE... (check cassette files offline).`;
 
 /**
  * Reads the command line and the environment into {@link CliOptions}, built from

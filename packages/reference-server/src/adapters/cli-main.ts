@@ -12,6 +12,8 @@ import { cliCassette } from './cli-cassette.js';
 import { chaosNote } from './cli-chaos-option.js';
 import { type CliEnv, type CliIo, parseCommandLine } from './cli-command.js';
 import type { CliOptions } from './cli-options.js';
+import { paceNote } from './cli-pace-options.js';
+import { runToolCommand } from './cli-tools.js';
 import { type RunningServer, startServer } from './start-server.js';
 import { proxyStopNote, proxyStopProblem, withProxyStopChecks } from './with-proxy-stop-checks.js';
 
@@ -48,6 +50,9 @@ export async function runCli(
   context: CliContext = {},
 ): Promise<CliResult> {
   const env = context.env ?? process.env;
+  // `parley-server cassette ...` and `parley-server drift ...` run once and exit (cli-tools.ts).
+  const tool = context.mode === 'run' ? undefined : await runToolCommand(argv, io, context);
+  if (tool !== undefined) return { exitCode: tool };
   const parsed = parseCommandLine(argv, io, env, context.version, context.mode);
   if (parsed.exitCode !== undefined) return { exitCode: parsed.exitCode };
   const opts = parsed.options;
@@ -115,6 +120,7 @@ export async function runCli(
       ...(opts.controlToken === undefined ? {} : { controlToken: opts.controlToken }),
       ...(opts.allowedHosts === undefined ? {} : { allowedHosts: opts.allowedHosts }),
       ...(model === undefined ? {} : { model }),
+      ...(opts.pace === undefined ? {} : { pace: opts.pace }),
       ...(opts.upstream === undefined
         ? {}
         : {
@@ -180,6 +186,7 @@ function listeningLines(
         ]),
     ...(running.server.mcpOverHttp ? [`MCP providers:  ${running.url}/mcp/<name>`] : []),
     ...(opts.chaos === undefined ? [] : [chaosNote(opts.chaos)]),
+    ...(opts.pace === undefined ? [] : [paceNote(opts.pace)]),
     ...(opts.script === undefined ? [] : [`script:         ${opts.script}`]),
     ...(opts.config === undefined ? [] : [`config:         ${opts.config}`]),
     ...opts.documents.map(

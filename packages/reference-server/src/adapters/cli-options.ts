@@ -6,6 +6,7 @@ import type { ChaosOptions } from '../testing/chaos-options.js';
 import { CASSETTE_CLI_OPTIONS, type CliCassetteOptions } from './cli-cassette-options.js';
 import { parseChaos } from './cli-chaos-option.js';
 import { type CliLimitOptions, LIMIT_CLI_OPTIONS } from './cli-limit-options.js';
+import { type CliPaceOptions, PACE_CLI_OPTIONS } from './cli-pace-options.js';
 import { parseAllowedHosts, parseControlToken, parseCors } from './cli-security-options.js';
 import { parseUpstreamToken, parseUpstreamUrl } from './cli-upstream-options.js';
 
@@ -32,7 +33,7 @@ export interface CliOptionSpec {
 }
 
 /** The option values of one run, flags over environment over defaults. */
-export interface CliOptions extends CliCassetteOptions, CliLimitOptions {
+export interface CliOptions extends CliCassetteOptions, CliLimitOptions, CliPaceOptions {
   port: number;
   host: string;
   user: User[];
@@ -189,10 +190,10 @@ export const CLI_OPTIONS: readonly CliOptionSpec[] = [
   },
   {
     flags: '--replay-pace <pace>',
-    description: "a replayed stream's timing: fast (no waits) or recorded (as long as when recorded)",
+    description:
+      "a replayed stream's timing: fast (no waits; the default) or recorded (as long as when recorded, see --replay-speed)",
     env: 'PARLEY_REPLAY_PACE',
     parse: oneOf('fast', 'recorded'),
-    default: 'fast',
   },
   {
     flags: '--replay-match <key>',
@@ -214,6 +215,7 @@ export const CLI_OPTIONS: readonly CliOptionSpec[] = [
     parse: parseList,
   },
   ...CASSETTE_CLI_OPTIONS,
+  ...PACE_CLI_OPTIONS,
   {
     flags: '--control',
     description: 'serve the test-only control routes under /_parley/ (they need the control token)',

@@ -8,6 +8,7 @@ import { cassetteFileExists, readCassetteFile, writeCassetteFile } from './casse
 import { type Cassette, emptyCassette, parseCassette } from './cassette-format.js';
 import { recordingObserver } from './record-source.js';
 import type { ReplaySource } from './replay-model.js';
+import { replayTiming } from './replay-timing.js';
 import { describeUnused, ReplayUsage } from './replay-usage.js';
 
 /** The cassette options of the server. */
@@ -148,6 +149,8 @@ function replaying(
   const name = config.name ?? (typeof config.cassette === 'string' ? config.cassette : 'given in code');
   const hasUpstream = upstreamUrl !== undefined;
   const per = config.per ?? 'file';
+  // Checked here: a bad speed fails the creation, not the first model call.
+  const timing = replayTiming(config);
   const usage = new ReplayUsage(cassette, per);
   // Record-missing's additions are loaded with the replay model: a page that only replays does not carry them.
   let additions: CassetteAdditions | undefined;
@@ -163,6 +166,7 @@ function replaying(
   } = config;
   const source: ReplaySource = {
     ...options,
+    ...timing,
     cassette,
     name,
     per,

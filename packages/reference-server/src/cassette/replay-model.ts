@@ -28,6 +28,12 @@ export interface ReplayOptions {
    */
   pace?: 'recorded' | 'fast';
   /**
+   * With `pace: 'recorded'` (which it implies when `pace` is not given): play the recorded cadence
+   * this many times faster, e.g. `10` (a gap of 1 s recorded comes after 100 ms). A number > 0;
+   * default 1. Turns recorded without timings (buffered, or old cassettes) still play at once.
+   */
+  speed?: number;
+  /**
    * How a live session finds its recorded one. `'order'` (default): the n-th session created plays
    * the n-th recorded session. `'agentId'`, `'sessionData'` or a function of the customizations: the
    * first unused recorded session with the same key. Turns always play in recorded order.
@@ -88,7 +94,9 @@ interface LiveSession {
  * call that was aborted or cut does not use up its turn: the next call plays it again.
  */
 export function createReplayModel(source: ReplaySource): Model {
-  const { cassette, name, onMismatch = 'error', pace = 'fast' } = source;
+  const { cassette, name, onMismatch = 'error' } = source;
+  // cassette-setup.ts checked them (replayTiming) and resolved the pace `speed` implies.
+  const { pace = 'fast', speed = 1 } = source;
   const standIn = source.standIn ?? standInModel;
   const per = source.per ?? 'file';
   const recordedSessions = new RecordedSessions(cassette, source.match?.sessions ?? 'order', per);
@@ -114,7 +122,7 @@ export function createReplayModel(source: ReplaySource): Model {
     const recorded = 'index' in session.claim ? session.claim.index : undefined;
     return (async function* (): AsyncGenerator<ModelEvent> {
       const turn = await upstream(request);
-      yield* playTurn(turn, request, session, 'fast', () => {
+      yield* playTurn(turn, request, session, { pace: 'fast' }, () => {
         if (session.upstream?.record !== true) return;
         source.onRecorded?.({
           sessionId: session.id,
@@ -152,7 +160,7 @@ export function createReplayModel(source: ReplaySource): Model {
     }
     const difference = inputMismatch(turn.input, liveInput(request.messages));
     if (difference !== undefined) return mismatch(difference);
-    return playTurn(turn, request, session, pace, () => {
+    return playTurn(turn, request, session, { pace, speed }, () => {
       session.cursor++;
       usage.played(claim.index, session.cursor);
     });

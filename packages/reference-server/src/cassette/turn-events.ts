@@ -9,14 +9,19 @@ export interface PlayedSession {
   readonly toolUseIds: Set<string>;
 }
 
-/** Plays one recorded turn as model events; `onPlayed` is called once its last event is taken. */
+/**
+ * Plays one recorded turn as model events; `onPlayed` is called once its last event is taken.
+ * `pace: 'recorded'` keeps the recorded gaps on the request's clock, divided by `speed` (default 1).
+ */
 export async function* playTurn(
   turn: CassetteTurn,
   request: ModelRequest,
   session: PlayedSession,
-  pace: 'recorded' | 'fast',
+  timing: { pace: 'recorded' | 'fast'; speed?: number },
   onPlayed: () => void,
 ): AsyncGenerator<ModelEvent> {
+  const { pace } = timing;
+  const speed = timing.speed ?? 1;
   const state = abortStateOf(request);
   const ids = new Map<string, string>();
   // The recorded id when this session has not had it yet (a rewind then a replay of the same turn).
@@ -29,10 +34,11 @@ export async function* playTurn(
     return id;
   };
   const events = turn.events === undefined ? synthesize(turn, idFor) : recorded(turn.events, idFor);
-  let lastAt = 0;
+  const start = request.clock.now();
   for (const { atMs, event } of events) {
-    if (pace === 'recorded' && atMs > lastAt) await request.clock.sleep(atMs - lastAt, request.signal);
-    lastAt = Math.max(lastAt, atMs);
+    // A schedule from the call's start: the gaps keep their sum whatever the rounding.
+    const wait = pace === 'recorded' ? start + Math.round(atMs / speed) - request.clock.now() : 0;
+    if (wait > 0) await request.clock.sleep(wait, request.signal);
     if (state.aborted) throw state.reason;
     yield event;
   }

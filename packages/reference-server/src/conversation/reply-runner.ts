@@ -12,6 +12,7 @@ import {
 } from '@parley/protocol';
 import { HttpError, isHttpError } from '../http-error.js';
 import { lendAbortState, type Model, ModelError, type ModelRequest } from '../model/model.js';
+import type { StreamPace } from '../model/stream-pace.js';
 import type { Clock } from '../time/clock.js';
 import { abortable, abortRace } from '../utils/abortable.js';
 import type { LazyAbortController } from '../utils/lazy-abort-controller.js';
@@ -39,6 +40,8 @@ export interface ReplyRunnerConfig {
   clock: Clock;
   setup: SessionSetup;
   host: ExtensionHost | undefined;
+  /** The pace of a session's replies (its own, else the server's); undefined: at once. */
+  pace?: ((sessionId: string) => StreamPace | undefined) | undefined;
 }
 
 export interface ReplyRequest {
@@ -166,6 +169,7 @@ async function callModel(
       return abort.signal;
     },
     clock,
+    pace: config.pace?.(session.id),
   };
   lendAbortState(modelRequest, abort);
   let iterator: AsyncIterator<unknown> | undefined;

@@ -3,6 +3,7 @@ import type { ConversationScope } from '../conversation/conversation-scope.js';
 import type { ExtensionHost } from '../conversation/extension-host.js';
 import type { SessionSetup } from '../conversation/session-setup.js';
 import type { SessionStore } from '../conversation/session-store.js';
+import type { StreamPace } from '../model/stream-pace-options.js';
 import type { Clock } from '../time/clock.js';
 import type { RequestHooks } from './request-hooks.js';
 
@@ -16,6 +17,8 @@ export interface ServerContext {
   host: ExtensionHost | undefined;
   heartbeatTimeoutMs: number;
   maxBodyBytes: number;
+  /** The pace of a session's replies: its own (`server.setPace(pace, { sessionId })`), else the server's. */
+  pace?: (sessionId: string) => StreamPace | undefined;
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { Customizations, Message, StopReason } from '@parley/protocol';
 import type { Clock } from '../time/clock.js';
+import type { StreamPace } from './stream-pace-options.js';
 
 /** A tool as the model sees it: client tools stop the reply, server tools run inside it. */
 export interface ModelTool {
@@ -30,6 +31,11 @@ export interface ModelRequest {
   /** Aborted when the reply is interrupted; stop producing events. */
   signal: AbortSignal;
   clock: Clock;
+  /**
+   * The session's pace, else the server's (`pace` option, `server.setPace`): the stand-in and
+   * scripted models stream at it (`pacedEvents` paces a model of your own). Undefined: at once.
+   */
+  pace?: StreamPace | undefined;
 }
 
 /** Whether and why a request was aborted, read without making an `AbortSignal`. */

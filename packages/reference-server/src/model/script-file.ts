@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { findLostProtoKey, PROTO_KEY } from '../utils/lost-proto-key.js';
 import type { ScriptRule, ScriptRules, TextMatcher, TurnMatch } from './scripted-model.js';
+import type { StreamPace } from './stream-pace-options.js';
 import type { ScriptedToolUse, ScriptedTurn } from './turn.js';
 
 const ToolUseSchema = z.strictObject({
@@ -15,6 +16,14 @@ const TurnSchema = z.strictObject({
   stopReason: z.string().min(1).optional(),
   fail: z.string().min(1).optional(),
   delayMs: z.number().nonnegative().finite().optional(),
+  pace: z
+    .strictObject({
+      ttftMs: z.number().nonnegative().finite().optional(),
+      wordsPerSecond: z.number().nonnegative().finite().optional(),
+      jitter: z.number().min(0).max(1).optional(),
+      seed: z.int().optional(),
+    })
+    .optional(),
 });
 
 const RegexSchema = z
@@ -120,6 +129,8 @@ function toTurn(parsed: z.infer<typeof TurnSchema>): ScriptedTurn {
   if (parsed.stopReason !== undefined) turn.stopReason = parsed.stopReason;
   if (parsed.fail !== undefined) turn.fail = parsed.fail;
   if (parsed.delayMs !== undefined) turn.delayMs = parsed.delayMs;
+  // zod leaves out keys the file does not have: no undefined member to drop.
+  if (parsed.pace !== undefined) turn.pace = parsed.pace as StreamPace;
   return turn;
 }
 

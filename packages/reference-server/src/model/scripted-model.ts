@@ -1,5 +1,6 @@
 import { lastUserMessage, textOf, toolResultsOf } from './conversation.js';
 import { type Model, ModelError, type ModelEvent, type ModelRequest } from './model.js';
+import { pacedLazily } from './paced-lazily.js';
 import { standInModel } from './stand-in-model.js';
 import { type ScriptedTurn, turnToEvents } from './turn.js';
 
@@ -206,14 +207,19 @@ async function* fromReply(
 ): AsyncGenerator<ModelEvent> {
   const resolved = await reply;
   if (Array.isArray(resolved)) {
-    for (const event of resolved) {
-      request.signal.throwIfAborted();
-      yield event;
-    }
+    const events = eventsOf(resolved, request);
+    yield* request.pace === undefined ? events : pacedLazily(events, request.pace, request);
   } else if (Symbol.asyncIterator in resolved) {
-    yield* resolved;
+    yield* request.pace === undefined ? resolved : pacedLazily(resolved, request.pace, request);
   } else {
     yield* turnToEvents(resolved, request);
+  }
+}
+
+async function* eventsOf(events: readonly ModelEvent[], request: ModelRequest): AsyncGenerator<ModelEvent> {
+  for (const event of events) {
+    request.signal.throwIfAborted();
+    yield event;
   }
 }
 

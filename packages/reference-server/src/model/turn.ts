@@ -1,6 +1,8 @@
 import type { JsonObject, StopReason } from '@parley/protocol';
 import { abortStateOf, ModelError, type ModelEvent, type ModelRequest } from './model.js';
 import { countInputTokens, countWords, jsonFragments, newToolUseId, textChunks } from './model-events.js';
+import { pacedLazily } from './paced-lazily.js';
+import type { StreamPace } from './stream-pace-options.js';
 
 /** One tool call of a scripted turn. */
 export interface ScriptedToolUse {
@@ -25,6 +27,11 @@ export interface ScriptedTurn {
   fail?: string;
   /** Milliseconds of the request's clock to wait between two deltas. */
   delayMs?: number;
+  /**
+   * How fast this turn streams (time to first event, words per second, seeded jitter); wins over
+   * the session's and the server's pace (`request.pace`).
+   */
+  pace?: StreamPace;
 }
 
 /** How {@link turnToEvents} streams a turn. */
@@ -78,11 +85,22 @@ export const turn = {
  * - `request.signal`: once aborted, no further event is yielded; the iteration rejects with the
  *   signal's reason.
  * - `turn.fail`: throws a {@link ModelError} after the text deltas (before the text block closes).
+ * - `turn.pace`, else `request.pace`: the events come at that pace on `request.clock`.
  */
-export async function* turnToEvents(
+export function turnToEvents(
   turn: ScriptedTurn,
   request: ModelRequest,
   options: TurnStreamOptions = {},
+): AsyncGenerator<ModelEvent> {
+  const events = turnEvents(turn, request, options);
+  const pace = turn.pace ?? request.pace;
+  return pace === undefined ? events : pacedLazily(events, pace, request);
+}
+
+async function* turnEvents(
+  turn: ScriptedTurn,
+  request: ModelRequest,
+  options: TurnStreamOptions,
 ): AsyncGenerator<ModelEvent> {
   const { clock } = request;
   // Checked through the abort state: `request.signal` is made only when a delay waits on it.

@@ -1,8 +1,9 @@
 // Loaded when chaos is first set (fault-queue.ts): it imports only types from the modules of the
 // first chunk, so a browser bundle that never uses chaos carries none of it.
+
+import { seededRandom } from '../utils/seeded-random.js';
 import type { ChaosKind, LatencyDistribution, ResolvedChaos } from './chaos-options.js';
 import type { Fault } from './fault.js';
-import { seededRandom } from './seeded-random.js';
 
 /** How the journal marks a fault seeded chaos gave (`entry.chaos`). */
 export interface ChaosMark {

@@ -9,6 +9,8 @@ import { bundlePage, contains, gzipBytes, type PageBundle } from '../helpers/bro
  * called (0.6 KB gzip; the drawing loads with first use). 182 KB since test scopes
  * (`x-parley-test-id`: the registry, the header's check, sessions keyed by scope), `/readyz` and
  * `maxSessions`: 1.5 KB gzip, measured (179.7 KB before, 181.2 KB after).
+ * The streaming pace's checks and plumbing (`pace`, `setPace`, a turn's pace, a replay's `speed`)
+ * add 0.6 KB (181.8 KB measured); the pacing itself loads with the first paced reply.
  */
 const FIRST_CHUNK_LIMIT_BYTES = 182 * 1024;
 

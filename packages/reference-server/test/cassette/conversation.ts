@@ -63,7 +63,12 @@ export function recordedUpstream(options: ReferenceServerOptions = {}) {
 
 /** What the app saw of a conversation: messages without their times, tool calls, stop reasons. */
 export interface Transcript {
-  replies: Array<{ stopReason: string; messages: Array<Omit<Message, 'createdAt'>>; tools: unknown[] }>;
+  // `undefined` only for a reply the SDK's `recover` took from the session (never here).
+  replies: Array<{
+    stopReason: string | undefined;
+    messages: Array<Omit<Message, 'createdAt'>>;
+    tools: unknown[];
+  }>;
   finalTexts: string[];
 }
 
@@ -74,7 +79,7 @@ export interface Transcript {
 export async function converse(client: Parley): Promise<Transcript> {
   const transcript: Transcript = { replies: [], finalTexts: [] };
   const keep = (reply: {
-    stopReason: string;
+    stopReason?: string | undefined;
     messages: Message[];
     pendingTools: Array<{ requestId: string; name: string; input: unknown; state: string }>;
   }) => {

@@ -2,7 +2,7 @@ import { type ChaosOptions, createReferenceServer, isInjectedDropError } from '@
 import { describe, expect, it } from 'vitest';
 import { entryFault } from '../../src/testing/journal-page-text.js';
 import { drawLatency, requestKey } from '../../src/testing/seeded-chaos.js';
-import { seededRandom } from '../../src/testing/seeded-random.js';
+import { seededRandom } from '../../src/utils/seeded-random.js';
 import { BASE_URL, DEMO_TOKEN, type Harness, harness } from '../helpers/api.js';
 import { readAll, stillPending } from './helpers.js';
 

@@ -15,8 +15,8 @@ export interface RecoveryAttempt {
   /**
    * The failure recovered from: a `StreamError` (model error event, cut or malformed stream), an
    * `APITimeoutError` (first-event or idle timeout), an `APIConnectionError` (dropped
-   * connection), an `InternalServerError` (5xx), or a `ConflictError` (`reply_in_progress`) met by
-   * an earlier attempt.
+   * connection), an `InternalServerError` (5xx), or a `ConflictError` (`reply_in_progress`) or
+   * `RateLimitError` met by an earlier attempt.
    */
   error: Error;
   action: RecoveryAction;
@@ -27,10 +27,14 @@ export interface RecoveryAttempt {
 /**
  * The `recover` option of `client.messages.send`, `client.messages.stream` and `runToolLoop`: when
  * a reply fails after its request was sent, read the session to learn what landed, then use the
- * completed reply or resume, with backoff. `true` takes every default.
+ * completed reply or resume, with backoff. `true` takes every default. An attempt's reads are
+ * tried once (the client's `maxRetries` does not apply to them): the next attempt is their retry.
  */
 export interface RecoverOptions {
-  /** Most recovery attempts of one reply (each: wait, read the session, then use, resume or resend). Default 3. */
+  /**
+   * Most recovery attempts of one reply (each: wait, read the session once, then use, resume or
+   * resend). Default 3.
+   */
   maxAttempts?: number | undefined;
   /**
    * The wait before attempt `attempt` (1 for the first), in ms. Default: the retries' backoff

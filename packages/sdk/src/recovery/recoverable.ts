@@ -34,15 +34,24 @@ export function isUserAbort(error: unknown): boolean {
  * error or other 5xx (an exception event in a stream), a stream cut, dropped, malformed or timed
  * out, a body that is not the protocol's. Never a 4xx, a `501`, or an abort. During recovery
  * (`recovering`) a `409` says the conversation is still moving (`reply_in_progress`, or a reply
- * that ended in between): look again.
+ * that ended in between), and a `429` that the recovery's requests come too fast (they are not
+ * retried by the client: the next attempt is their retry): look again.
  */
 export function isRecoverable(error: unknown, recovering: boolean): boolean {
   if (named(error, 'StreamError')) return error.code === undefined || !FINAL_STREAM_CODES.has(error.code);
-  if (isAPIError(error)) return transient(error.status) || (recovering && error.status === 409);
+  if (isAPIError(error)) {
+    return transient(error.status) || (recovering && (error.status === 409 || error.status === 429));
+  }
   return named(error, 'APIConnectionError', 'APITimeoutError', 'ResponseValidationError');
 }
 
 /** Whether the server answered the request that failed: a status, or a stream's headers. */
 export function answered(error: unknown): boolean {
   return isAPIError(error) || named(error, 'StreamError', 'ResponseValidationError');
+}
+
+/** The wait a `429` asked for (`Retry-After`), in ms, if the failure is one that says. */
+export function retryAfterMs(error: unknown): number | undefined {
+  if (!isAPIError(error) || error.status !== 429 || !('retryAfterMs' in error)) return undefined;
+  return typeof error.retryAfterMs === 'number' ? error.retryAfterMs : undefined;
 }

@@ -1,12 +1,13 @@
 import type { WithResponse } from '../core/api-promise.js';
-import { ASSUMED_HEARTBEAT_TIMEOUT_MS, DEFAULT_RECOVER_MAX_ATTEMPTS } from '../defaults.js';
+import { DEFAULT_RECOVER_MAX_ATTEMPTS } from '../defaults.js';
 import { APIUserAbortError, ReplyRecoveryError } from '../errors/index.js';
 import { callbackError } from '../internal/callback-failures.js';
 import { raceSignal } from '../internal/race-signal.js';
 import type { Message, MessageReply, PendingTool, SendMessageRequest } from '../wire/index.js';
 import type { RecoverOptions, RecoveryAction, RecoveryAttempt } from './recover-options.js';
-import { answered, isRecoverable, isUserAbort } from './recoverable.js';
-import { isClientTurn, lastIndexOf, type SessionView, toolUsesOf } from './session-view.js';
+import { answered, isRecoverable, isUserAbort, retryAfterMs } from './recoverable.js';
+import type { RecoveryCall, RecoveryClient } from './recovery-call.js';
+import { isClientTurn, lastIndexOf, SessionView, toolUsesOf } from './session-view.js';
 
 /** What to do next: the reply taken from the session, or a request to send (`{}` resumes). */
 export type RecoveryStep =
@@ -21,47 +22,52 @@ type Plan =
  * One reply's recovery: where the conversation stood before the send, the attempts made so far,
  * and, after each failure, what the session shows. The messages this call stored are those with
  * an index above {@link ReplyRecovery.prepare}'s last index: indexes are never reused.
+ *
+ * Its reads are tried once per attempt (the client does not retry them): a read that fails is
+ * the attempt's failure, and the next attempt, after its backoff, is the retry. One policy, the
+ * `recover` option's: at most `maxAttempts` reads of the session after a failure.
  */
 export class ReplyRecovery {
   readonly #view: SessionView;
   readonly #sessionId: string;
   readonly #content: SendMessageRequest['content'];
   readonly #maxAttempts: number;
-  readonly #options: RecoverOptions;
-  readonly #backoff: (attempt: number) => number;
+  /** `recover.backoff`, the caller's own code. */
+  readonly #backoff: ((attempt: number) => number) | undefined;
+  /** The retries' backoff, when the caller gave none. */
+  readonly #retryBackoff: (attempt: number) => number;
+  readonly #onAttempt: ((attempt: RecoveryAttempt) => void) | undefined;
   #lastIndex: number | undefined;
   #attempts = 0;
   /** The messages of this call that landed before the request now running (after a resume). */
   #landed: Message[] = [];
 
-  constructor(
-    view: SessionView,
-    sessionId: string,
-    body: SendMessageRequest,
-    options: RecoverOptions,
-    backoff: (attempt: number) => number,
-  ) {
-    const maxAttempts = options.maxAttempts ?? DEFAULT_RECOVER_MAX_ATTEMPTS;
+  constructor(client: RecoveryClient, call: RecoveryCall) {
+    const recover: RecoverOptions = call.recover === true ? {} : call.recover;
+    const { maxAttempts = DEFAULT_RECOVER_MAX_ATTEMPTS, lastIndex } = recover;
     if (!Number.isInteger(maxAttempts) || maxAttempts < 1) {
       throw new RangeError(`recover.maxAttempts must be an integer >= 1, got ${maxAttempts}`);
     }
-    const { lastIndex } = options;
     if (lastIndex !== undefined && !Number.isInteger(lastIndex)) {
       throw new RangeError(`recover.lastIndex must be an integer message index, got ${lastIndex}`);
     }
-    this.#view = view;
-    this.#sessionId = sessionId;
-    this.#content = body.content;
+    this.#view = new SessionView(client, call);
+    this.#sessionId = call.sessionId;
+    this.#content = call.body.content;
     this.#maxAttempts = maxAttempts;
-    this.#options = options;
+    this.#backoff = recover.backoff;
+    this.#retryBackoff = client.backoff;
+    this.#onAttempt = recover.onAttempt;
     this.#lastIndex = lastIndex;
-    this.#backoff = backoff;
   }
 
-  /** Before the first request: learns where the conversation ends, unless the caller said. */
+  /**
+   * Before the first request: learns where the conversation ends, unless the caller said. Nothing
+   * failed yet, so this read is retried as any read.
+   */
   async prepare(signal: AbortSignal | undefined): Promise<void> {
     if (this.#lastIndex !== undefined) return;
-    this.#lastIndex = lastIndexOf((await this.#view.messages(signal)).data);
+    this.#lastIndex = lastIndexOf((await this.#view.messages(signal, false)).data);
   }
 
   /**
@@ -84,7 +90,8 @@ export class ReplyRecovery {
         throw this.#giveUp(`the reply failed after ${this.#attempts} recovery attempts`, error);
       }
       const attempt = ++this.#attempts;
-      const delayMs = this.#delay(attempt);
+      // A 429 met by an earlier attempt's request: wait at least what the server asked for.
+      const delayMs = Math.max(this.#delay(attempt), retryAfterMs(error) ?? 0);
       let plan: Plan;
       try {
         await sleep(delayMs, signal);
@@ -103,7 +110,7 @@ export class ReplyRecovery {
         delayMs,
       };
       try {
-        this.#options.onAttempt?.(record);
+        this.#onAttempt?.(record);
       } catch (thrown) {
         // The caller's own code: its failure ends the call, named, and nothing more is sent.
         throw callbackError('recovery', 'recover.onAttempt', thrown);
@@ -121,7 +128,7 @@ export class ReplyRecovery {
   }
 
   async #plan(sent: boolean, error: unknown, signal: AbortSignal | undefined): Promise<Plan> {
-    const { data: messages, response, requestId } = await this.#view.messages(signal);
+    const { data: messages, response, requestId } = await this.#view.messages(signal, true);
     const after = this.#lastIndex ?? -1;
     const ours = messages.filter((message) => message.index > after);
     if (this.#content !== undefined && !ours.some(isClientTurn)) {
@@ -142,15 +149,16 @@ export class ReplyRecovery {
           pendingTools.push({ requestId, name, input, state, createdAt, deadlineAt });
         }
       }
-      // A final answer, or a turn that waits for client tools: the reply completed.
+      // A final answer, or a turn that waits for client tools: the reply completed. The session
+      // records neither its stop reason nor the heartbeat timeout: a reply with open calls
+      // stopped for them (`tool_use`, the only stop reason with pending tools); any other stop
+      // reason, and the timeout, stay unknown rather than guessed.
       if (uses.length === 0 || pendingTools.length > 0) {
-        const stopReason = uses.length === 0 ? 'end_turn' : 'tool_use';
         const reply: MessageReply = {
           sessionId: this.#sessionId,
           messages: ours,
-          stopReason,
+          ...(pendingTools.length > 0 && { stopReason: 'tool_use' }),
           pendingTools,
-          heartbeatTimeoutMs: ASSUMED_HEARTBEAT_TIMEOUT_MS,
         };
         return { action: 'use', reply: { data: reply, response, requestId } };
       }
@@ -161,8 +169,8 @@ export class ReplyRecovery {
 
   /** The wait before `attempt`: the option's, else the retries' backoff. */
   #delay(attempt: number): number {
-    const { backoff } = this.#options;
-    if (!backoff) return this.#backoff(attempt);
+    const backoff = this.#backoff;
+    if (!backoff) return this.#retryBackoff(attempt);
     try {
       return backoff(attempt);
     } catch (thrown) {

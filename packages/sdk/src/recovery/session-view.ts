@@ -2,36 +2,50 @@ import type { WithResponse } from '../core/api-promise.js';
 import type { RequestOptions } from '../core/http-client.js';
 import { isAPIError } from '../errors/index.js';
 import type { Message, ToolCall, ToolUseBlock } from '../wire/index.js';
-import type { RecoveryTarget } from './recovery-target.js';
+import type { RecoveryCall, RecoveryClient } from './recovery-call.js';
 
-/** The reads a recovery makes: the live conversation, and the tool calls of its last message. */
+/**
+ * The reads a recovery makes: the live conversation, and the tool calls of its last message.
+ * The caller's headers go with them (an `x-parley-fault` included), not its timeout.
+ */
 export class SessionView {
-  readonly #target: RecoveryTarget;
-  readonly #options: RequestOptions;
+  readonly #client: RecoveryClient;
+  readonly #sessionId: string;
+  readonly #headers: Record<string, string> | undefined;
 
-  constructor(target: RecoveryTarget) {
-    this.#target = target;
-    // The caller's headers go with the reads too (an `x-parley-fault` included), not its timeout.
-    this.#options = target.options.headers ? { headers: target.options.headers } : {};
+  constructor(client: RecoveryClient, call: RecoveryCall) {
+    this.#client = client;
+    this.#sessionId = call.sessionId;
+    this.#headers = call.options.headers;
   }
 
-  /** The live messages in index order (retracted ones are left out), with the response. */
-  messages(signal: AbortSignal | undefined): Promise<WithResponse<Message[]>> {
-    return this.#target.messages.export(this.#target.sessionId, {}, this.#with(signal)).withResponse();
+  /**
+   * The live messages in index order (retracted ones are left out), with the response. `once`: a
+   * recovery attempt's read, tried once (the next attempt is its retry); else retried as any read.
+   */
+  messages(signal: AbortSignal | undefined, once: boolean): Promise<WithResponse<Message[]>> {
+    return this.#client.messages.export(this.#sessionId, {}, this.#options(signal, once)).withResponse();
   }
 
-  /** The tool call of a `tool_use` block, or `undefined` for a server tool's (the service has no call). */
+  /**
+   * The tool call of a `tool_use` block, or `undefined` for a server tool's (the service has no
+   * call). A recovery attempt's read: tried once.
+   */
   async toolCall(use: ToolUseBlock, signal: AbortSignal | undefined): Promise<ToolCall | undefined> {
     try {
-      return await this.#target.tools.get(this.#target.sessionId, use.id, this.#with(signal));
+      return await this.#client.tools.get(this.#sessionId, use.id, this.#options(signal, true));
     } catch (error) {
       if (isAPIError(error) && error.status === 404) return undefined;
       throw error;
     }
   }
 
-  #with(signal: AbortSignal | undefined): RequestOptions {
-    return signal ? { ...this.#options, signal } : this.#options;
+  #options(signal: AbortSignal | undefined, once: boolean): RequestOptions {
+    return {
+      ...(this.#headers && { headers: this.#headers }),
+      ...(signal && { signal }),
+      ...(once && { maxRetries: 0 }),
+    };
   }
 }
 

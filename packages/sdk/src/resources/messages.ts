@@ -5,7 +5,7 @@ import { backoffMs } from '../core/retry-policy.js';
 import { pathSegment } from '../internal/path.js';
 import { loadRecovery } from '../recovery/load-recovery.js';
 import type { RecoverOptions } from '../recovery/recover-options.js';
-import type { RecoveryClient, RecoveryTarget } from '../recovery/recovery-target.js';
+import type { RecoveryClient } from '../recovery/recovery-call.js';
 import type { StreamTimeouts } from '../streaming/body-reader.js';
 import { MessageStream } from '../streaming/message-stream.js';
 import type { AnyToolInputs, PartialInput, ToolInputMap } from '../streaming/tool-input-delta.js';
@@ -53,10 +53,10 @@ export class Messages {
   /** What the `recover` option sends and reads with: this resource, `client.tools`, the retries' backoff. */
   readonly #recovery: RecoveryClient;
 
-  constructor(http: HttpClient, streamDefaults: StreamTimeouts, tools: RecoveryTarget['tools']) {
+  constructor(http: HttpClient, streamDefaults: StreamTimeouts, tools: RecoveryClient['tools']) {
     this.#http = http;
     this.#streamDefaults = streamDefaults;
-    this.#recovery = [this, tools, backoffMs];
+    this.#recovery = { messages: this, tools, backoff: backoffMs };
   }
 
   /**
@@ -74,9 +74,10 @@ export class Messages {
    */
   send(sessionId: string, body: SendMessageParams, options?: SendRequestOptions): APIPromise<MessageReply> {
     if (options?.recover) {
-      return new APIPromise(
-        loadRecovery().then((r) => r.sendWithRecovery(this.#recovery, sessionId, body, options)),
-      );
+      // `recover` is taken off here, once: the recovery sends and reads with the rest.
+      const { recover, ...requestOptions } = options;
+      const call = { sessionId, body, options: requestOptions, recover };
+      return new APIPromise(loadRecovery().then((r) => r.sendWithRecovery(this.#recovery, call)));
     }
     return this.#http.request<MessageReply>(
       {
@@ -129,7 +130,7 @@ export class Messages {
     const recovery =
       recover &&
       loadRecovery().then((r) =>
-        r.streamRecovery(this.#recovery, sessionId, body, requestOptions, recover, open),
+        r.streamRecovery(this.#recovery, { sessionId, body, options: requestOptions, recover }, open),
       );
     return MessageStream.start<M>({
       open: recovery ? (signal) => recovery.then((r) => r.open(signal)) : (signal) => open(body, signal),

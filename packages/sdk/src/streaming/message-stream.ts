@@ -259,7 +259,7 @@ export class MessageStream<M extends ToolInputMap = AnyToolInputs>
         const headers = this.#response !== undefined;
         const next = await recovery.next(
           this.#progress.failure(error, false),
-          headers,
+          { headers, streamed: this.#accumulator.messages },
           this.#controller.signal,
         );
         this.#recovered = recovery;

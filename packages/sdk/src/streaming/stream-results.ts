@@ -21,8 +21,11 @@ export abstract class StreamResults {
     return last.content.map((block) => (block.type === 'text' ? block.text : '')).join('');
   }
 
-  /** Why the model stopped (`end_turn`, `tool_use`, ...). */
-  async stopReason(): Promise<StopReason> {
+  /**
+   * Why the model stopped (`end_turn`, `tool_use`, ...); `undefined` only for a reply the
+   * `recover` option took from the session when nobody reported its stop reason.
+   */
+  async stopReason(): Promise<StopReason | undefined> {
     return (await this.finalReply()).stopReason;
   }
 

@@ -30,9 +30,11 @@ export interface ToolInputDelta<Name extends string = string, Input = Record<str
   fragment: string;
   /**
    * The input parsed so far, a new object on every delta: members that arrived, the string being
-   * read as far as it goes, numbers, booleans and `null` once complete.
+   * read as far as it goes, numbers, booleans and `null` once complete. Built when first read
+   * (then kept): its containers still being filled are new, what was complete before is shared
+   * with the earlier deltas' `partial`, so treat it as read-only.
    */
-  partial: DeepPartial<Input>;
+  readonly partial: DeepPartial<Input>;
 }
 
 /** The deltas a stream with these tools delivers: narrow on `name` to get the tool's input type. */
@@ -40,8 +42,11 @@ export type ToolInputDeltaOf<M extends ToolInputMap> = {
   [N in keyof M & string]: ToolInputDelta<N, M[N]>;
 }[keyof M & string];
 
-/** Takes one fragment of a tool call's input and returns the input parsed so far. */
-export type ToolInputParser = (fragment: string) => unknown;
+/**
+ * Takes one fragment of a tool call's input and returns a function that builds the input as
+ * parsed up to this fragment (on its first call; later calls return the same value).
+ */
+export type ToolInputParser = (fragment: string) => () => unknown;
 
 /** Turns one fragment of a tool call's input into its delta, or `undefined` for a tool left out. */
 export type ToolInputDeltaMaker = (block: ToolUseBlock, fragment: string) => ToolInputDelta | undefined;

@@ -24,13 +24,35 @@ export function deltaMaker(
       parsers.set(block.id, parse);
     }
     if (parse === null) return undefined;
-    return {
-      toolUseId: block.id,
-      name: block.name,
-      fragment,
-      partial: parse(fragment) as ToolInputDelta['partial'],
-    };
+    return new ParsedDelta(block.id, block.name, fragment, parse(fragment));
   };
+}
+
+/**
+ * A delta whose `partial` is built when first read: a delta nobody reads the input of costs no
+ * snapshot. A class, its `partial` a getter on the prototype: an object literal with a getter
+ * costs a new accessor on every delta. `toJSON` keeps `partial` in `JSON.stringify`.
+ */
+class ParsedDelta implements ToolInputDelta {
+  readonly toolUseId: string;
+  readonly name: string;
+  readonly fragment: string;
+  readonly #snapshot: () => unknown;
+
+  constructor(toolUseId: string, name: string, fragment: string, snapshot: () => unknown) {
+    this.toolUseId = toolUseId;
+    this.name = name;
+    this.fragment = fragment;
+    this.#snapshot = snapshot;
+  }
+
+  get partial(): ToolInputDelta['partial'] {
+    return this.#snapshot() as ToolInputDelta['partial'];
+  }
+
+  toJSON(): ToolInputDelta {
+    return { toolUseId: this.toolUseId, name: this.name, fragment: this.fragment, partial: this.partial };
+  }
 }
 
 /**

@@ -48,16 +48,30 @@ export type Usage = {
   totalTokens: number;
 };
 
-/** The buffered reply (and, inside `replyStop`, the end of a streamed one). */
+/**
+ * The buffered reply (and, inside `replyStop`, the end of a streamed one). The server always sends
+ * `stopReason` and `heartbeatTimeoutMs`; a reply the `recover` option took from the session
+ * (action `use`) has what the session says, and leaves out what it does not (docs/sdk.md,
+ * "Recovery").
+ */
 export type MessageReply = {
   sessionId: string;
   /** The messages this call appended, in index order. */
   messages: Message[];
-  stopReason: StopReason;
+  /**
+   * Why the model stopped. Absent only on a reply taken from the session whose stop reason
+   * nobody reported: a final answer whose stream was cut before its `messageStop`, or a buffered
+   * reply whose body was lost. A reply with pending tools is always `tool_use`.
+   */
+  stopReason?: StopReason;
   /** Client tool calls to fulfil before resuming; empty unless `stopReason` is `tool_use`. */
   pendingTools: PendingTool[];
-  /** The server's heartbeat timeout: a call with no heartbeat for this long is claimable again. */
-  heartbeatTimeoutMs: number;
+  /**
+   * The server's heartbeat timeout: a call with no heartbeat for this long is claimable again.
+   * Absent only on a reply taken from the session (the session does not record it): pass it on
+   * as it is, and the heartbeat beats at `defaults.heartbeat.intervalMs` (1 s).
+   */
+  heartbeatTimeoutMs?: number;
   usage?: Usage | undefined;
 };
 

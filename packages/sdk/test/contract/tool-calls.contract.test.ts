@@ -11,7 +11,10 @@ async function openCall(client: Parley, name = 'lookup') {
   const reply = await client.messages.send(sessionId, { content: `/tool ${name} {"q":"contract"}` });
   const pending = reply.pendingTools[0];
   if (!pending) throw new Error('The reply has no pending tool');
-  return { sessionId, requestId: pending.requestId, pending, reply };
+  // A reply the service sent (not one the recover option took from the session) says its timeout.
+  const { heartbeatTimeoutMs } = reply;
+  if (heartbeatTimeoutMs === undefined) throw new Error('The reply has no heartbeatTimeoutMs');
+  return { sessionId, requestId: pending.requestId, pending, reply: { ...reply, heartbeatTimeoutMs } };
 }
 
 describe.each(targets())('tool calls [%s]', (mode) => {

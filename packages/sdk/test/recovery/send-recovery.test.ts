@@ -62,7 +62,7 @@ describe('messages.send with recover', () => {
     expect((await reply).messages.at(-1)?.content).toEqual([{ type: 'text', text: 'Later.' }]);
   });
 
-  it('a malformed body (the reply completed): taken from the session without sending anything again', async () => {
+  it('a malformed body (the reply completed): taken from the session without sending anything again, with no stop reason or heartbeat timeout the session does not say', async () => {
     const { server, client } = setup();
     const { sessionId } = await client.sessions.create();
     server.faults.next({ match: { method: 'POST', path: '/v1/messages/*' }, malformed: true });
@@ -75,7 +75,10 @@ describe('messages.send with recover', () => {
       ),
     );
     expect(attempts.map((a) => [a.action, a.error.name])).toEqual([['use', 'ResponseValidationError']]);
-    expect(reply).toMatchObject({ sessionId, stopReason: 'end_turn', pendingTools: [] });
+    expect(reply).toMatchObject({ sessionId, pendingTools: [] });
+    // The session records neither: left out, not guessed.
+    expect(reply.stopReason).toBeUndefined();
+    expect(reply.heartbeatTimeoutMs).toBeUndefined();
     expect(reply.usage).toBeUndefined();
     expect(reply.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
     expect(sends(server)).toHaveLength(1);
@@ -155,9 +158,9 @@ describe('messages.send with recover', () => {
     const { server, client } = setup();
     const { sessionId } = await client.sessions.create();
     server.faults.next({ match: { method: 'POST', path: '/v1/messages/*' }, status: 503 });
-    // The recovery's read fails for good (the SDK's two retries of a GET included). `lastIndex`
-    // says where the conversation ends, so no read precedes the send.
-    server.faults.next({ match: { method: 'GET', path: '/v1/messages/*' }, status: 500, times: 3 });
+    // The first attempt's read fails (tried once: the client does not retry it). `lastIndex` says
+    // where the conversation ends, so no read precedes the send.
+    server.faults.next({ match: { method: 'GET', path: '/v1/messages/*' }, status: 500 });
     const attempts: RecoveryAttempt[] = [];
     const reply = await settle(
       client.messages.send(
@@ -177,6 +180,43 @@ describe('messages.send with recover', () => {
       },
     ]);
     expect(attempts[0]?.error).toMatchObject({ status: 500 });
+    expect(reply.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
+  });
+
+  it('one retry policy: each attempt reads the session once, so 3 attempts make 3 reads, not 3 times the client’s retries', async () => {
+    const { server, client } = setup();
+    const { sessionId } = await client.sessions.create();
+    server.faults.next({ match: { method: 'POST', path: '/v1/messages/*' }, status: 503 });
+    server.faults.next({ match: { method: 'GET', path: '/v1/messages/*' }, status: 503, times: 20 });
+    server.journal.clear();
+    const failure = await settle(
+      client.messages
+        .send(sessionId, { content: 'Hi' }, { recover: { backoff: () => 10, lastIndex: -1 } })
+        .catch((error: unknown) => error),
+      1_000,
+    );
+    expect(failure).toMatchObject({ name: 'ReplyRecoveryError', attempts: 3 });
+    expect(server.journal.entries({ method: 'GET', path: '/v1/messages/*' })).toHaveLength(3);
+  });
+
+  it('a 429 on the recovery’s read is looked at again after its Retry-After, not given up', async () => {
+    const { server, client } = setup();
+    const { sessionId } = await client.sessions.create();
+    server.faults.next({ match: { method: 'POST', path: '/v1/messages/*' }, status: 503 });
+    server.faults.next({
+      match: { method: 'GET', path: '/v1/messages/*' },
+      status: 429,
+      retryAfterSeconds: 2,
+    });
+    const attempts: RecoveryAttempt[] = [];
+    const reply = await settle(
+      client.messages.send(
+        sessionId,
+        { content: 'Hi' },
+        { recover: { backoff: () => 10, onAttempt: (a) => attempts.push(a), lastIndex: -1 } },
+      ),
+    );
+    expect(summary(attempts)).toMatchObject([{ attempt: 2, action: 'resend', delayMs: 2_000 }]);
     expect(reply.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
   });
 

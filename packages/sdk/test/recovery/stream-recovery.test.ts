@@ -89,9 +89,30 @@ describe('messages.stream with recover', () => {
     stream.on('recovered', (attempt) => attempts.push(attempt));
     const reply = await settle(stream.finalReply());
     expect(attempts.map((a) => a.action)).toEqual(['use']);
-    expect(reply).toMatchObject({ sessionId, stopReason: 'end_turn', pendingTools: [] });
+    expect(reply).toMatchObject({ sessionId, pendingTools: [] });
+    // Cut before the answer's messageStop: nobody reported its stop reason, so it is not guessed.
+    expect(reply.stopReason).toBeUndefined();
+    expect(reply.heartbeatTimeoutMs).toBeUndefined();
     expect(reply.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
     expect(await stream.finalText()).toBe('Complete answer.');
+    expect(sends(server)).toHaveLength(1);
+  });
+
+  it('a stream cut after its answer’s messageStop: the reply taken from the session has the stop reason the stream read', async () => {
+    // An agent whose answers stop at two words: the stop reason is `max_tokens`, which nothing
+    // in the session shows.
+    const { server, client } = setup({
+      agents: { terse: { systemPrompt: 'Two words at most.', parameters: { maxTokens: 2 } } },
+    });
+    const { sessionId } = await client.sessions.create({ customizations: { agentId: 'terse' } });
+    // The user message's four events, then the answer's start, two word deltas, block stop and
+    // messageStop: cut before its metadata and replyStop.
+    server.faults.next({ match: { path: '/v1/messages/*/stream' }, cutAfterEvents: 9 });
+    const stream = client.messages.stream(sessionId, { content: '/say One two three.' }, { recover: true });
+    const reply = await settle(stream.finalReply());
+    expect(stream.messages.at(-1)).toMatchObject({ complete: true, stopReason: 'max_tokens' });
+    expect(reply.stopReason).toBe('max_tokens');
+    expect(reply.heartbeatTimeoutMs).toBeUndefined();
     expect(sends(server)).toHaveLength(1);
   });
 

@@ -42,6 +42,9 @@ describe('toolInputDelta: tool input parsed as it streams', () => {
     expect(deltas.map((d) => d.fragment).join('')).toBe(JSON.stringify(input));
     expect(deltas.every((d) => d.toolUseId === pending?.requestId && d.name === 'search_docs')).toBe(true);
     expect(deltas.at(-1)?.partial).toEqual(input);
+    // `partial` is a getter, read here after the stream ended: each is the input as it stood at
+    // its own delta. JSON.stringify (a relay to a page) reads it too.
+    expect(JSON.parse(JSON.stringify(deltas.at(-1)))).toMatchObject({ name: 'search_docs', partial: input });
     // The query shows up while it is still being written.
     const queries = deltas.map((d) => d.partial.query).filter((q) => typeof q === 'string');
     expect(new Set(queries).size).toBeGreaterThan(3);

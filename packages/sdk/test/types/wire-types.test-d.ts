@@ -35,7 +35,14 @@ type KnownKeys<T> = keyof { [K in keyof T as string extends K ? never : K]: 1 };
 
 expectTypeOf<Same<Strip<P.Message>, S.Message>>().toEqualTypeOf<true>();
 expectTypeOf<Same<Strip<P.ContentBlock>, S.ContentBlock>>().toEqualTypeOf<true>();
-expectTypeOf<Same<Strip<P.MessageReply>, S.MessageReply>>().toEqualTypeOf<true>();
+// A reply the `recover` option took from the session may lack what the session does not record
+// (its stop reason, the heartbeat timeout); with both, the SDK's reply is the wire's.
+type ReplyAsSent = Omit<S.MessageReply, 'stopReason' | 'heartbeatTimeoutMs'> & {
+  stopReason: S.StopReason;
+  heartbeatTimeoutMs: number;
+};
+expectTypeOf<Same<Strip<P.MessageReply>, ReplyAsSent>>().toEqualTypeOf<true>();
+expectTypeOf<P.MessageReply>().toExtend<S.MessageReply>();
 expectTypeOf<Same<Strip<P.PendingTool>, S.PendingTool>>().toEqualTypeOf<true>();
 expectTypeOf<Same<Strip<P.ToolCall>, S.ToolCall>>().toEqualTypeOf<true>();
 expectTypeOf<Same<Strip<P.RewindResponse>, S.RewindResponse>>().toEqualTypeOf<true>();

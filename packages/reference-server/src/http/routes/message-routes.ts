@@ -83,7 +83,7 @@ export function registerMessageRoutes(app: Hono<AppEnv>, ctx: ServerContext): vo
 }
 
 function replyConfig(c: Context<AppEnv>, ctx: ServerContext) {
-  return { model: scopeOf(c, ctx).model, clock: ctx.clock, setup: ctx.setup, host: ctx.host };
+  return { model: scopeOf(c, ctx).model, clock: ctx.clock, setup: ctx.setup, host: ctx.host, pace: ctx.pace };
 }
 
 function replyBody(ctx: ServerContext, reply: Omit<ReplyRequest, 'emit'>, result: ReplyResult) {

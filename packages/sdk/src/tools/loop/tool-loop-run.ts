@@ -69,8 +69,9 @@ export interface ToolLoopResult {
   finalText: string;
   steps: ToolLoopStep[];
   /**
-   * The stop reason of the last reply (`tool_use` when `status` is `max_steps`); `undefined` only
-   * for a `resume` that found nothing open (no reply was asked for).
+   * The stop reason of the last reply (`tool_use` when `status` is `max_steps`); `undefined` when
+   * that reply was taken from the session by `recover` and nobody reported it, or for a `resume`
+   * that found nothing open (no reply was asked for).
    */
   stopReason: StopReason | undefined;
   /** Token usage summed over the replies that reported it. */

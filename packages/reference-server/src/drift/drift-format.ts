@@ -1,0 +1,137 @@
+import type { DriftDifference, DriftReport, DriftUsage, SessionDrift, TurnDrift } from './drift-types.js';
+
+/** The report as text: a summary line, then each turn that differs and each session that stopped. */
+export function formatDriftReport(report: DriftReport): string {
+  const ignored = report.ignored.length === 0 ? '' : ` (ignoring ${report.ignored.join(', ')})`;
+  const lines = [
+    `drift of ${report.cassette} against ${report.upstream}${ignored}: ${report.turnsWithDrift} of ` +
+      `${report.turnsCompared} turns differ (${report.drifts} differences) in ${report.sessions} sessions; ` +
+      `${report.violations} protocol violations`,
+  ];
+  for (const session of report.results) {
+    for (const turn of session.turns) {
+      if (turn.differences.length === 0) continue;
+      lines.push(`  ${where(session, turn)}`);
+      for (const difference of turn.differences) lines.push(`    ${differenceText(difference)}`);
+      if (!turn.differences.some((d) => d.kind === 'usage'))
+        lines.push(`    usage beside it: ${usageText(turn)}`);
+    }
+    if (session.stopped !== undefined) lines.push(`  ${sessionName(session)} stopped: ${session.stopped}`);
+  }
+  if (report.violations > 0) {
+    lines.push(`  the deployment broke the protocol (not drift): ${report.violations} violations`);
+    for (const rule of report.proxy.rules) {
+      lines.push(
+        `    - ${rule.operation}: ${rule.in} ${rule.path || '(body)'}: expected ${rule.expected} (${rule.count}x)`,
+      );
+    }
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+function sessionName(session: SessionDrift): string {
+  return `session ${session.session}${session.test === undefined ? '' : ` (test ${JSON.stringify(session.test)})`}`;
+}
+
+function where(session: SessionDrift, turn: TurnDrift): string {
+  return `${sessionName(session)}, turn ${turn.turn} (${turn.input})`;
+}
+
+function differenceText(d: DriftDifference): string {
+  const similarity = d.similarity === undefined ? '' : ` similarity ${d.similarity.toFixed(2)},`;
+  return `${d.kind}:${similarity} recorded ${d.recorded}, live ${d.live}`;
+}
+
+function usageText(turn: TurnDrift): string {
+  const one = (usage: DriftUsage | undefined) =>
+    usage === undefined ? 'none' : `${usage.inputTokens} in, ${usage.outputTokens} out`;
+  return `recorded ${one(turn.usage.recorded)}, live ${one(turn.usage.live)}`;
+}
+
+/**
+ * The report as JUnit XML, as the checking proxy's: one testcase per recorded turn (failed when it
+ * differs, its failure listing what), one failed testcase per session that stopped, and one for
+ * protocol violations when there were any (type `protocol_violation`, apart from drift).
+ */
+export function driftReportJunit(report: DriftReport): string {
+  const cases: string[] = [];
+  let failures = 0;
+  for (const session of report.results) {
+    const classname = xml(sessionName(session));
+    for (const turn of session.turns) {
+      const name = xml(`turn ${turn.turn} (${turn.input})`);
+      if (turn.differences.length === 0) {
+        cases.push(`    <testcase classname="${classname}" name="${name}"/>`);
+        continue;
+      }
+      failures++;
+      const kinds = turn.differences.map((d) => d.kind).join(', ');
+      const beside = turn.differences.some((d) => d.kind === 'usage')
+        ? []
+        : [`usage beside it: ${usageText(turn)}`];
+      const body = [...turn.differences.map(differenceText), ...beside].join('\n');
+      cases.push(
+        `    <testcase classname="${classname}" name="${name}">\n` +
+          `      <failure type="drift" message="${xml(`differs: ${kinds}`)}">${xml(body)}</failure>\n` +
+          '    </testcase>',
+      );
+    }
+    if (session.stopped !== undefined) {
+      failures++;
+      cases.push(
+        `    <testcase classname="${classname}" name="the whole session">\n` +
+          `      <failure type="stopped" message="${xml(session.stopped)}">${xml(session.stopped)}</failure>\n` +
+          '    </testcase>',
+      );
+    }
+  }
+  if (report.violations > 0) {
+    failures++;
+    const text = report.proxy.rules
+      .map(
+        (rule) =>
+          `${rule.operation}: ${rule.in} ${rule.path || '(body)'}: expected ${rule.expected} (${rule.count}x)`,
+      )
+      .join('\n');
+    cases.push(
+      `    <testcase classname="protocol" name="${xml(`protocol of ${report.upstream}`)}">\n` +
+        `      <failure type="protocol_violation" message="${xml(`${report.violations} violations`)}">${xml(text)}</failure>\n` +
+        '    </testcase>',
+    );
+  }
+  const counts = `tests="${cases.length}" failures="${failures}"`;
+  const properties = (
+    [
+      ['cassette', report.cassette],
+      ['upstream', report.upstream],
+      ['ignored', report.ignored.join(',')],
+      ['drifts', report.drifts],
+      ['violations', report.violations],
+    ] as const
+  ).map(([name, value]) => `      <property name="${name}" value="${xml(String(value))}"/>`);
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="parley drift" ${counts}>`,
+    `  <testsuite name="${xml(`drift of ${report.cassette}`)}" ${counts} errors="0" skipped="0">`,
+    '    <properties>',
+    ...properties,
+    '    </properties>',
+    ...cases,
+    '  </testsuite>',
+    '</testsuites>',
+    '',
+  ].join('\n');
+}
+
+// Characters XML 1.0 cannot hold at all (controls but tab, newline and return; lone surrogates).
+const NOT_XML = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
+
+function xml(text: string): string {
+  return text
+    .replace(NOT_XML, '\uFFFD')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&apos;');
+}
