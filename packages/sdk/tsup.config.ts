@@ -1,6 +1,6 @@
 import { defineConfig, type Options } from 'tsup';
 
-const entry = {
+export const entry = {
   index: 'src/index.ts',
   tools: 'src/tools.ts',
   worker: 'src/worker.ts',
@@ -15,6 +15,9 @@ const platforms = {
 // installing the SDK installs neither the protocol package nor zod.
 const SCANNER = 'src/streaming/stream-body-scanner.ts';
 const shared: Options = { sourcemap: true, target: 'es2022' };
+// Declarations marked `@internal` (the transport, the request spec, the recovery's target, the
+// stream's start options) are left out of the published types: they are not part of the contract.
+export const dts = { entry, compilerOptions: { stripInternal: true } };
 
 export default defineConfig([
   // ESM, one file per source file (as the OpenAI and Anthropic SDKs ship): an app's bundler sees the
@@ -26,7 +29,7 @@ export default defineConfig([
     entry: ['src/**/*.ts', `!${SCANNER}`],
     bundle: false,
     format: ['esm'],
-    dts: { entry },
+    dts,
     clean: false,
   },
   // The scanner's one file, with the protocol's module inside it.
@@ -43,7 +46,7 @@ export default defineConfig([
     ...shared,
     entry: { ...entry, ...platforms },
     format: ['cjs'],
-    dts: { entry },
+    dts,
     external: ['#platform'],
     noExternal: ['ky', 'p-limit', 'yocto-queue', '@parley/protocol'],
   },

@@ -1,4 +1,4 @@
-import { isAPIError, type MessageReply, type Parley } from '@parley/sdk';
+import { APIError, type MessageReply, type Parley } from '@parley/sdk';
 import type { Prompt } from './prompts.js';
 
 export type EvalStatus = 'pass' | 'fail' | 'error';
@@ -60,7 +60,7 @@ function answerText(reply: MessageReply): string {
 
 function describe(error: unknown): string {
   // Status, code and the server's message; the method, URL and request id are noise in a table.
-  if (isAPIError(error)) {
+  if (error instanceof APIError) {
     return `${error.status}${error.code ? ` ${error.code}` : ''}: ${error.serverMessage ?? 'no error message'}`;
   }
   return error instanceof Error ? error.message : String(error);

@@ -1,5 +1,5 @@
 import { createInterface } from 'node:readline';
-import { type AnyTool, isParleyError, type Parley } from '@parley/sdk';
+import { type AnyTool, type Parley, ParleyError } from '@parley/sdk';
 
 /** Where the chat writes: `process.stdout`, or any object with `write` (a test collects the text). */
 export interface Output {
@@ -99,7 +99,7 @@ export async function runChat(options: ChatOptions): Promise<ChatSummary> {
 }
 
 function describe(error: unknown): string {
-  if (isParleyError(error) || error instanceof Error) return error.message;
+  if (error instanceof ParleyError || error instanceof Error) return error.message;
   return String(error);
 }
 

@@ -1,7 +1,7 @@
 // The page: posts the user's text to the app's own route and reads the reply with the SDK in the
 // browser. It never sees the Parley token; `MessageStream.fromReadableStream` reads what the route
 // relays, with the same events and the same typed errors as a direct stream.
-import { isStreamError, MessageStream } from '@parley/sdk';
+import { MessageStream, StreamError } from '@parley/sdk';
 
 const form = document.querySelector<HTMLFormElement>('#chat');
 const input = document.querySelector<HTMLTextAreaElement>('#content');
@@ -37,7 +37,7 @@ async function send(content: string): Promise<void> {
     // subclass (NotFoundError, RateLimitError, ...) for a request the service refused.
     const name = error instanceof Error ? error.name : 'Error';
     errorLine.dataset.kind = name;
-    errorLine.dataset.streamError = String(isStreamError(error));
+    errorLine.dataset.streamError = String(error instanceof StreamError);
     errorLine.textContent = `${name}: ${error instanceof Error ? error.message : String(error)}`;
   } finally {
     sessionId = stream.sessionId ?? sessionId;

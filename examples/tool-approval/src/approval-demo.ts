@@ -1,6 +1,6 @@
 import { userInfo } from 'node:os';
 import { startServer } from '@parley/reference-server';
-import { isParleyError, Parley, type ToolRunResult } from '@parley/sdk';
+import { Parley, ParleyError, type ToolRunResult } from '@parley/sdk';
 import { askOnTerminal } from './ask-on-terminal.js';
 import { LineReader } from './line-reader.js';
 import { mailModel } from './mail-model.js';
@@ -65,7 +65,7 @@ export async function runApprovalDemo(io: DemoIo): Promise<number> {
         output.end();
       } catch (error) {
         output.line(
-          `error › ${isParleyError(error) || error instanceof Error ? error.message : String(error)}`,
+          `error › ${error instanceof ParleyError || error instanceof Error ? error.message : String(error)}`,
         );
       }
     }

@@ -1,4 +1,4 @@
-import { isToolApprovalTimeoutError, type ToolApprovalAnswer, type ToolApprover } from '@parley/sdk';
+import { type ToolApprovalAnswer, ToolApprovalTimeoutError, type ToolApprover } from '@parley/sdk';
 import type { LineReader } from './line-reader.js';
 import type { Screen } from './screen.js';
 
@@ -27,9 +27,8 @@ export function askOnTerminal(options: {
     try {
       line = await lines.read(signal);
     } catch (error) {
-      const why = isToolApprovalTimeoutError(error)
-        ? "no answer before the call's deadline"
-        : 'the call ended';
+      const why =
+        error instanceof ToolApprovalTimeoutError ? "no answer before the call's deadline" : 'the call ended';
       screen.line(`(withdrawn: ${why})`);
       throw error;
     }

@@ -1,13 +1,12 @@
 import {
   type AnyTool,
-  isAPIError,
-  isConflictError,
-  isNotFoundError,
-  isToolCallLostError,
-  isToolReportError,
+  APIError,
+  ConflictError,
+  NotFoundError,
   type Parley,
   type ToolCall,
-  type ToolReportError,
+  ToolCallLostError,
+  ToolReportError,
   type ToolRunResult,
 } from '@parley/sdk';
 import { reportUnknownTool, runTool } from '@parley/sdk/tools';
@@ -144,7 +143,7 @@ export class ToolWorker {
       return done;
     } catch (error) {
       // runTool hands the result back with the error when its report fails for good.
-      if (!isToolReportError(error)) return outcome(job, 'FAILED', 0, { detail: describe(error) });
+      if (!(error instanceof ToolReportError)) return outcome(job, 'FAILED', 0, { detail: describe(error) });
       this.#say(job, `report failed for now (${describe(error.cause)}); keeping the result`);
       return this.#recover(job, error.report);
     }
@@ -167,7 +166,7 @@ export class ToolWorker {
           timeoutMs: this.#recoveryIntervalMs * 2,
         });
       } catch (error) {
-        if (isNotFoundError(error))
+        if (error instanceof NotFoundError)
           return outcome(job, 'LOST', 0, { detail: 'the call is gone', lostReason: 'NOT_FOUND' });
         this.#say(job, `server still unreachable (${describe(error)})`);
         continue;
@@ -182,11 +181,11 @@ export class ToolWorker {
           await this.#client.tools.respond(job.sessionId, job.requestId, kept.output, options);
         else await this.#client.tools.fail(job.sessionId, job.requestId, kept.message, options);
       } catch (error) {
-        if (isConflictError(error)) {
+        if (error instanceof ConflictError) {
           this.#say(job, '409: settled by someone else; not reporting');
           return outcome(job, 'ALREADY_SETTLED', 0, { detail: `409 after the restart (${call.state})` });
         }
-        if (isNotFoundError(error))
+        if (error instanceof NotFoundError)
           return outcome(job, 'LOST', 0, { detail: 'the call is gone', lostReason: 'NOT_FOUND' });
         this.#say(job, `report failed again (${describe(error)})`);
         continue;
@@ -209,7 +208,7 @@ export class ToolWorker {
     try {
       return await this.#client.tools.get(job.sessionId, job.requestId);
     } catch (error) {
-      if (isNotFoundError(error)) return 'NOT_FOUND';
+      if (error instanceof NotFoundError) return 'NOT_FOUND';
       this.#say(job, `tools.get failed (${describe(error)}); running anyway`);
       return undefined;
     }
@@ -235,7 +234,7 @@ function fromRunResult(job: Job, result: ToolRunResult): JobOutcome {
     case 'LOST':
       return outcome(job, 'LOST', 0, {
         detail: result.error ?? '',
-        ...(isToolCallLostError(result.cause) ? { lostReason: result.cause.reason } : {}),
+        ...(result.cause instanceof ToolCallLostError ? { lostReason: result.cause.reason } : {}),
       });
     case 'ALREADY_SETTLED':
       return outcome(job, 'ALREADY_SETTLED', 0, { detail: result.error ?? '' });
@@ -261,7 +260,7 @@ function outcome(
 
 /** A short reason: the system error code of a connection failure, the status of an API error, or the message. */
 function describe(error: unknown): string {
-  if (isAPIError(error)) return `${error.status}${error.code ? ` ${error.code}` : ''}`;
+  if (error instanceof APIError) return `${error.status}${error.code ? ` ${error.code}` : ''}`;
   for (let current: unknown = error, depth = 0; current instanceof Error && depth < 5; depth++) {
     const code = (current as { code?: unknown }).code;
     if (typeof code === 'string') return code === 'ECONNREFUSED' ? 'connection refused' : code;

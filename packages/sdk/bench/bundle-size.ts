@@ -56,10 +56,13 @@ export const BUNDLES: BundleSpec[] = [
     // the server's proxy carries its error positions (~100 B), and MessageStream split under 300
     // lines (~80 B). Meeting 17 KB meant undoing those (measured: 5 B under, nothing left to add).
     // 18.5 KB since issue 28: the wiring of `recover` (~0.5 KB, a second lazy chunk included) and of
-    // `tracer` (~0.5 KB) stays in the first download; their code loads on first use. 18.75 KB since
-    // issue 33: defineTool checks `middleware` and `exclusive` (it is in the first download through
-    // sessions.create's tools) and runToolLoop refuses `resume` beside `content` at once (~0.27 KB).
-    budgetBytes: { vite: 18.75 * 1024, esbuild: 20 * 1024 },
+    // `tracer` (~0.5 KB) stays in the first download; their code loads on first use.
+    // 20 KB since issue 31: code shaped for its readers rather than its chunks (every error class
+    // checked with `instanceof`, read by its brand; the recovery client as a named object; the
+    // request span telling errors apart by class): 18.2 -> 19.1 KB with Vite, 17.9 -> 19.1 KB with
+    // esbuild. A budget is a ceiling, not a shape. Issue 33 added ~0.27 KB (defineTool checks
+    // `middleware` and `exclusive`; runToolLoop refuses `resume` beside `content` at once).
+    budgetBytes: { vite: 20 * 1024, esbuild: 20 * 1024 },
     external: [],
   },
   {
@@ -67,7 +70,8 @@ export const BUNDLES: BundleSpec[] = [
     entry: 'bundle/partial-input-app.ts',
     budgetOf: 'initial',
     // 25 KB with Vite since issue 28's recover and tracer wiring (as the chat app's).
-    budgetBytes: { vite: 25 * 1024, esbuild: 26 * 1024 },
+    // 26 KB with Vite since issue 31 (as the chat app's: 24.5 -> 25.4 KB).
+    budgetBytes: { vite: 26 * 1024, esbuild: 27 * 1024 },
     external: [],
   },
   {
@@ -81,9 +85,10 @@ export const BUNDLES: BundleSpec[] = [
     // issue 28: the loop's controls (~1.9 KB in the tool helpers), and the chunks of `recover`
     // (~2 KB) and of tracing (~3 KB) that a worker could load (the total counts every chunk). 33 KB
     // since issue 31: callbacks that may throw (guarded loop callbacks, a tracer that cannot fail a
-    // call, executeTool turning every failure into an outcome), ~1.2 KB. 35 KB since issue 33:
-    // re-attaching after a crash, tool middleware, input repair, exclusive tools and usage budgets.
-    budgetBytes: { vite: 35 * 1024, esbuild: 35 * 1024 },
+    // call, executeTool turning every failure into an outcome), ~1.2 KB; 34 KB with the code shaped
+    // for its readers (every error class read by instanceof, ~1.1 KB). 36 KB since issue 33:
+    // re-attaching after a crash, tool middleware, input repair, exclusive tools, usage budgets.
+    budgetBytes: { vite: 36 * 1024, esbuild: 36 * 1024 },
     external: ['zod'],
   },
 ];

@@ -1,4 +1,5 @@
-// `@parley/sdk`: the client, its resources' types, `MessageStream`, the errors and their guards,
+// `@parley/sdk`: the client, its resources' types, `MessageStream`, the errors (`instanceof` works
+// across copies of the SDK and across realms),
 // tools (`defineTool`, `jsonSchema`, `runToolLoop`) and the wire types. The tool machinery a worker
 // author drives by hand (`runTool`, the heartbeat) is on `@parley/sdk/tools`; tool handlers in
 // workers on `@parley/sdk/worker`; the partial JSON parser on `@parley/sdk/partial-input`. Tuning
@@ -25,32 +26,6 @@ export {
   BadRequestError,
   ConflictError,
   InternalServerError,
-  isAPIConnectionError,
-  isAPIError,
-  isAPITimeoutError,
-  isAPIUserAbortError,
-  isAuthenticationError,
-  isBadRequestError,
-  isConflictError,
-  isInternalServerError,
-  isNotFoundError,
-  isParleyError,
-  isPayloadTooLargeError,
-  isPermissionDeniedError,
-  isRateLimitError,
-  isReplayMismatchError,
-  isReplyRecoveryError,
-  isResponseValidationError,
-  isStreamError,
-  isToolApprovalTimeoutError,
-  isToolCallLostError,
-  isToolNotDeclaredError,
-  isToolOutputTooLargeError,
-  isToolReportError,
-  isToolTimeoutError,
-  isToolWorkerDataError,
-  isToolWorkerError,
-  isToolWorkerTimeoutError,
   NotFoundError,
   ParleyError,
   PayloadTooLargeError,
@@ -59,17 +34,16 @@ export {
   ReplyRecoveryError,
   ResponseValidationError,
   StreamError,
+  ToolApprovalTimeoutError,
   ToolCallLostError,
   ToolNotDeclaredError,
   ToolOutputTooLargeError,
   ToolReportError,
+  ToolTimeoutError,
   ToolWorkerDataError,
   ToolWorkerError,
   ToolWorkerTimeoutError,
 } from './errors/index.js';
-// Types only: the classes are on `@parley/sdk/tools`, with the tool helpers that throw them.
-export type { ToolApprovalTimeoutError } from './errors/tool-approval-timeout-error.js';
-export type { ToolTimeoutError } from './errors/tool-timeout-error.js';
 export type { RecoverOptions, RecoveryAction, RecoveryAttempt } from './recovery/recover-options.js';
 export type {
   Messages,

@@ -2,10 +2,8 @@
 // `@parley/sdk`) does too much: one call run to its report (`runTool`), the heartbeat timer on its
 // own, the answer to a call for an unknown tool, and the awaitable, iterable run of a custom loop.
 
-// The errors only the tool helpers throw: here rather than on `@parley/sdk`, which exports their
-// types and guards (`isToolTimeoutError`, ...), so that an app's first download never carries them.
-export { ToolApprovalTimeoutError } from './errors/tool-approval-timeout-error.js';
-export { ToolTimeoutError } from './errors/tool-timeout-error.js';
+// The errors the tool helpers throw, also on `@parley/sdk`.
+export { ToolApprovalTimeoutError, ToolTimeoutError } from './errors/index.js';
 export { RESERVED_OUTPUT_FIELD } from './tools/define/define-tool.js';
 export { formatIssues } from './tools/define/tool-schema.js';
 export type { ToolLoopExecutor, ToolLoopResult, ToolLoopStep } from './tools/loop/tool-loop-run.js';

@@ -1,4 +1,4 @@
-import { APIPromise, isNotFoundError, isResponseValidationError, Parley } from '@parley/sdk';
+import { APIPromise, NotFoundError, Parley, ResponseValidationError } from '@parley/sdk';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createMockFetch, streamResponse } from './helpers/mock-fetch.js';
 import { streamBody, toolUseEvents } from './helpers/stream-fixtures.js';
@@ -97,11 +97,11 @@ describe('withResponse()', () => {
       .export('s1')
       .withResponse()
       .catch((e: unknown) => e);
-    expect(isNotFoundError(error) && error.requestId).toBe('req_gone');
+    expect(error instanceof NotFoundError && error.requestId).toBe('req_gone');
     expect((error as Error).message).toContain('request req_gone');
     mock.json(200, { sessions: 'nope' }, { 'x-request-id': 'req_bad' });
     const invalid = await client.sessions.list().catch((e: unknown) => e);
-    expect(isResponseValidationError(invalid) && invalid.message).toContain('request req_bad');
+    expect(invalid instanceof ResponseValidationError && invalid.message).toContain('request req_bad');
   });
 
   it('a stream gives its response once the headers are in', async () => {

@@ -1,10 +1,10 @@
 import {
-  isAuthenticationError,
-  isConflictError,
-  isNotFoundError,
-  isParleyError,
-  isResponseValidationError,
+  AuthenticationError,
+  ConflictError,
+  NotFoundError,
   Parley,
+  ParleyError,
+  ResponseValidationError,
 } from '@parley/sdk';
 import { describe, expect, it } from 'vitest';
 import { createMockFetch } from './helpers/mock-fetch.js';
@@ -147,7 +147,7 @@ describe('requests', () => {
       },
     });
     const error = await client.sessions.list().catch((e: unknown) => e);
-    expect(isParleyError(error) && error.cause).toBe(cause);
+    expect(error instanceof ParleyError && error.cause).toBe(cause);
   });
 
   it('client and request headers are sent', async () => {
@@ -191,7 +191,7 @@ describe('error responses', () => {
       { 'x-request-id': 'req_9' },
     );
     const error = await client.messages.send('s1', { content: 'x' }).catch((e: unknown) => e);
-    expect(isConflictError(error)).toBe(true);
+    expect(error instanceof ConflictError).toBe(true);
     expect(error).toMatchObject({
       status: 409,
       code: 'tool_calls_open',
@@ -205,8 +205,8 @@ describe('error responses', () => {
     const { mock, client } = setup();
     mock.json(401, { error: { code: 'unauthorized', message: 'no' } });
     mock.json(404, { error: { code: 'session_not_found', message: 'gone' } });
-    expect(isAuthenticationError(await client.sessions.list().catch((e: unknown) => e))).toBe(true);
-    expect(isNotFoundError(await client.messages.export('s').catch((e: unknown) => e))).toBe(true);
+    expect((await client.sessions.list().catch((e: unknown) => e)) instanceof AuthenticationError).toBe(true);
+    expect((await client.messages.export('s').catch((e: unknown) => e)) instanceof NotFoundError).toBe(true);
   });
 
   it('a non-JSON error body still gives a typed error', async () => {
@@ -223,8 +223,8 @@ describe('response validation', () => {
     const { mock, client } = setup();
     mock.json(200, { sessions: [{ sessionId: 7 }] });
     const error = await client.sessions.list().catch((e: unknown) => e);
-    expect(isResponseValidationError(error)).toBe(true);
-    if (!isResponseValidationError(error)) return;
+    expect(error instanceof ResponseValidationError).toBe(true);
+    if (!(error instanceof ResponseValidationError)) return;
     expect(error.issues[0]?.path).toEqual(['sessions', 0, 'sessionId']);
     expect(error.message).toContain('sessions.0.sessionId');
   });
@@ -232,7 +232,9 @@ describe('response validation', () => {
   it('a body that is not JSON is a ResponseValidationError', async () => {
     const { mock, client } = setup();
     mock.enqueue(new Response('<html>', { status: 200 }));
-    expect(isResponseValidationError(await client.sessions.list().catch((e: unknown) => e))).toBe(true);
+    expect((await client.sessions.list().catch((e: unknown) => e)) instanceof ResponseValidationError).toBe(
+      true,
+    );
   });
 
   it('unknown fields pass through', async () => {

@@ -1,5 +1,5 @@
 import { createServer } from 'node:net';
-import { APIConnectionError, isAPIConnectionError, isNotFoundError, Parley } from '@parley/sdk';
+import { APIConnectionError, NotFoundError, Parley } from '@parley/sdk';
 import { describe, expect, it } from 'vitest';
 import { createMockFetch } from './helpers/mock-fetch.js';
 
@@ -17,7 +17,7 @@ describe('a connection that fails says what failed and what to check', () => {
     const baseUrl = `http://127.0.0.1:${await closedPort()}`;
     const client = new Parley({ baseUrl, token: 't', maxRetries: 0 });
     const error = await client.sessions.create().catch((e: unknown) => e);
-    expect(isAPIConnectionError(error)).toBe(true);
+    expect(error instanceof APIConnectionError).toBe(true);
     expect((error as Error).message).toBe(
       `Could not connect to the server: the connection was refused (ECONNREFUSED) (POST ${baseUrl}/v1/sessions). ` +
         `Check that the server runs at the base URL ${baseUrl}.`,
@@ -79,7 +79,7 @@ describe('a connection that fails says what failed and what to check', () => {
       logLevel: 'off',
     });
     const notFound = await client.sessions.create().catch((e: unknown) => e);
-    expect(isNotFoundError(notFound)).toBe(true);
+    expect(notFound instanceof NotFoundError).toBe(true);
     expect((notFound as Error).message).toContain('use http://parley.test instead');
   });
 });

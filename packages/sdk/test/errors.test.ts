@@ -6,17 +6,8 @@ import {
   BadRequestError,
   ConflictError,
   InternalServerError,
-  isAPIConnectionError,
-  isAPIError,
-  isAPITimeoutError,
-  isConflictError,
-  isNotFoundError,
-  isParleyError,
-  isRateLimitError,
-  isReplayMismatchError,
-  isStreamError,
-  isToolCallLostError,
   NotFoundError,
+  ParleyError,
   PayloadTooLargeError,
   PermissionDeniedError,
   RateLimitError,
@@ -55,7 +46,7 @@ describe('APIError.generate', () => {
     expect(error).toBeInstanceOf(Class);
     expect(error).toBeInstanceOf(APIError);
     expect(error.name).toBe(Class.name);
-    expect(isAPIError(error)).toBe(true);
+    expect(error instanceof APIError).toBe(true);
   });
 
   it('falls back to APIError for other statuses', () => {
@@ -74,43 +65,31 @@ describe('APIError.generate', () => {
 
   it('parses Retry-After on a RateLimitError', () => {
     const error = APIError.generate(init(429, { 'retry-after': '3' }));
-    expect(isRateLimitError(error) && error.retryAfterMs).toBe(3000);
+    expect(error instanceof RateLimitError && error.retryAfterMs).toBe(3000);
   });
 });
 
-describe('guards', () => {
-  it('recognise errors from another copy of the package by brand and name', () => {
-    const foreign = Object.assign(new Error('x'), {
-      name: 'NotFoundError',
-      [Symbol.for('parley.error')]: true,
-    });
-    expect(isNotFoundError(foreign)).toBe(true);
-    expect(isAPIError(foreign)).toBe(true);
-    expect(isConflictError(foreign)).toBe(false);
+describe('instanceof', () => {
+  it('rejects look-alikes without the brand', () => {
+    expect(Object.assign(new Error('x'), { name: 'NotFoundError' }) instanceof NotFoundError).toBe(false);
+    for (const value of [null, undefined, 'NotFoundError', { name: 'NotFoundError' }] as unknown[]) {
+      expect(value instanceof ParleyError).toBe(false);
+    }
   });
 
-  it('reject look-alikes without the brand', () => {
-    expect(isNotFoundError(Object.assign(new Error('x'), { name: 'NotFoundError' }))).toBe(false);
-    expect(isParleyError(null)).toBe(false);
-    expect(isParleyError('NotFoundError')).toBe(false);
-  });
-
-  it('treat a timeout as a connection error too', () => {
+  it('treats a timeout as a connection error too', () => {
     const error = new APITimeoutError();
-    expect(isAPITimeoutError(error)).toBe(true);
-    expect(isAPIConnectionError(error)).toBe(true);
-    expect(isAPITimeoutError(new APIConnectionError())).toBe(false);
+    expect(error instanceof APITimeoutError).toBe(true);
+    expect(error instanceof APIConnectionError).toBe(true);
+    expect(new APIConnectionError() instanceof APITimeoutError).toBe(false);
   });
 
-  it('isReplayMismatchError: a 501 or a stream exception with code replay_mismatch, nothing else', () => {
+  it('a replay mismatch is a 501 InternalServerError or a StreamError, each with code replay_mismatch', () => {
     const buffered = APIError.generate({ ...init(501), code: 'replay_mismatch' });
     expect(buffered).toBeInstanceOf(InternalServerError);
-    expect(isReplayMismatchError(buffered)).toBe(true);
+    expect(buffered.code).toBe('replay_mismatch');
     const streamed = new StreamError('Replay mismatch', { eventCount: 3, code: 'replay_mismatch' });
-    expect(isReplayMismatchError(streamed)).toBe(true);
-    expect(isReplayMismatchError(APIError.generate({ ...init(501), code: 'no_script_match' }))).toBe(false);
-    expect(isReplayMismatchError(new StreamError('x', { eventCount: 0, code: 'model_error' }))).toBe(false);
-    expect(isReplayMismatchError({ code: 'replay_mismatch' })).toBe(false);
+    expect(streamed instanceof StreamError && streamed.code).toBe('replay_mismatch');
   });
 
   it('keep the cause', () => {
@@ -126,7 +105,7 @@ describe('StreamError and ToolCallLostError', () => {
       lastEventKind: 'contentBlockDelta',
     });
     expect(error.message).toBe('The stream ended without replyStop (after 3 events, last contentBlockDelta)');
-    expect(isStreamError(error)).toBe(true);
+    expect(error instanceof StreamError).toBe(true);
   });
 
   it('ToolCallLostError carries reason and ids', () => {
@@ -137,7 +116,7 @@ describe('StreamError and ToolCallLostError', () => {
       requestId: 'r',
       name: 'ToolCallLostError',
     });
-    expect(isToolCallLostError(error)).toBe(true);
+    expect(error instanceof ToolCallLostError).toBe(true);
   });
 });
 

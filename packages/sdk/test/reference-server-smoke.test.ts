@@ -1,5 +1,5 @@
 import { createReferenceServer } from '@parley/reference-server';
-import { isNotFoundError, isStreamError, Parley } from '@parley/sdk';
+import { NotFoundError, Parley, StreamError } from '@parley/sdk';
 import { describe, expect, it } from 'vitest';
 
 function setup() {
@@ -33,7 +33,9 @@ describe('SDK against the in-process reference server', () => {
     expect(messages.map((m) => m.index)).toEqual([0, 1, 2, 3]);
 
     await client.sessions.delete(sessionId);
-    expect(isNotFoundError(await client.messages.export(sessionId).catch((e: unknown) => e))).toBe(true);
+    expect((await client.messages.export(sessionId).catch((e: unknown) => e)) instanceof NotFoundError).toBe(
+      true,
+    );
   });
 
   it('streams a tool call, settles it, and resumes', async () => {
@@ -64,7 +66,7 @@ describe('SDK against the in-process reference server', () => {
     const { sessionId } = await client.sessions.create();
     const stream = client.messages.stream(sessionId, { content: '/say Partial answer\n/fail boom' });
     const error = await stream.finalReply().catch((e: unknown) => e);
-    expect(isStreamError(error)).toBe(true);
+    expect(error instanceof StreamError).toBe(true);
     expect(error).toMatchObject({ code: 'model_error' });
   });
 

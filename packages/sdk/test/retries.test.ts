@@ -1,4 +1,4 @@
-import { isAPIConnectionError, isInternalServerError, isRateLimitError, Parley } from '@parley/sdk';
+import { APIConnectionError, InternalServerError, Parley, RateLimitError } from '@parley/sdk';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createMockFetch } from './helpers/mock-fetch.js';
 
@@ -80,7 +80,7 @@ describe('retries', () => {
     mock.enqueue(serverError(500), serverError(500));
     const result = client.sessions.list().catch((e: unknown) => e);
     await vi.runAllTimersAsync();
-    expect(isInternalServerError(await result)).toBe(true);
+    expect((await result) instanceof InternalServerError).toBe(true);
     expect(mock.requests).toHaveLength(2);
   });
 
@@ -187,7 +187,7 @@ describe('retries', () => {
     const settled = client.messages.send('s1', { content: 'x' }).catch((e: unknown) => e);
     await vi.runAllTimersAsync();
     const error = await settled;
-    expect(isRateLimitError(error) && error.retryAfterMs).toBe(1000);
+    expect(error instanceof RateLimitError && error.retryAfterMs).toBe(1000);
     expect(mock.requests).toHaveLength(3);
   });
 
@@ -199,10 +199,15 @@ describe('retries', () => {
       new TypeError('socket hang up'),
     );
     expect(
-      isAPIConnectionError(await client.messages.send('s1', { content: 'x' }).catch((e: unknown) => e)),
+      (await client.messages.send('s1', { content: 'x' }).catch((e: unknown) => e)) instanceof
+        APIConnectionError,
     ).toBe(true);
-    expect(isAPIConnectionError(await client.sessions.create().catch((e: unknown) => e))).toBe(true);
-    expect(isAPIConnectionError(await client.messages.rewind('s1', 0).catch((e: unknown) => e))).toBe(true);
+    expect((await client.sessions.create().catch((e: unknown) => e)) instanceof APIConnectionError).toBe(
+      true,
+    );
+    expect(
+      (await client.messages.rewind('s1', 0).catch((e: unknown) => e)) instanceof APIConnectionError,
+    ).toBe(true);
     expect(mock.requests).toHaveLength(3);
   });
 

@@ -1,4 +1,4 @@
-import { isAPIConnectionError, isAPITimeoutError, isAPIUserAbortError, Parley } from '@parley/sdk';
+import { APIConnectionError, APITimeoutError, APIUserAbortError, Parley } from '@parley/sdk';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createControlledBody, createMockFetch } from './helpers/mock-fetch.js';
 
@@ -22,7 +22,7 @@ describe('timeouts', () => {
     const result = client.messages.send('s1', { content: 'x' }).catch((e: unknown) => e);
     await vi.advanceTimersByTimeAsync(1000);
     const error = await result;
-    expect(isAPITimeoutError(error)).toBe(true);
+    expect(error instanceof APITimeoutError).toBe(true);
     expect((error as Error).message).toContain(
       'timed out after 1000 ms (POST http://parley.test/v1/messages/s1)',
     );
@@ -34,7 +34,7 @@ describe('timeouts', () => {
     mock.hang();
     const result = client.sessions.list({ timeoutMs: 50 }).catch((e: unknown) => e);
     await vi.advanceTimersByTimeAsync(50);
-    expect(isAPITimeoutError(await result)).toBe(true);
+    expect((await result) instanceof APITimeoutError).toBe(true);
   });
 
   it('the timeout covers reading the body', async () => {
@@ -44,7 +44,7 @@ describe('timeouts', () => {
     mock.enqueue(new Response(body.stream, { status: 200 }));
     const result = client.sessions.list().catch((e: unknown) => e);
     await vi.advanceTimersByTimeAsync(100);
-    expect(isAPITimeoutError(await result)).toBe(true);
+    expect((await result) instanceof APITimeoutError).toBe(true);
   });
 
   it('a timed-out GET is retried', async () => {
@@ -67,7 +67,7 @@ describe('abort', () => {
       .catch((e: unknown) => e);
     await vi.advanceTimersByTimeAsync(0);
     controller.abort();
-    expect(isAPIUserAbortError(await result)).toBe(true);
+    expect((await result) instanceof APIUserAbortError).toBe(true);
     expect(mock.requests[0]?.signal.aborted).toBe(true);
   });
 
@@ -98,7 +98,7 @@ describe('network failure', () => {
     const cause = new TypeError('fetch failed');
     mock.enqueue(cause);
     const error = await client.sessions.list().catch((e: unknown) => e);
-    expect(isAPIConnectionError(error) && !isAPITimeoutError(error)).toBe(true);
+    expect(error instanceof APIConnectionError && !(error instanceof APITimeoutError)).toBe(true);
     expect((error as Error).cause).toBe(cause);
   });
 });

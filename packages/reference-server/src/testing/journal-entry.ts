@@ -55,6 +55,8 @@ export interface JournalEntry {
   user?: string;
   /** The session the request is about: from the path, or the id a create returned. */
   sessionId?: string;
+  /** The request's W3C `traceparent` header, when it had one (a client that traces its requests). */
+  traceparent?: string;
   /**
    * The request body parsed as JSON (text when it is not JSON; absent when empty), as the route
    * read it. Absent when no route read it (authentication failed, unknown route, injected fault);

@@ -43,6 +43,8 @@ export class JournalRecord implements RequestHooks, StreamObserver {
   user: string | undefined = undefined;
   fault: Fault | undefined = undefined;
   chaos: ChaosMark | undefined = undefined;
+  /** The request's `traceparent` header, if any. */
+  traceparent: string | undefined = undefined;
   pacer: EventPacer | undefined = undefined;
   /** The request's scope (a request hook: the core reads its sessions and model through it). */
   scope: ConversationScope | undefined = undefined;
@@ -183,6 +185,7 @@ export class JournalRecord implements RequestHooks, StreamObserver {
     if (this.user !== undefined) entry.user = this.user;
     const sessionId = this.sessionId;
     if (sessionId !== undefined) entry.sessionId = sessionId;
+    if (this.traceparent !== undefined) entry.traceparent = this.traceparent;
     const body = shownBody(this.#form(REQUEST_FORM_SHIFT), this.#request);
     if (body !== undefined) {
       entry.body = body.body;

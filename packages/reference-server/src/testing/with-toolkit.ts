@@ -53,6 +53,7 @@ export function withToolkit(
   return (request, scope) => {
     const record = scope.journal.open(request.method.toUpperCase(), request.url, deps.clock);
     if (record !== undefined) record.scope = scope;
+    if (record !== undefined) record.traceparent = request.headers.get('traceparent') ?? undefined;
     const faulty = !scope.faults.isEmpty || request.headers.get(FAULT_HEADER) !== null;
     if (!faulty)
       return record === undefined ? core(request, { scope }) : recorded(request, core, record, deps.clock);

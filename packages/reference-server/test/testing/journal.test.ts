@@ -32,6 +32,15 @@ describe('the journal', () => {
     });
   });
 
+  it("records a request's W3C traceparent header, and none for a request without one", async () => {
+    const h = harness();
+    const traceparent = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
+    await h.call('GET', '/v1/sessions', undefined, { headers: { traceparent } });
+    expect(h.server.journal.last()?.traceparent).toBe(traceparent);
+    await h.call('GET', '/v1/sessions');
+    expect(h.server.journal.last()).not.toHaveProperty('traceparent');
+  });
+
   it('takes the session id of a create from its response', async () => {
     const h = harness();
     const sessionId = await h.createSession();

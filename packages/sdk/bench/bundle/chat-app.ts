@@ -1,5 +1,5 @@
 // A streamed chat in a browser: what `import { Parley } from '@parley/sdk'` costs a chat app.
-import { isAPIError, Parley } from '@parley/sdk';
+import { APIError, Parley } from '@parley/sdk';
 
 const client = new Parley({ baseUrl: 'https://parley.example', token: 'token' });
 const { sessionId } = await client.sessions.create();
@@ -13,6 +13,6 @@ try {
     await client.messages.export(sessionId),
   );
 } catch (error) {
-  if (isAPIError(error)) console.error(error.requestId);
+  if (error instanceof APIError) console.error(error.requestId);
 }
 await client.sessions.delete(sessionId);

@@ -1,6 +1,6 @@
 // A chat app that renders tool input as it streams: the chat app plus `@parley/sdk/partial-input`
 // (the SDK's partial JSON parser, built on @streamparser/json).
-import { isAPIError, Parley } from '@parley/sdk';
+import { APIError, Parley } from '@parley/sdk';
 import { partialInput } from '@parley/sdk/partial-input';
 
 const client = new Parley({ baseUrl: 'https://parley.example', token: 'token' });
@@ -18,6 +18,6 @@ try {
     await client.messages.export(sessionId),
   );
 } catch (error) {
-  if (isAPIError(error)) console.error(error.requestId);
+  if (error instanceof APIError) console.error(error.requestId);
 }
 await client.sessions.delete(sessionId);

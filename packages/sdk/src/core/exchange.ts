@@ -2,7 +2,7 @@ import { type Input, isHTTPError, isTimeoutError, type Options, type ShouldRetry
 import {
   APIConnectionError,
   type APIError,
-  isParleyError,
+  ParleyError,
   parseRetryAfter,
   REQUEST_ID_HEADER,
 } from '../errors/index.js';
@@ -108,7 +108,7 @@ export class Exchange {
       return response;
     } catch (error) {
       // ky's timeout and the caller's abort: ky and the client tell them apart.
-      if (signal.aborted || isParleyError(error)) throw error;
+      if (signal.aborted || error instanceof ParleyError) throw error;
       throw this.#connectionFailed(error);
     }
   }

@@ -3,13 +3,13 @@ import {
   APIConnectionError,
   APITimeoutError,
   APIUserAbortError,
-  isParleyError,
   ParleyError,
   REQUEST_ID_HEADER,
   ResponseValidationError,
 } from '../errors/index.js';
 import { linkedSignal } from '../internal/linked-signal.js';
 import { raceSignal } from '../internal/race-signal.js';
+import { MAX_TIMER_MS } from '../internal/timer-delay.js';
 import { loadTracingHelpers } from '../tracing/load-tracing-helpers.js';
 import type { ContextLike, TracerOption } from '../tracing/tracer-like.js';
 import { APIPromise, type WithResponse } from './api-promise.js';
@@ -20,7 +20,7 @@ import type { FetchLike, RequestSpec } from './request-spec.js';
 import { validate, where } from './validate-response.js';
 
 export type { Logger } from './log-level.js';
-export type { FetchLike, RequestSpec } from './request-spec.js';
+export type { FetchLike } from './request-spec.js';
 
 /** Options every resource method accepts as its last argument. */
 export interface RequestOptions {
@@ -39,7 +39,11 @@ export interface RequestOptions {
   traceContext?: ContextLike | undefined;
 }
 
-/** Resolved client configuration the transport runs on. */
+/**
+ * Resolved client configuration the transport runs on.
+ *
+ * @internal
+ */
 export interface HttpClientConfig {
   baseUrl: string;
   token?: string | undefined;
@@ -56,7 +60,11 @@ export interface HttpClientConfig {
   tracer?: TracerOption | undefined;
 }
 
-/** A response whose body the caller reads itself (streaming). */
+/**
+ * A response whose body the caller reads itself (streaming).
+ *
+ * @internal
+ */
 export interface OpenResponse {
   response: Response;
 }
@@ -67,6 +75,8 @@ export interface OpenResponse {
  * per-attempt time limit, its hooks the token and the debug lines; ky's `HTTPError` becomes the
  * SDK's typed error with the body the attempt read. Requests refuse redirects: a redirected POST
  * can come back as a GET without its body (silent loss), and the service never redirects.
+ *
+ * @internal
  */
 export class HttpClient {
   readonly #config: HttpClientConfig;
@@ -222,7 +232,7 @@ export class HttpClient {
   /** The SDK's error for what a ky call threw. */
   #failure(error: unknown, exchange: Exchange, options: RequestOptions): ParleyError {
     // The transport's APIConnectionError, getToken()'s failure.
-    if (isParleyError(error)) return error;
+    if (error instanceof ParleyError) return error;
     if (isHTTPError(error)) return exchange.apiError(error.response);
     const where = exchange.where;
     if (options.signal?.aborted) {
@@ -258,12 +268,10 @@ async function resolveToken(getToken: () => string | Promise<string>): Promise<s
   }
 }
 
-/** ky's timeout is one `setTimeout`, whose longest delay is 2^31 - 1 ms. */
-const LONGEST_TIMEOUT_MS = 2_147_483_647;
-
+/** ky's timeout is one `setTimeout`: a limit past the longest timer would fire at once. */
 function checkTimeout(timeoutMs: number, where: string): void {
-  if (typeof timeoutMs === 'number' && timeoutMs >= 0 && timeoutMs <= LONGEST_TIMEOUT_MS) return;
+  if (typeof timeoutMs === 'number' && timeoutMs >= 0 && timeoutMs <= MAX_TIMER_MS) return;
   throw new TypeError(
-    `${where}: timeoutMs must be a number of ms from 0 to ${LONGEST_TIMEOUT_MS} (the longest timer), got ${String(timeoutMs)}`,
+    `${where}: timeoutMs must be a number of ms from 0 to ${MAX_TIMER_MS} (the longest timer), got ${String(timeoutMs)}`,
   );
 }

@@ -6,7 +6,11 @@ import type { Shape } from '../internal/shape.js';
  */
 export type FetchLike = (input: Request, init?: RequestInit) => Promise<Response>;
 
-/** One call of the protocol. */
+/**
+ * One call of the protocol.
+ *
+ * @internal
+ */
 export interface RequestSpec {
   method: 'GET' | 'POST' | 'DELETE';
   /** Path below the base URL, without a leading slash: `v1/sessions`. */

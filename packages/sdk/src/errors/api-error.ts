@@ -1,5 +1,5 @@
 import type { ErrorCode, ErrorDetails } from '../wire/index.js';
-import { ParleyError } from './parley-error.js';
+import { CLASS_BRAND, ParleyError } from './parley-error.js';
 import { parseRetryAfter } from './retry-after.js';
 
 /** The header that carries the server's request id (the protocol's `REQUEST_ID_HEADER`). */
@@ -26,6 +26,8 @@ export interface APIErrorInit {
  * message names the method, the URL and the server's request id.
  */
 export class APIError extends ParleyError {
+  /** @internal */
+  static override readonly [CLASS_BRAND]: string = 'APIError';
   override readonly name: string = 'APIError';
   readonly status: number;
   /** The error code from `{ error: { code } }`, e.g. `session_not_found`. */
@@ -87,30 +89,44 @@ export class APIError extends ParleyError {
 
 /** 400: the body or a parameter breaks the schema, or names an unknown agent/model/provider. */
 export class BadRequestError extends APIError {
+  /** @internal */
+  static override readonly [CLASS_BRAND]: string = 'BadRequestError';
   override readonly name = 'BadRequestError' as const;
 }
 /** 401: missing or unknown token. */
 export class AuthenticationError extends APIError {
+  /** @internal */
+  static override readonly [CLASS_BRAND]: string = 'AuthenticationError';
   override readonly name = 'AuthenticationError' as const;
 }
 /** 403: the token may not do this. */
 export class PermissionDeniedError extends APIError {
+  /** @internal */
+  static override readonly [CLASS_BRAND]: string = 'PermissionDeniedError';
   override readonly name = 'PermissionDeniedError' as const;
 }
 /** 404: session, message, tool call or route not found (another user's resources look missing too). */
 export class NotFoundError extends APIError {
+  /** @internal */
+  static override readonly [CLASS_BRAND]: string = 'NotFoundError';
   override readonly name = 'NotFoundError' as const;
 }
 /** 409: reply in progress, tool calls open, resume required, tool call already terminal, ... */
 export class ConflictError extends APIError {
+  /** @internal */
+  static override readonly [CLASS_BRAND]: string = 'ConflictError';
   override readonly name = 'ConflictError' as const;
 }
 /** 413: the request body is larger than the server accepts. */
 export class PayloadTooLargeError extends APIError {
+  /** @internal */
+  static override readonly [CLASS_BRAND]: string = 'PayloadTooLargeError';
   override readonly name = 'PayloadTooLargeError' as const;
 }
 /** 429: quota used up. `retryAfterMs` is parsed from `retry-after-ms` / `Retry-After` when present. */
 export class RateLimitError extends APIError {
+  /** @internal */
+  static override readonly [CLASS_BRAND]: string = 'RateLimitError';
   override readonly name = 'RateLimitError' as const;
   readonly retryAfterMs: number | undefined;
   constructor(init: APIErrorInit) {
@@ -120,5 +136,7 @@ export class RateLimitError extends APIError {
 }
 /** 5xx: the server or the model failed. */
 export class InternalServerError extends APIError {
+  /** @internal */
+  static override readonly [CLASS_BRAND]: string = 'InternalServerError';
   override readonly name = 'InternalServerError' as const;
 }

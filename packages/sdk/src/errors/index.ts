@@ -12,34 +12,6 @@ export {
   REQUEST_ID_HEADER,
 } from './api-error.js';
 export { APIConnectionError, APITimeoutError, APIUserAbortError } from './connection-errors.js';
-export {
-  isAPIConnectionError,
-  isAPIError,
-  isAPITimeoutError,
-  isAPIUserAbortError,
-  isAuthenticationError,
-  isBadRequestError,
-  isConflictError,
-  isInternalServerError,
-  isNotFoundError,
-  isParleyError,
-  isPayloadTooLargeError,
-  isPermissionDeniedError,
-  isRateLimitError,
-  isReplayMismatchError,
-  isReplyRecoveryError,
-  isResponseValidationError,
-  isStreamError,
-  isToolApprovalTimeoutError,
-  isToolCallLostError,
-  isToolNotDeclaredError,
-  isToolOutputTooLargeError,
-  isToolReportError,
-  isToolTimeoutError,
-  isToolWorkerDataError,
-  isToolWorkerError,
-  isToolWorkerTimeoutError,
-} from './guards.js';
 export { ParleyError } from './parley-error.js';
 export { ReplyRecoveryError } from './reply-recovery-error.js';
 export { parseRetryAfter } from './retry-after.js';
@@ -49,7 +21,9 @@ export {
   ResponseValidationError,
   StreamError,
 } from './stream-errors.js';
+export { ToolApprovalTimeoutError } from './tool-approval-timeout-error.js';
 export type { ToolCallLostReason } from './tool-errors.js';
 export { ToolCallLostError, ToolOutputTooLargeError, ToolReportError } from './tool-errors.js';
 export { ToolNotDeclaredError } from './tool-not-declared-error.js';
+export { ToolTimeoutError, toolTimeoutMessage } from './tool-timeout-error.js';
 export { ToolWorkerDataError, ToolWorkerError, ToolWorkerTimeoutError } from './tool-worker-errors.js';

@@ -1,4 +1,4 @@
-import { ParleyError } from './parley-error.js';
+import { CLASS_BRAND, ParleyError } from './parley-error.js';
 
 /**
  * A reply that failed after its request was sent could not be recovered with the `recover`
@@ -7,6 +7,8 @@ import { ParleyError } from './parley-error.js';
  * be on its way, so it is not sent again). `cause` is the failure that ended the recovery.
  */
 export class ReplyRecoveryError extends ParleyError {
+  /** @internal */
+  static override readonly [CLASS_BRAND]: string = 'ReplyRecoveryError';
   override readonly name = 'ReplyRecoveryError' as const;
   readonly sessionId: string;
   /** Recovery attempts made (at most the option's `maxAttempts`). */

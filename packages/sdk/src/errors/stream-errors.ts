@@ -1,4 +1,4 @@
-import { ParleyError } from './parley-error.js';
+import { CLASS_BRAND, ParleyError } from './parley-error.js';
 
 /** One mismatch between a response and what the SDK reads from it (a Standard Schema issue). */
 export interface ValidationIssue {
@@ -10,6 +10,8 @@ export interface ValidationIssue {
 
 /** A 2xx response whose body does not have the fields the SDK reads. `issues` says which, as data. */
 export class ResponseValidationError extends ParleyError {
+  /** @internal */
+  static override readonly [CLASS_BRAND]: string = 'ResponseValidationError';
   override readonly name = 'ResponseValidationError' as const;
   readonly issues: ValidationIssue[];
   /** The body as received. */
@@ -49,6 +51,8 @@ export function describeReceived(init: Omit<StreamErrorInit, 'cause'>): string {
  * malformed JSON, or an idle gap. The message names what was received.
  */
 export class StreamError extends ParleyError {
+  /** @internal */
+  static override readonly [CLASS_BRAND]: string = 'StreamError';
   override readonly name = 'StreamError' as const;
   readonly eventCount: number;
   readonly lastEventKind: string | undefined;

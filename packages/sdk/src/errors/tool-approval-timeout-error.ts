@@ -1,6 +1,4 @@
-import { ParleyError } from './parley-error.js';
-
-// Not in the errors barrel (index.ts), like tool-timeout-error.ts: only the tool helpers import it.
+import { CLASS_BRAND, ParleyError } from './parley-error.js';
 
 /**
  * No answer to a call's approval came in time: `runToolLoop({ approve })` (or `runTool`) waits
@@ -8,6 +6,8 @@ import { ParleyError } from './parley-error.js';
  * the handler does not run, and the call is reported to the model as an ERROR with this message.
  */
 export class ToolApprovalTimeoutError extends ParleyError {
+  /** @internal */
+  static override readonly [CLASS_BRAND]: string = 'ToolApprovalTimeoutError';
   override readonly name = 'ToolApprovalTimeoutError' as const;
   readonly sessionId: string;
   readonly requestId: string;

@@ -1,4 +1,4 @@
-import { ParleyError } from './parley-error.js';
+import { CLASS_BRAND, ParleyError } from './parley-error.js';
 
 /** Why a tool call was lost while a worker held it. */
 export type ToolCallLostReason = 'ABANDONED' | 'NOT_FOUND' | 'TIMED_OUT';
@@ -8,6 +8,8 @@ export type ToolCallLostReason = 'ABANDONED' | 'NOT_FOUND' | 'TIMED_OUT';
  * heartbeat succeeded for longer than the server's timeout.
  */
 export class ToolCallLostError extends ParleyError {
+  /** @internal */
+  static override readonly [CLASS_BRAND]: string = 'ToolCallLostError';
   override readonly name = 'ToolCallLostError' as const;
   readonly reason: ToolCallLostReason;
   readonly sessionId: string;
@@ -29,6 +31,8 @@ export class ToolCallLostError extends ParleyError {
  * identical repeat is harmless on the server).
  */
 export class ToolReportError extends ParleyError {
+  /** @internal */
+  static override readonly [CLASS_BRAND]: string = 'ToolReportError';
   override readonly name = 'ToolReportError' as const;
   readonly sessionId: string;
   readonly requestId: string;
@@ -56,6 +60,8 @@ export class ToolReportError extends ParleyError {
  * model as the call's ERROR, so the conversation goes on; this is that result's `cause`.
  */
 export class ToolOutputTooLargeError extends ParleyError {
+  /** @internal */
+  static override readonly [CLASS_BRAND]: string = 'ToolOutputTooLargeError';
   override readonly name = 'ToolOutputTooLargeError' as const;
   /** Bytes of the response body the output makes (`{"response":{...,"state":"COMPLETE"}}`, UTF-8). */
   readonly bytes: number;

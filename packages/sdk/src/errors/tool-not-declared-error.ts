@@ -1,13 +1,13 @@
-import { ParleyError } from './parley-error.js';
+import { CLASS_BRAND, ParleyError } from './parley-error.js';
 
-// Its own file, apart from the other tool errors: `runToolLoop` throws it before the tool helpers
-// load, so it is part of every app's first download and they are not.
 /**
  * `runToolLoop` was given a tool the session was not created with: the model would never call it.
  * Thrown before anything is sent, when the client created the session (`client.sessions.create`)
  * and so knows the tools it declared.
  */
 export class ToolNotDeclaredError extends ParleyError {
+  /** @internal */
+  static override readonly [CLASS_BRAND]: string = 'ToolNotDeclaredError';
   override readonly name = 'ToolNotDeclaredError' as const;
   readonly sessionId: string;
   /** The loop's tools the session does not declare. */

@@ -1,8 +1,4 @@
-import { ParleyError } from './parley-error.js';
-
-// Not in the errors barrel (index.ts): only the tool helpers import this file, so that bundlers
-// keep it in their lazy chunk (esbuild puts a file in the first download of every entry that can
-// reach it). Users get the class from `@parley/sdk/tools`, the type and guard from `@parley/sdk`.
+import { CLASS_BRAND, ParleyError } from './parley-error.js';
 
 /**
  * What the model reads when a handler runs past its time limit, on the main thread
@@ -17,9 +13,11 @@ export function toolTimeoutMessage(toolName: string, timeoutMs: number): string 
  * A tool handler on the main thread ran past its time limit (`defineTool({ timeoutMs })` or
  * `runToolLoop({ toolTimeoutMs })`): its `ctx.signal` aborted with this error, and `runTool`
  * reported the call to the model as an ERROR with its message. A handler in a worker past its
- * `workerHandler` limit is a `ToolWorkerTimeoutError`; `isToolTimeoutError` is true for both.
+ * `workerHandler` limit is a `ToolWorkerTimeoutError`.
  */
 export class ToolTimeoutError extends ParleyError {
+  /** @internal */
+  static override readonly [CLASS_BRAND]: string = 'ToolTimeoutError';
   override readonly name = 'ToolTimeoutError' as const;
   readonly timeoutMs: number;
   constructor(toolName: string, timeoutMs: number) {

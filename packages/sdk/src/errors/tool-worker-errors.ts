@@ -1,4 +1,4 @@
-import { ParleyError } from './parley-error.js';
+import { CLASS_BRAND, ParleyError } from './parley-error.js';
 
 /**
  * A tool handler run by `workerHandler` failed in its worker: it threw (the message is the
@@ -7,6 +7,8 @@ import { ParleyError } from './parley-error.js';
  * did not load, an error escaped the handler, it exited before returning a result).
  */
 export class ToolWorkerError extends ParleyError {
+  /** @internal */
+  static override readonly [CLASS_BRAND]: string = 'ToolWorkerError';
   override readonly name: string = 'ToolWorkerError';
   /** What the handler threw, as it crossed the thread boundary; `undefined` when the worker itself failed. */
   readonly thrown: { name: string; message: string; stack?: string | undefined } | undefined;
@@ -22,6 +24,8 @@ export class ToolWorkerError extends ParleyError {
  * clone would refuse it or silently drop its prototype, so it is refused up front, naming where.
  */
 export class ToolWorkerDataError extends ToolWorkerError {
+  /** @internal */
+  static override readonly [CLASS_BRAND]: string = 'ToolWorkerDataError';
   override readonly name = 'ToolWorkerDataError' as const;
   /** Where the value went wrong, e.g. `output.rows[2].when`. */
   readonly path: string;
@@ -33,6 +37,8 @@ export class ToolWorkerDataError extends ToolWorkerError {
 
 /** A tool handler ran past `workerHandler`'s `timeoutMs`; its worker was stopped. */
 export class ToolWorkerTimeoutError extends ToolWorkerError {
+  /** @internal */
+  static override readonly [CLASS_BRAND]: string = 'ToolWorkerTimeoutError';
   override readonly name = 'ToolWorkerTimeoutError' as const;
   readonly timeoutMs: number;
   constructor(message: string, init: { timeoutMs: number }) {

@@ -4,6 +4,8 @@ import type { ValidationIssue } from '../errors/index.js';
  * A hand-written check of the fields the SDK reads from a response. It adds an issue for each
  * mismatch and never changes the value: unknown fields, and any field it does not name, pass
  * through untouched (forward compatibility).
+ *
+ * @internal
  */
 export type Shape = (value: unknown, path: PropertyKey[], issues: ValidationIssue[]) => void;
 

@@ -1,10 +1,10 @@
-import { isAPIError, isParleyError } from '../errors/index.js';
-
-// Checked by name (as the guards do), with the two guards the first chunk already carries: a
-// guard used only here would move from the recovery chunk into every app's first download.
-function named(error: unknown, ...names: string[]): error is Error & { code?: string } {
-  return isParleyError(error) && names.includes(error.name);
-}
+import {
+  APIConnectionError,
+  APIError,
+  APIUserAbortError,
+  ResponseValidationError,
+  StreamError,
+} from '../errors/index.js';
 
 /** A status a later attempt may not meet: a server failure, but not `501` (final, e.g. `no_script_match`). */
 function transient(status: number): boolean {
@@ -26,7 +26,7 @@ const FINAL_STREAM_CODES = new Set([
 
 /** The caller's abort (`signal`, `stream.abort()`): never recovered. */
 export function isUserAbort(error: unknown): boolean {
-  return named(error, 'APIUserAbortError');
+  return error instanceof APIUserAbortError;
 }
 
 /**
@@ -38,20 +38,22 @@ export function isUserAbort(error: unknown): boolean {
  * retried by the client: the next attempt is their retry): look again.
  */
 export function isRecoverable(error: unknown, recovering: boolean): boolean {
-  if (named(error, 'StreamError')) return error.code === undefined || !FINAL_STREAM_CODES.has(error.code);
-  if (isAPIError(error)) {
+  if (error instanceof StreamError) return error.code === undefined || !FINAL_STREAM_CODES.has(error.code);
+  if (error instanceof APIError) {
     return transient(error.status) || (recovering && (error.status === 409 || error.status === 429));
   }
-  return named(error, 'APIConnectionError', 'APITimeoutError', 'ResponseValidationError');
+  return error instanceof APIConnectionError || error instanceof ResponseValidationError;
 }
 
 /** Whether the server answered the request that failed: a status, or a stream's headers. */
 export function answered(error: unknown): boolean {
-  return isAPIError(error) || named(error, 'StreamError', 'ResponseValidationError');
+  return (
+    error instanceof APIError || error instanceof StreamError || error instanceof ResponseValidationError
+  );
 }
 
 /** The wait a `429` asked for (`Retry-After`), in ms, if the failure is one that says. */
 export function retryAfterMs(error: unknown): number | undefined {
-  if (!isAPIError(error) || error.status !== 429 || !('retryAfterMs' in error)) return undefined;
+  if (!(error instanceof APIError) || error.status !== 429 || !('retryAfterMs' in error)) return undefined;
   return typeof error.retryAfterMs === 'number' ? error.retryAfterMs : undefined;
 }

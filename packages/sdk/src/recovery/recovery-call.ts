@@ -7,6 +7,8 @@ import type { RecoverOptions } from './recover-options.js';
  * What the recovery sends and reads with: `client.messages` (its `send` without `recover`, and
  * `export`), `client.tools` (its `get`), and the retries' backoff. Handed over by the client's
  * `messages` resource, which owns them.
+ *
+ * @internal
  */
 export interface RecoveryClient {
   messages: {
@@ -18,7 +20,11 @@ export interface RecoveryClient {
   backoff(attempt: number): number;
 }
 
-/** One call of `client.messages.send` / `stream` with the `recover` option, as it was made. */
+/**
+ * One call of `client.messages.send` / `stream` with the `recover` option, as it was made.
+ *
+ * @internal
+ */
 export interface RecoveryCall {
   sessionId: string;
   /** The user's turn, or `{}` to resume. */
@@ -28,5 +34,9 @@ export interface RecoveryCall {
   recover: true | RecoverOptions;
 }
 
-/** Opens a streamed send of `body` on the stream's signal (what `client.messages.stream` sends). */
+/**
+ * Opens a streamed send of `body` on the stream's signal (what `client.messages.stream` sends).
+ *
+ * @internal
+ */
 export type OpenStream = (body: SendMessageRequest, signal: AbortSignal) => Promise<OpenResponse>;

@@ -1,6 +1,6 @@
 import type { WithResponse } from '../core/api-promise.js';
 import type { RequestOptions } from '../core/http-client.js';
-import { isAPIError } from '../errors/index.js';
+import { APIError } from '../errors/index.js';
 import type { Message, ToolCall, ToolUseBlock } from '../wire/index.js';
 import type { RecoveryCall, RecoveryClient } from './recovery-call.js';
 
@@ -35,7 +35,7 @@ export class SessionView {
     try {
       return await this.#client.tools.get(this.#sessionId, use.id, this.#options(signal, true));
     } catch (error) {
-      if (isAPIError(error) && error.status === 404) return undefined;
+      if (error instanceof APIError && error.status === 404) return undefined;
       throw error;
     }
   }

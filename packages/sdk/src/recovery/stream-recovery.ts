@@ -4,7 +4,11 @@ import type { RecoveryAttempt } from './recover-options.js';
 import type { OpenStream, RecoveryCall, RecoveryClient } from './recovery-call.js';
 import { ReplyRecovery } from './reply-recovery.js';
 
-/** After a failure: the reply the session holds, or the opening of the stream that resumes it. */
+/**
+ * After a failure: the reply the session holds, or the opening of the stream that resumes it.
+ *
+ * @internal
+ */
 export type StreamRecoveryStep =
   | { attempt: RecoveryAttempt; reply: MessageReply }
   | { attempt: RecoveryAttempt; opening: Promise<OpenResponse> };
@@ -23,7 +27,11 @@ export interface StreamFailure {
   streamed: readonly StreamedMessage[];
 }
 
-/** How a `MessageStream` with the `recover` option opens its request and recovers its reply. */
+/**
+ * How a `MessageStream` with the `recover` option opens its request and recovers its reply.
+ *
+ * @internal
+ */
 export interface StreamRecovery {
   /** Learns where the conversation ends (unless known), then opens the stream. */
   open(signal: AbortSignal): Promise<OpenResponse>;

@@ -53,6 +53,7 @@ export class Messages {
   /** What the `recover` option sends and reads with: this resource, `client.tools`, the retries' backoff. */
   readonly #recovery: RecoveryClient;
 
+  /** @internal The client makes its resources. */
   constructor(http: HttpClient, streamDefaults: StreamTimeouts, tools: RecoveryClient['tools']) {
     this.#http = http;
     this.#streamDefaults = streamDefaults;

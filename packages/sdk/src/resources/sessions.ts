@@ -20,6 +20,7 @@ export interface CreateSessionParams {
 export class Sessions {
   readonly #http: HttpClient;
   readonly #tools = new SessionTools();
+  /** @internal The client makes its resources. */
   constructor(http: HttpClient) {
     this.#http = http;
   }

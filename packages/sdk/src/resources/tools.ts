@@ -11,6 +11,7 @@ import type { ToolCall } from '../wire/index.js';
 /** `client.tools`: report on the client tool calls a reply stopped for. */
 export class Tools {
   readonly #http: HttpClient;
+  /** @internal The client makes its resources. */
   constructor(http: HttpClient) {
     this.#http = http;
   }

@@ -4,7 +4,11 @@ import type { StreamTimeouts } from './body-reader.js';
 import type { StreamObserver } from './stream-consumers.js';
 import type { AnyToolInputs, PartialInput, ToolInputMap } from './tool-input-delta.js';
 
-/** How `MessageStream.start` opens a stream. */
+/**
+ * How `MessageStream.start` opens a stream.
+ *
+ * @internal
+ */
 export interface MessageStreamStart<M extends ToolInputMap = AnyToolInputs> {
   /** Sends the request with the given signal (aborted by `abort()`, `break`, or `signal`). */
   open: (signal: AbortSignal) => Promise<OpenResponse>;

@@ -73,7 +73,7 @@ export class MessageStream<M extends ToolInputMap = AnyToolInputs>
     this.#accumulator = new ReplyAccumulator(this.#consumers.accumulatorCallbacks(broken, deltas));
   }
 
-  /** Starts a streamed request (see {@link MessageStreamStart}). Used by `client.messages.stream`. */
+  /** @internal Starts a streamed request (see {@link MessageStreamStart}): `client.messages.stream`. */
   static start<M extends ToolInputMap = AnyToolInputs>(start: MessageStreamStart<M>): MessageStream<M> {
     return new MessageStream<M>(start);
   }

@@ -13,7 +13,7 @@ import {
 export const RELAYED_ERROR_KIND = 'parleyError';
 
 /** The classes rebuilt by name; an `APIError` is rebuilt from its status, anything else is a `StreamError`. */
-const CLASSES: Record<string, { prototype: ParleyError }> = {
+const CLASSES: Record<string, abstract new (...args: never[]) => ParleyError> = {
   APIConnectionError,
   APITimeoutError,
   APIUserAbortError,
@@ -51,9 +51,8 @@ export function errorFromRelay(payload: unknown, eventCount: number): ParleyErro
     });
   }
   const known = CLASSES[String(fields.name)];
-  const error = new ParleyError(String(fields.message));
-  // The class's own constructor would compose another message: the instance gets its prototype
-  // and the fields as they were written.
-  Object.setPrototypeOf(error, (known ?? StreamError).prototype);
+  // The class's own constructor would compose another message: the base constructor runs with the
+  // class as `new.target` (its prototype and brand), and the fields are set as they were written.
+  const error: ParleyError = Reflect.construct(ParleyError, [String(fields.message)], known ?? StreamError);
   return Object.assign(error, fields, known ? {} : { name: 'StreamError' });
 }

@@ -46,7 +46,11 @@ export class ListenerFailure {
   constructor(readonly error: Error) {}
 }
 
-/** Told of what a stream delivers and of its end: its span, when the client has a tracer. */
+/**
+ * Told of what a stream delivers and of its end: its span, when the client has a tracer.
+ *
+ * @internal
+ */
 export interface StreamObserver {
   /** An item was delivered: an event, or a `recovered` item. */
   event(item: StreamEventItem): void;

@@ -1,7 +1,7 @@
 import {
   APIUserAbortError,
   describeReceived,
-  isParleyError,
+  ParleyError,
   ResponseValidationError,
   StreamError,
   type ValidationIssue,
@@ -83,7 +83,7 @@ export class StreamProgress {
   /** The error a stream ends with, whatever broke it: a listener's own error stays as it was thrown. */
   failure(error: unknown, aborted: boolean): Error {
     if (error instanceof ListenerFailure) return error.error;
-    if (isParleyError(error)) return error;
+    if (error instanceof ParleyError) return error;
     if (aborted) return new APIUserAbortError(`Stream was aborted (${this.received()})`, { cause: error });
     const detail = error instanceof Error ? error.message : String(error);
     return this.broken(`The stream broke: ${detail}`, error);

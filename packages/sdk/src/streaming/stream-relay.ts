@@ -17,7 +17,11 @@ export interface FromReadableStreamOptions<M extends ToolInputMap = AnyToolInput
   partialInput?: PartialInput<M>;
 }
 
-/** How `MessageStream.fromReadableStream` reads a relayed body: as the response of a request already made. */
+/**
+ * How `MessageStream.fromReadableStream` reads a relayed body: as the response of a request already made.
+ *
+ * @internal
+ */
 export function relayedStart<M extends ToolInputMap>(
   body: ReadableStream<Uint8Array>,
   options: FromReadableStreamOptions<M>,

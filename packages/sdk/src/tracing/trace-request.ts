@@ -1,27 +1,38 @@
-import type { BeforeRetryHook, Options } from 'ky';
+import { type BeforeRetryHook, isHTTPError, isTimeoutError, type Options } from 'ky';
+import { APIError, REQUEST_ID_HEADER } from '../errors/index.js';
 import { endSpan, errorType, SPAN_KIND_CLIENT } from './end-span.js';
 import { routeTemplate } from './route-template.js';
 import { resolveTracer } from './trace-context.js';
-import type { AttributesLike, ContextLike, TracerOption } from './tracer-like.js';
+import type { AttributesLike, ContextLike, SpanLike, TracerOption } from './tracer-like.js';
 
-// This module imports nothing the client's first chunk holds (no SDK error class, no ky guard): a
-// module shared with that chunk would be split out of it into a file of its own, and an app without
-// a tracer would download more. So errors are told apart by their fields, as ky's guards do by name.
+const INVALID_TRACE_ID = '0'.repeat(32);
+const INVALID_SPAN_ID = '0'.repeat(16);
 
-/** The protocol's request id header (`REQUEST_ID_HEADER` of errors/api-error.ts). */
-const REQUEST_ID_HEADER = 'x-request-id';
-
-/** The HTTP status of a failure: an `APIError`'s, or ky's `HTTPError`'s response's. */
-function statusOf(error: unknown): number | undefined {
-  const { status, response } = (error ?? {}) as { status?: unknown; response?: { status?: unknown } };
-  if (typeof status === 'number') return status;
-  return typeof response?.status === 'number' ? response.status : undefined;
+/**
+ * The W3C `traceparent` header of a request sent inside `span` (`00-{trace id}-{span id}-{flags}`),
+ * so that the server's spans and logs join the trace; `undefined` for a span without valid ids (the
+ * API's no-op span).
+ */
+export function traceparentOf(span: SpanLike): string | undefined {
+  const context = span.spanContext?.();
+  if (!context || context.traceId === INVALID_TRACE_ID || context.spanId === INVALID_SPAN_ID)
+    return undefined;
+  const flags = (context.traceFlags & 0xff).toString(16).padStart(2, '0');
+  return `00-${context.traceId}-${context.spanId}-${flags}`;
 }
 
-/** The request id of ky's `HTTPError`'s response. */
-function requestIdOf(error: Error): string | undefined {
-  const { response } = error as { response?: unknown };
-  return response instanceof Response ? (response.headers.get(REQUEST_ID_HEADER) ?? undefined) : undefined;
+/** `headers` with `name` set to `value`, whatever form ky was given them in. */
+function withHeader(
+  headers: Options['headers'],
+  name: string,
+  value: string,
+): NonNullable<Options['headers']> {
+  if (headers instanceof Headers || Array.isArray(headers)) {
+    const copy = new Headers(headers);
+    copy.set(name, value);
+    return copy;
+  }
+  return { ...headers, [name]: value };
 }
 
 /** One call as the client sends it: what its span names, and its ky options (for the retry hook). */
@@ -40,6 +51,7 @@ export interface TracedCall {
  * `url.template`, `server.address`, `server.port`, then `http.response.status_code`, the request
  * id (`parley.request_id`), `http.request.resend_count` and a `parley.retry` event per retry, and
  * the error (`error.type` is the status code of an HTTP error, else the SDK error's class name).
+ * The request carries the span's W3C `traceparent` header.
  */
 export async function traceRequest<R extends { response: Response }>(
   tracerOption: TracerOption,
@@ -60,17 +72,19 @@ export async function traceRequest<R extends { response: Response }>(
   };
   const name = template ? `${call.method} ${template}` : call.method;
   const span = tracer.startSpan(name, { kind: SPAN_KIND_CLIENT, attributes }, parent);
+  const traceparent = traceparentOf(span);
+  if (traceparent) call.options.headers = withHeader(call.options.headers, 'traceparent', traceparent);
   if (span.isRecording()) {
     // ky's hook before each retry: it runs after the wait, as the request goes again.
     const onRetry: BeforeRetryHook = ({ error, retryCount }) => {
       span.setAttribute('http.request.resend_count', retryCount);
-      const status = statusOf(error);
+      const response = isHTTPError(error) ? error.response : undefined;
       // ky's TimeoutError is the SDK's APITimeoutError once the call gives up.
-      const type = error.name === 'TimeoutError' ? 'APITimeoutError' : errorType(error);
+      const type = isTimeoutError(error) ? 'APITimeoutError' : errorType(error);
       span.addEvent('parley.retry', {
         'http.request.resend_count': retryCount,
-        'error.type': status === undefined ? type : `${status}`,
-        'parley.request_id': requestIdOf(error),
+        'error.type': response ? `${response.status}` : type,
+        'parley.request_id': response?.headers.get(REQUEST_ID_HEADER) ?? undefined,
       });
     };
     const hooks = call.options.hooks;
@@ -86,17 +100,14 @@ export async function traceRequest<R extends { response: Response }>(
     return result;
   } catch (error) {
     // An APIError: the service answered, with its status and request id.
-    const status = statusOf(error);
-    const { requestId } = error as { requestId?: string };
-    if (status === undefined) endSpan(span, error);
-    else {
+    if (error instanceof APIError) {
       endSpan(
         span,
         error,
-        { 'http.response.status_code': status, 'parley.request_id': requestId },
-        `${status}`,
+        { 'http.response.status_code': error.status, 'parley.request_id': error.requestId },
+        `${error.status}`,
       );
-    }
+    } else endSpan(span, error);
     throw error;
   }
 }

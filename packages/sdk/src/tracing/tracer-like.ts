@@ -35,6 +35,8 @@ export interface SpanLike {
   end(): unknown;
   /** False for a span that records nothing (the API's no-op tracer): the SDK then skips its attributes. */
   isRecording(): boolean;
+  /** The span's ids, for the `traceparent` header of its request (W3C Trace Context). */
+  spanContext?(): { traceId: string; spanId: string; traceFlags: number };
 }
 
 /**

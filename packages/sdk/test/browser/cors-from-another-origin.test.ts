@@ -32,7 +32,7 @@ describe('CORS for a page on another origin (Chromium)', () => {
         await page.goto(app.url);
         // A string, not a function: vitest rewrites `import()` inside test code.
         const script = `(async () => {
-          const { Parley, isInternalServerError, isAPIConnectionError } = await import(${JSON.stringify(`${app.url}/sdk.js`)});
+          const { Parley, InternalServerError, APIConnectionError } = await import(${JSON.stringify(`${app.url}/sdk.js`)});
           const client = new Parley({
             baseUrl: ${JSON.stringify(api.url)},
             token: 'parley-demo-token',
@@ -53,8 +53,8 @@ describe('CORS for a page on another origin (Chromium)', () => {
             fault: {
               status: error.status,
               code: error.code,
-              internal: isInternalServerError(error),
-              connection: isAPIConnectionError(error),
+              internal: error instanceof InternalServerError,
+              connection: error instanceof APIConnectionError,
               requestId: error.requestId,
             },
             journal: { status: journal.status, paths: entries.map((e) => e.method + ' ' + e.path) },

@@ -20,7 +20,7 @@ describe('the SDK in a browser', () => {
         await page.goto(app.url);
         // A string, not a function: vitest rewrites `import()` inside test code, the page must not see that.
         const script = `(async () => {
-          const { Parley, isNotFoundError } = await import(${JSON.stringify(`${app.url}/sdk.js`)});
+          const { Parley, NotFoundError } = await import(${JSON.stringify(`${app.url}/sdk.js`)});
           const client = new Parley({ baseUrl: ${JSON.stringify(api.url)}, token: 'parley-demo-token' });
           const { sessionId } = await client.sessions.create();
           const stream = client.messages.stream(sessionId, { content: '/say Hello from the browser.' });
@@ -28,7 +28,7 @@ describe('the SDK in a browser', () => {
           stream.on('text', (delta) => deltas.push(delta));
           const text = await stream.finalText();
           const missing = await client.sessions.delete('sess_missing').catch((e) => e);
-          return { text, deltas: deltas.length, notFound: isNotFoundError(missing), requestId: missing.requestId };
+          return { text, deltas: deltas.length, notFound: missing instanceof NotFoundError, requestId: missing.requestId };
         })()`;
         const result = (await page.evaluate(script)) as {
           text: string;

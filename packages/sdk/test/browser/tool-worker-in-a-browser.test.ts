@@ -8,7 +8,7 @@ const LEASE_MS = 750;
 // The page's bundle: the SDK, its worker entry (resolved for the browser: no `node` condition)
 // and zod for the tool's schema.
 const PAGE_ENTRY = `
-export { Parley, defineTool, toolsToExtensions, isAPIUserAbortError } from '@parley/sdk';
+export { Parley, defineTool, toolsToExtensions, APIUserAbortError } from '@parley/sdk';
 export { runTool } from '@parley/sdk/tools';
 export { workerHandler } from '@parley/sdk/worker';
 export { z } from 'zod';
@@ -60,7 +60,7 @@ describe('tool workers in a browser', () => {
         await tab.goto(app.url);
         // A string, not a function: vitest rewrites `import()` inside test code, the page must not see that.
         const script = `(async () => {
-          const { Parley, defineTool, runTool, toolsToExtensions, isAPIUserAbortError, workerHandler, z } =
+          const { Parley, defineTool, runTool, toolsToExtensions, APIUserAbortError, workerHandler, z } =
             await import(${JSON.stringify(`${app.url}/sdk.js`)});
           const client = new Parley({ baseUrl: ${JSON.stringify(api.url)}, token: 'parley-demo-token' });
           const exits = [];
@@ -135,7 +135,7 @@ describe('tool workers in a browser', () => {
             isolated: crossOriginIsolated,
             blocked: { status: blocked.result.status, state: blocked.call.state, beatsWhileBlocked, states },
             thrown: { status: thrown.result.status, error: thrown.result.error, state: thrown.call.state },
-            aborted: { userAbort: isAPIUserAbortError(aborted.result), settledAt: aborted.call.settledAt, exit: abortExit },
+            aborted: { userAbort: aborted.result instanceof APIUserAbortError, settledAt: aborted.call.settledAt, exit: abortExit },
             malformed: { status: malformed.result.status, error: malformed.result.error, state: malformed.call.state, exit: malformedExit },
             exits: exits.map((e) => e.reason),
           };

@@ -1,5 +1,5 @@
 import type { ContentBlock, Message, ToolResultBlock } from '@parley/protocol';
-import { type APIError, isAPIError } from '@parley/sdk';
+import { APIError } from '@parley/sdk';
 import { expect } from 'vitest';
 
 /** What an API error must carry. */
@@ -19,18 +19,18 @@ export async function rejection(call: Promise<unknown> | (() => Promise<unknown>
 }
 
 /**
- * Awaits a rejection and checks it is the SDK error class the status maps to (by its guard), with
+ * Awaits a rejection and checks it is the SDK error class the status maps to (`instanceof`), with
  * the status, the code and the server's request id.
  */
 export async function expectAPIError<E extends APIError>(
   call: Promise<unknown> | (() => Promise<unknown>),
-  guard: (error: unknown) => error is E,
+  errorClass: abstract new (...args: never[]) => E,
   expected: ExpectedAPIError,
 ): Promise<E> {
   const error = await rejection(call);
-  if (!guard(error)) {
-    const what = isAPIError(error) ? `${error.name} ${error.message}` : String(error);
-    throw new Error(`Expected ${guard.name.replace(/^is/, '')} (${expected.status}), got ${what}`);
+  if (!(error instanceof errorClass)) {
+    const what = error instanceof APIError ? `${error.name} ${error.message}` : String(error);
+    throw new Error(`Expected ${errorClass.name} (${expected.status}), got ${what}`);
   }
   expect(error.status).toBe(expected.status);
   if (expected.code !== undefined) expect(error.code).toBe(expected.code);

@@ -1,4 +1,4 @@
-import { isAuthenticationError, isNotFoundError, type Parley } from '@parley/sdk';
+import { AuthenticationError, NotFoundError, type Parley } from '@parley/sdk';
 import { describe, expect, it } from 'vitest';
 import { expectAPIError, requestIdOf } from './assertions.js';
 import { capabilities, NEEDS_DIRECTIVES, targets, useTarget } from './target.js';
@@ -39,7 +39,7 @@ describe.each(targets())('authentication [%s]', (mode) => {
     const { sessionId } = await clientA.sessions.create();
     const anonymous = target.client();
     for (const [name, call] of Object.entries(everyEndpoint(anonymous, sessionId, 'tooluse_contract'))) {
-      const error = await expectAPIError(call, isAuthenticationError, { status: 401, code: 'unauthorized' });
+      const error = await expectAPIError(call, AuthenticationError, { status: 401, code: 'unauthorized' });
       expect(error.headers.get('www-authenticate'), name).toMatch(/^Bearer/i);
     }
   });
@@ -49,7 +49,7 @@ describe.each(targets())('authentication [%s]', (mode) => {
     const { sessionId } = await clientA.sessions.create();
     const intruder = target.client({ token: 'contract-wrong-token' });
     for (const call of Object.values(everyEndpoint(intruder, sessionId, 'tooluse_contract'))) {
-      await expectAPIError(call, isAuthenticationError, { status: 401, code: 'unauthorized' });
+      await expectAPIError(call, AuthenticationError, { status: 401, code: 'unauthorized' });
     }
   });
 
@@ -58,7 +58,7 @@ describe.each(targets())('authentication [%s]', (mode) => {
     const { sessionId } = await clientA.sessions.create();
     await expectAPIError(
       target.client({ token: 'contract-wrong-token' }).sessions.delete(sessionId),
-      isAuthenticationError,
+      AuthenticationError,
       {
         status: 401,
       },
@@ -70,7 +70,7 @@ describe.each(targets())('authentication [%s]', (mode) => {
     const { clientA, clientB } = target;
     const { sessionId } = await clientA.sessions.create();
     for (const call of Object.values(sessionEndpoints(clientB, sessionId, 'tooluse_contract'))) {
-      await expectAPIError(call, isNotFoundError, { status: 404, code: 'session_not_found' });
+      await expectAPIError(call, NotFoundError, { status: 404, code: 'session_not_found' });
     }
     // Nothing was deleted or sent by the other user.
     expect(await clientA.messages.export(sessionId)).toEqual([]);
@@ -86,8 +86,8 @@ describe.each(targets())('authentication [%s]', (mode) => {
       const foreign = sessionEndpoints(clientB, sessionId, requestId);
       const missing = sessionEndpoints(clientB, missingSession, requestId);
       for (const name of Object.keys(foreign) as (keyof typeof foreign)[]) {
-        const a = await expectAPIError(foreign[name], isNotFoundError, { status: 404 });
-        const b = await expectAPIError(missing[name], isNotFoundError, { status: 404 });
+        const a = await expectAPIError(foreign[name], NotFoundError, { status: 404 });
+        const b = await expectAPIError(missing[name], NotFoundError, { status: 404 });
         expect(a.code, name).toBe(b.code);
         expect(a.details, name).toEqual(b.details);
         // The messages differ only in the ids they name (each error carries its own request id).

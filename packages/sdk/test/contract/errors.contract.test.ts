@@ -1,4 +1,4 @@
-import { ERROR_CODES, isAPIError, type Parley } from '@parley/sdk';
+import { APIError, ERROR_CODES, type Parley } from '@parley/sdk';
 import { describe, expect, it } from 'vitest';
 import { rejection } from './assertions.js';
 import { recordingFetch } from './fetch-wrappers.js';
@@ -57,7 +57,8 @@ describe.each(targets())('errors [%s]', (mode) => {
     for (const [code, call] of calls) {
       const before = responses.length;
       const error = await rejection(call);
-      if (!isAPIError(error)) throw new Error(`${code}: expected an APIError, got ${String(error)}`);
+      if (!(error instanceof APIError))
+        throw new Error(`${code}: expected an APIError, got ${String(error)}`);
       const raw = responses.slice(before).find((r) => r.status >= 400);
       if (!raw?.errorBody) throw new Error(`${code}: no error response was recorded`);
       const body = JSON.parse(raw.errorBody) as { error?: { code?: unknown; message?: unknown } };

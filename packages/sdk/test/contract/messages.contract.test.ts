@@ -1,9 +1,9 @@
 import {
-  isBadRequestError,
-  isConflictError,
-  isInternalServerError,
-  isPayloadTooLargeError,
+  BadRequestError,
+  ConflictError,
+  InternalServerError,
   type Message,
+  PayloadTooLargeError,
   type SendMessageParams,
 } from '@parley/sdk';
 import { describe, expect, it, vi } from 'vitest';
@@ -90,7 +90,7 @@ describe.each(targets())('messages [%s]', (mode) => {
     const content = [
       { type: 'tool_result', tool_use_id: 'tooluse_x', content: [{ type: 'text', text: 'x' }] },
     ];
-    await expectAPIError(clientA.messages.send(sessionId, unchecked({ content })), isBadRequestError, {
+    await expectAPIError(clientA.messages.send(sessionId, unchecked({ content })), BadRequestError, {
       status: 400,
       code: 'invalid_request',
     });
@@ -101,7 +101,7 @@ describe.each(targets())('messages [%s]', (mode) => {
     const { clientA } = target;
     const { sessionId } = await clientA.sessions.create();
     for (const content of ['', [], [{ type: 'text', text: '' }]]) {
-      await expectAPIError(clientA.messages.send(sessionId, unchecked({ content })), isBadRequestError, {
+      await expectAPIError(clientA.messages.send(sessionId, unchecked({ content })), BadRequestError, {
         status: 400,
         code: 'invalid_request',
       });
@@ -115,7 +115,7 @@ describe.each(targets())('messages [%s]', (mode) => {
       { content: 'hi', role: 'system' },
       { content: 'hi', contentt: 'typo' },
     ]) {
-      await expectAPIError(clientA.messages.send(sessionId, unchecked(body)), isBadRequestError, {
+      await expectAPIError(clientA.messages.send(sessionId, unchecked(body)), BadRequestError, {
         status: 400,
         code: 'invalid_request',
       });
@@ -127,7 +127,7 @@ describe.each(targets())('messages [%s]', (mode) => {
     const { sessionId } = await clientA.sessions.create();
     await expectAPIError(
       clientA.messages.send(sessionId, { content: 'x'.repeat(1024 * 1024 + 1) }),
-      isPayloadTooLargeError,
+      PayloadTooLargeError,
       { status: 413, code: 'payload_too_large' },
     );
   });
@@ -136,9 +136,9 @@ describe.each(targets())('messages [%s]', (mode) => {
     const { clientA } = target;
     const { sessionId } = await clientA.sessions.create();
     const conflict = { status: 409, code: 'nothing_to_resume' };
-    await expectAPIError(clientA.messages.send(sessionId, {}), isConflictError, conflict);
+    await expectAPIError(clientA.messages.send(sessionId, {}), ConflictError, conflict);
     await clientA.messages.send(sessionId, { content: 'hello' });
-    await expectAPIError(clientA.messages.send(sessionId, {}), isConflictError, conflict);
+    await expectAPIError(clientA.messages.send(sessionId, {}), ConflictError, conflict);
   });
 
   describe.runIf(caps.directives)(NEEDS_DIRECTIVES, () => {
@@ -169,7 +169,7 @@ describe.each(targets())('messages [%s]', (mode) => {
       const [first, second] = [requestIdOf(reply, 0), requestIdOf(reply, 1)];
       const error = await expectAPIError(
         clientA.messages.send(sessionId, { content: 'next' }),
-        isConflictError,
+        ConflictError,
         {
           status: 409,
           code: 'tool_calls_open',
@@ -182,7 +182,7 @@ describe.each(targets())('messages [%s]', (mode) => {
       // The streamed endpoint answers the same, before the first byte.
       await expectAPIError(
         clientA.messages.stream(sessionId, { content: 'next' }).finalReply(),
-        isConflictError,
+        ConflictError,
         { status: 409, code: 'tool_calls_open' },
       );
     });
@@ -193,7 +193,7 @@ describe.each(targets())('messages [%s]', (mode) => {
       const reply = await clientA.messages.send(sessionId, { content: '/tool a {}\n/tool b {}' });
       await clientA.tools.heartbeat(sessionId, requestIdOf(reply, 1));
       await clientA.tools.respond(sessionId, requestIdOf(reply, 0), { ok: true });
-      const error = await expectAPIError(clientA.messages.send(sessionId, {}), isConflictError, {
+      const error = await expectAPIError(clientA.messages.send(sessionId, {}), ConflictError, {
         status: 409,
         code: 'tool_calls_open',
       });
@@ -207,7 +207,7 @@ describe.each(targets())('messages [%s]', (mode) => {
       const { sessionId } = await clientA.sessions.create();
       const reply = await clientA.messages.send(sessionId, { content: '/tool a {}' });
       await clientA.tools.respond(sessionId, requestIdOf(reply), { ok: true });
-      await expectAPIError(clientA.messages.send(sessionId, { content: 'next' }), isConflictError, {
+      await expectAPIError(clientA.messages.send(sessionId, { content: 'next' }), ConflictError, {
         status: 409,
         code: 'resume_required',
       });
@@ -253,7 +253,7 @@ describe.each(targets())('messages [%s]', (mode) => {
       const { sessionId } = await clientA.sessions.create();
       await expectAPIError(
         clientA.messages.send(sessionId, { content: '/fail Upstream overloaded' }),
-        isInternalServerError,
+        InternalServerError,
         {
           status: 502,
           code: 'model_error',
@@ -262,7 +262,7 @@ describe.each(targets())('messages [%s]', (mode) => {
       const messages = await clientA.messages.export(sessionId);
       expect(messages.map((m) => [m.role, textOf(m)])).toEqual([['user', '/fail Upstream overloaded']]);
       // The resume retries the answer (the directive fails again: a model error, not nothing_to_resume).
-      await expectAPIError(clientA.messages.send(sessionId, {}), isInternalServerError, {
+      await expectAPIError(clientA.messages.send(sessionId, {}), InternalServerError, {
         status: 502,
         code: 'model_error',
       });
@@ -279,7 +279,7 @@ describe.each(targets())('messages [%s]', (mode) => {
       const { sessionId } = await clientA.sessions.create();
       await expectAPIError(
         clientA.messages.send(sessionId, { content: FAIL_ONCE_PROMPT }),
-        isInternalServerError,
+        InternalServerError,
         {
           status: 502,
           code: 'model_error',
@@ -310,11 +310,11 @@ describe.each(targets())('messages [%s]', (mode) => {
       const stream = clientA.messages.stream(sessionId, { content: '/delay 1000\n/say slow words' });
       const firstText = new Promise<void>((resolve) => stream.once('text', () => resolve()));
       await firstText;
-      await expectAPIError(clientA.messages.send(sessionId, { content: 'meanwhile' }), isConflictError, {
+      await expectAPIError(clientA.messages.send(sessionId, { content: 'meanwhile' }), ConflictError, {
         status: 409,
         code: 'reply_in_progress',
       });
-      await expectAPIError(clientA.messages.rewind(sessionId, 0), isConflictError, {
+      await expectAPIError(clientA.messages.rewind(sessionId, 0), ConflictError, {
         status: 409,
         code: 'reply_in_progress',
       });

@@ -1,4 +1,4 @@
-import { isBadRequestError, isConflictError, isNotFoundError } from '@parley/sdk';
+import { BadRequestError, ConflictError, NotFoundError } from '@parley/sdk';
 import { describe, expect, it } from 'vitest';
 import { expectAPIError, requestIdOf, toolResultsOf } from './assertions.js';
 import { capabilities, NEEDS_DIRECTIVES, targets, useTarget } from './target.js';
@@ -48,7 +48,7 @@ describe.each(targets())('rewind and export [%s]', (mode) => {
     const reply = await clientA.messages.send(sessionId, { content: 'hello' });
     const assistant = reply.messages.find((m) => m.role === 'assistant');
     if (!assistant) throw new Error('no assistant message');
-    await expectAPIError(clientA.messages.rewind(sessionId, assistant.index), isBadRequestError, {
+    await expectAPIError(clientA.messages.rewind(sessionId, assistant.index), BadRequestError, {
       status: 400,
       code: 'invalid_rewind_target',
     });
@@ -59,11 +59,11 @@ describe.each(targets())('rewind and export [%s]', (mode) => {
     const { sessionId } = await clientA.sessions.create();
     const reply = await clientA.messages.send(sessionId, { content: 'hello' });
     const notFound = { status: 404, code: 'message_not_found' };
-    await expectAPIError(clientA.messages.rewind(sessionId, 999), isNotFoundError, notFound);
+    await expectAPIError(clientA.messages.rewind(sessionId, 999), NotFoundError, notFound);
     await clientA.messages.rewind(sessionId, reply.messages[0]?.index ?? 0);
     await expectAPIError(
       clientA.messages.rewind(sessionId, reply.messages[0]?.index ?? 0),
-      isNotFoundError,
+      NotFoundError,
       notFound,
     );
   });
@@ -73,7 +73,7 @@ describe.each(targets())('rewind and export [%s]', (mode) => {
     const { sessionId } = await clientA.sessions.create();
     await clientA.messages.send(sessionId, { content: 'hello' });
     for (const index of [-1, 0.5]) {
-      await expectAPIError(clientA.messages.rewind(sessionId, index), isBadRequestError, {
+      await expectAPIError(clientA.messages.rewind(sessionId, index), BadRequestError, {
         status: 400,
         code: 'invalid_request',
       });
@@ -91,7 +91,7 @@ describe.each(targets())('rewind and export [%s]', (mode) => {
       expect([...rewound.abandonedToolCalls].sort()).toEqual([a, b].sort());
       for (const requestId of [a, b]) {
         expect((await clientA.tools.get(sessionId, requestId)).state).toBe('ABANDONED');
-        await expectAPIError(clientA.tools.heartbeat(sessionId, requestId), isConflictError, {
+        await expectAPIError(clientA.tools.heartbeat(sessionId, requestId), ConflictError, {
           status: 409,
           code: 'tool_call_terminal',
         });
@@ -124,7 +124,7 @@ describe.each(targets())('rewind and export [%s]', (mode) => {
       const resumed = await clientA.messages.send(sessionId, {});
       const results = resumed.messages[0];
       expect(toolResultsOf(results)).toHaveLength(1);
-      await expectAPIError(clientA.messages.rewind(sessionId, results?.index ?? -1), isBadRequestError, {
+      await expectAPIError(clientA.messages.rewind(sessionId, results?.index ?? -1), BadRequestError, {
         status: 400,
         code: 'invalid_rewind_target',
       });

@@ -1,8 +1,8 @@
 import {
+  BadRequestError,
   type CreateSessionParams,
   type Customizations,
-  isBadRequestError,
-  isNotFoundError,
+  NotFoundError,
   type ToolDefinition,
 } from '@parley/sdk';
 import { describe, expect, it } from 'vitest';
@@ -84,7 +84,7 @@ describe.each(targets())('sessions [%s]', (mode) => {
       clientA.sessions.create(
         unchecked({ customizations: { agentId: catalogue.agentId, model: catalogue.model } }),
       ),
-      isBadRequestError,
+      BadRequestError,
       { status: 400, code: 'invalid_request' },
     );
   });
@@ -95,7 +95,7 @@ describe.each(targets())('sessions [%s]', (mode) => {
       { agentId: catalogue.agentId, sessionData: {} },
       { model: catalogue.model, sessionData: {} },
     ]) {
-      await expectAPIError(clientA.sessions.create(unchecked({ customizations })), isBadRequestError, {
+      await expectAPIError(clientA.sessions.create(unchecked({ customizations })), BadRequestError, {
         status: 400,
         code: 'invalid_request',
       });
@@ -106,7 +106,7 @@ describe.each(targets())('sessions [%s]', (mode) => {
     const { clientA } = target;
     const error = await expectAPIError(
       clientA.sessions.create(unchecked({ customizations: { agentID: 'weather' } })),
-      isBadRequestError,
+      BadRequestError,
       { status: 400, code: 'invalid_request' },
     );
     expect(error.message).toContain('400 invalid_request');
@@ -120,7 +120,7 @@ describe.each(targets())('sessions [%s]', (mode) => {
       [{ extensions: { mcpProviders: ['no-such-provider-contract'] } }, 'unknown_provider'],
     ];
     for (const [customizations, code] of cases) {
-      await expectAPIError(clientA.sessions.create({ customizations }), isBadRequestError, {
+      await expectAPIError(clientA.sessions.create({ customizations }), BadRequestError, {
         status: 400,
         code,
       });
@@ -137,7 +137,7 @@ describe.each(targets())('sessions [%s]', (mode) => {
     for (const tools of bad) {
       await expectAPIError(
         clientA.sessions.create(unchecked({ customizations: { extensions: { tools } } })),
-        isBadRequestError,
+        BadRequestError,
         { status: 400, code: 'invalid_request' },
       );
     }
@@ -159,17 +159,13 @@ describe.each(targets())('sessions [%s]', (mode) => {
       await clientA.sessions.delete(sessionId);
 
       const missing = { status: 404, code: 'session_not_found' };
-      await expectAPIError(clientA.messages.export(sessionId), isNotFoundError, missing);
-      await expectAPIError(clientA.messages.send(sessionId, { content: 'hi' }), isNotFoundError, missing);
-      await expectAPIError(clientA.tools.get(sessionId, requestId), isNotFoundError, missing);
-      await expectAPIError(clientA.tools.heartbeat(sessionId, requestId), isNotFoundError, missing);
-      await expectAPIError(
-        clientA.tools.respond(sessionId, requestId, { ok: true }),
-        isNotFoundError,
-        missing,
-      );
+      await expectAPIError(clientA.messages.export(sessionId), NotFoundError, missing);
+      await expectAPIError(clientA.messages.send(sessionId, { content: 'hi' }), NotFoundError, missing);
+      await expectAPIError(clientA.tools.get(sessionId, requestId), NotFoundError, missing);
+      await expectAPIError(clientA.tools.heartbeat(sessionId, requestId), NotFoundError, missing);
+      await expectAPIError(clientA.tools.respond(sessionId, requestId, { ok: true }), NotFoundError, missing);
       // A hard delete is not reversible: deleting again is a 404 too.
-      await expectAPIError(clientA.sessions.delete(sessionId), isNotFoundError, missing);
+      await expectAPIError(clientA.sessions.delete(sessionId), NotFoundError, missing);
     });
   });
 
@@ -177,10 +173,10 @@ describe.each(targets())('sessions [%s]', (mode) => {
     const { clientA, clientB } = target;
     const { sessionId } = await clientA.sessions.create();
     const missingId = `${sessionId}-missing`;
-    const foreign = await expectAPIError(clientB.sessions.delete(sessionId), isNotFoundError, {
+    const foreign = await expectAPIError(clientB.sessions.delete(sessionId), NotFoundError, {
       status: 404,
     });
-    const missing = await expectAPIError(clientB.sessions.delete(missingId), isNotFoundError, {
+    const missing = await expectAPIError(clientB.sessions.delete(missingId), NotFoundError, {
       status: 404,
     });
     expect(foreign.code).toBe(missing.code);

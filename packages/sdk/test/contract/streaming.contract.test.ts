@@ -1,9 +1,9 @@
 import {
-  isAPIUserAbortError,
-  isStreamError,
+  APIUserAbortError,
   type Message,
   type MessageReply,
   type Parley,
+  StreamError,
   type StreamEventItem,
   type StreamEventOf,
 } from '@parley/sdk';
@@ -203,7 +203,7 @@ describe.each(targets())('streaming [%s]', (mode) => {
       const deltas: string[] = [];
       stream.on('text', (delta) => deltas.push(delta));
       const error = await rejection(stream.finalReply());
-      expect(isStreamError(error)).toBe(true);
+      expect(error instanceof StreamError).toBe(true);
       expect(error).toMatchObject({ code: 'model_error', exceptionKind: 'modelStreamErrorException' });
       expect(deltas.join('')).toBe('Partial answer');
       // The user message stays; the partial assistant message is retracted.
@@ -225,7 +225,7 @@ describe.each(targets())('streaming [%s]', (mode) => {
       await new Promise<void>((resolve) => stream.once('text', () => resolve()));
       await clientA.sessions.delete(sessionId);
       const error = await rejection(stream.finalReply());
-      expect(isStreamError(error)).toBe(true);
+      expect(error instanceof StreamError).toBe(true);
       expect(error).toMatchObject({ code: 'session_not_found' });
     });
   });
@@ -255,7 +255,7 @@ describe.each(targets())('streaming [%s]', (mode) => {
       const stream = clientA.messages.stream(sessionId, { content: '/delay 600000\n/say one two three' });
       await new Promise<void>((resolve) => stream.once('text', () => resolve()));
       stream.abort();
-      expect(isAPIUserAbortError(await rejection(stream.finalReply()))).toBe(true);
+      expect((await rejection(stream.finalReply())) instanceof APIUserAbortError).toBe(true);
 
       // The server notices the closed connection on its own schedule: wait for the retraction.
       const all = await vi.waitFor(

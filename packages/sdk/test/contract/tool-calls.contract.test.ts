@@ -1,4 +1,4 @@
-import { isConflictError, isNotFoundError, type Parley } from '@parley/sdk';
+import { ConflictError, NotFoundError, type Parley } from '@parley/sdk';
 import { describe, expect, it } from 'vitest';
 import { expectAPIError } from './assertions.js';
 import { capabilities, NEEDS_DIRECTIVES, NEEDS_INTERNALS, targets, useTarget } from './target.js';
@@ -61,7 +61,7 @@ describe.each(targets())('tool calls [%s]', (mode) => {
       await expect(clientA.tools.respond(sessionId, requestId, { answer: 42 })).resolves.toBeUndefined();
       await expectAPIError(
         clientA.tools.respond(sessionId, requestId, { answer: 43 }),
-        isConflictError,
+        ConflictError,
         terminal,
       );
       expect(await clientA.tools.get(sessionId, requestId)).toEqual(settled);
@@ -71,7 +71,7 @@ describe.each(targets())('tool calls [%s]', (mode) => {
       const { clientA } = target;
       const { sessionId, requestId } = await openCall(clientA);
       await clientA.tools.respond(sessionId, requestId, { answer: 42 });
-      await expectAPIError(clientA.tools.heartbeat(sessionId, requestId), isConflictError, terminal);
+      await expectAPIError(clientA.tools.heartbeat(sessionId, requestId), ConflictError, terminal);
     });
 
     it('a response straight from PENDING (no heartbeat) is accepted', async () => {
@@ -88,16 +88,16 @@ describe.each(targets())('tool calls [%s]', (mode) => {
       await expect(clientA.tools.fail(sessionId, requestId, 'Disk full')).resolves.toBeUndefined();
       const failed = await clientA.tools.get(sessionId, requestId);
       expect(failed).toMatchObject({ state: 'ERROR', error: 'Disk full', settledAt: expect.any(Number) });
-      await expectAPIError(clientA.tools.heartbeat(sessionId, requestId), isConflictError, terminal);
+      await expectAPIError(clientA.tools.heartbeat(sessionId, requestId), ConflictError, terminal);
       await expectAPIError(
         clientA.tools.respond(sessionId, requestId, { late: true }),
-        isConflictError,
+        ConflictError,
         terminal,
       );
       await expect(clientA.tools.fail(sessionId, requestId, 'Disk full')).resolves.toBeUndefined();
       await expectAPIError(
         clientA.tools.fail(sessionId, requestId, 'Another reason'),
-        isConflictError,
+        ConflictError,
         terminal,
       );
       expect(await clientA.tools.get(sessionId, requestId)).toEqual(failed);
@@ -109,7 +109,7 @@ describe.each(targets())('tool calls [%s]', (mode) => {
       await clientA.tools.respond(first.sessionId, first.requestId, { winner: 'response' });
       await expectAPIError(
         clientA.tools.fail(first.sessionId, first.requestId, 'too late'),
-        isConflictError,
+        ConflictError,
         terminal,
       );
       expect((await clientA.tools.get(first.sessionId, first.requestId)).state).toBe('COMPLETE');
@@ -118,7 +118,7 @@ describe.each(targets())('tool calls [%s]', (mode) => {
       await clientA.tools.fail(second.sessionId, second.requestId, 'failed first');
       await expectAPIError(
         clientA.tools.respond(second.sessionId, second.requestId, { winner: 'response' }),
-        isConflictError,
+        ConflictError,
         terminal,
       );
       expect(await clientA.tools.get(second.sessionId, second.requestId)).toMatchObject({
@@ -139,7 +139,7 @@ describe.each(targets())('tool calls [%s]', (mode) => {
       ]);
       expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
       const rejected = results.find((r) => r.status === 'rejected');
-      expect(isConflictError(rejected?.reason)).toBe(true);
+      expect(rejected?.reason instanceof ConflictError).toBe(true);
     });
 
     it('a heartbeat, response or read on an unknown requestId is a 404', async () => {
@@ -147,16 +147,16 @@ describe.each(targets())('tool calls [%s]', (mode) => {
       const { sessionId } = await openCall(clientA);
       const notFound = { status: 404, code: 'tool_call_not_found' };
       const unknown = 'tooluse_contract_unknown';
-      await expectAPIError(clientA.tools.heartbeat(sessionId, unknown), isNotFoundError, notFound);
-      await expectAPIError(clientA.tools.respond(sessionId, unknown, { x: 1 }), isNotFoundError, notFound);
-      await expectAPIError(clientA.tools.fail(sessionId, unknown, 'x'), isNotFoundError, notFound);
-      await expectAPIError(clientA.tools.get(sessionId, unknown), isNotFoundError, notFound);
+      await expectAPIError(clientA.tools.heartbeat(sessionId, unknown), NotFoundError, notFound);
+      await expectAPIError(clientA.tools.respond(sessionId, unknown, { x: 1 }), NotFoundError, notFound);
+      await expectAPIError(clientA.tools.fail(sessionId, unknown, 'x'), NotFoundError, notFound);
+      await expectAPIError(clientA.tools.get(sessionId, unknown), NotFoundError, notFound);
     });
 
     it('a heartbeat on an unknown session is a 404', async () => {
       const { clientA } = target;
       const { requestId } = await openCall(clientA);
-      await expectAPIError(clientA.tools.heartbeat('sess_contract_missing', requestId), isNotFoundError, {
+      await expectAPIError(clientA.tools.heartbeat('sess_contract_missing', requestId), NotFoundError, {
         status: 404,
         code: 'session_not_found',
       });
@@ -166,7 +166,7 @@ describe.each(targets())('tool calls [%s]', (mode) => {
       const { clientA } = target;
       const { requestId } = await openCall(clientA);
       const { sessionId: otherSession } = await clientA.sessions.create();
-      await expectAPIError(clientA.tools.heartbeat(otherSession, requestId), isNotFoundError, {
+      await expectAPIError(clientA.tools.heartbeat(otherSession, requestId), NotFoundError, {
         status: 404,
         code: 'tool_call_not_found',
       });
@@ -216,13 +216,13 @@ describe.each(targets())('tool calls [%s]', (mode) => {
       const call = await clientA.tools.get(sessionId, requestId);
       expect(call.state).toBe('ABANDONED');
       expect(call.error).toEqual(expect.any(String));
-      await expectAPIError(clientA.tools.heartbeat(sessionId, requestId), isConflictError, terminal);
+      await expectAPIError(clientA.tools.heartbeat(sessionId, requestId), ConflictError, terminal);
       await expectAPIError(
         clientA.tools.respond(sessionId, requestId, { late: true }),
-        isConflictError,
+        ConflictError,
         terminal,
       );
-      await expectAPIError(clientA.tools.fail(sessionId, requestId, 'late'), isConflictError, terminal);
+      await expectAPIError(clientA.tools.fail(sessionId, requestId, 'late'), ConflictError, terminal);
     });
 
     it('an abandoned call no longer blocks the conversation: resume is accepted', async () => {

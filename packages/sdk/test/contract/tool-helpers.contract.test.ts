@@ -1,4 +1,4 @@
-import { defineTool, isToolCallLostError, runToolLoop, toolsToExtensions } from '@parley/sdk';
+import { defineTool, runToolLoop, ToolCallLostError, toolsToExtensions } from '@parley/sdk';
 import { runTool } from '@parley/sdk/tools';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
@@ -186,9 +186,9 @@ describe.each(targets())('tool helpers end to end [%s]', (mode) => {
       // A short timeout keeps the beat interval at its 250 ms minimum.
       const result = await runTool(clientA, { sessionId, pending, tool: stuck, heartbeatTimeoutMs: 750 });
       expect(result.status).toBe('LOST');
-      expect(isToolCallLostError(result.cause)).toBe(true);
+      expect(result.cause instanceof ToolCallLostError).toBe(true);
       expect(result.cause).toMatchObject({ reason: 'ABANDONED', requestId: pending.requestId });
-      expect(isToolCallLostError(abortReason)).toBe(true);
+      expect(abortReason instanceof ToolCallLostError).toBe(true);
       expect(await clientA.tools.get(sessionId, pending.requestId)).toMatchObject({ state: 'ABANDONED' });
     });
   });

@@ -1,4 +1,4 @@
-import { isRateLimitError, RateLimitError } from '@parley/sdk';
+import { RateLimitError } from '@parley/sdk';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { harness, messageText } from './harness.js';
 
@@ -81,7 +81,7 @@ describe('per-product quotas, through the SDK', () => {
     await s.client.messages.send(sessionId, { content: 'one' });
     await s.clock.advance(15_000);
     const error = await s.client.messages.send(sessionId, { content: 'two' }).catch((e: unknown) => e);
-    expect(isRateLimitError(error)).toBe(true);
+    expect(error instanceof RateLimitError).toBe(true);
     expect(error).toMatchObject({
       status: 429,
       code: 'quota_exceeded',

@@ -1,7 +1,6 @@
 import { type DocumentInput, ManualClock, PREFETCH_JSON_KEY, startServer } from '@parley/reference-server';
 import {
   BadRequestError,
-  isBadRequestError,
   type MessageReply,
   Parley,
   type RagConfig,
@@ -209,7 +208,7 @@ describe('maxResults, through the SDK', () => {
     const error = await s.client.sessions
       .create({ customizations: { extensions: { rag: { indexes: ['kb', 'wiki'] } } } })
       .catch((e: unknown) => e);
-    expect(isBadRequestError(error)).toBe(true);
+    expect(error instanceof BadRequestError).toBe(true);
     expect(error).toMatchObject({ status: 400, code: 'unknown_index' });
   });
 });

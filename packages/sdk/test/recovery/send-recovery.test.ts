@@ -1,9 +1,9 @@
 import {
-  isAPIUserAbortError,
-  isBadRequestError,
-  isInternalServerError,
-  isReplyRecoveryError,
+  APIUserAbortError,
+  BadRequestError,
+  InternalServerError,
   type RecoveryAttempt,
+  ReplyRecoveryError,
 } from '@parley/sdk';
 import { describe, expect, it, vi } from 'vitest';
 import { sends, settle, setup, summary, turns, useFakeTimeouts } from './helpers.js';
@@ -227,7 +227,7 @@ describe('messages.send with recover', () => {
     const bad = await client.messages
       .send(sessionId, { content: [] }, { recover: { lastIndex: -1 } })
       .catch((error: unknown) => error);
-    expect(isBadRequestError(bad)).toBe(true);
+    expect(bad instanceof BadRequestError).toBe(true);
     expect(server.journal.entries().map((entry) => entry.method)).toEqual(['POST']);
   });
 
@@ -240,7 +240,7 @@ describe('messages.send with recover', () => {
         .send(sessionId, { content: 'Hi' }, { recover: { backoff: () => 0 } })
         .catch((error: unknown) => error),
     );
-    expect(isReplyRecoveryError(failure)).toBe(true);
+    expect(failure instanceof ReplyRecoveryError).toBe(true);
     expect((failure as Error).message).toMatch(
       /the user message was not stored and the request got no answer: Could not/,
     );
@@ -264,7 +264,7 @@ describe('messages.send with recover', () => {
     await vi.advanceTimersByTimeAsync(1_000);
     controller.abort();
     const failure = await reply;
-    expect(isAPIUserAbortError(failure)).toBe(true);
+    expect(failure instanceof APIUserAbortError).toBe(true);
     await vi.advanceTimersByTimeAsync(10_000);
     expect(sends(server)).toHaveLength(1);
   });
@@ -276,7 +276,7 @@ describe('messages.send with recover', () => {
     const failure = await client.messages
       .send(sessionId, { content: '/fail-once Down' })
       .catch((error: unknown) => error);
-    expect(isInternalServerError(failure) && failure.code).toBe('model_error');
+    expect(failure instanceof InternalServerError && failure.code).toBe('model_error');
     expect(server.journal.entries().map((entry) => entry.method)).toEqual(['POST']);
   });
 

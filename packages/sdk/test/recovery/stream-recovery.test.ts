@@ -1,9 +1,4 @@
-import {
-  isReplyRecoveryError,
-  isStreamError,
-  type MessageStreamEvent,
-  type RecoveryAttempt,
-} from '@parley/sdk';
+import { type MessageStreamEvent, type RecoveryAttempt, ReplyRecoveryError, StreamError } from '@parley/sdk';
 import { describe, expect, it } from 'vitest';
 import { sends, settle, setup, summary, useFakeTimeouts } from './helpers.js';
 
@@ -199,11 +194,11 @@ describe('messages.stream with recover', () => {
         .finalReply()
         .catch((error: unknown) => error),
     );
-    expect(isReplyRecoveryError(failure)).toBe(true);
-    if (!isReplyRecoveryError(failure)) return;
+    expect(failure instanceof ReplyRecoveryError).toBe(true);
+    if (!(failure instanceof ReplyRecoveryError)) return;
     expect(failure.attempts).toBe(2);
     expect(failure.message).toMatch(/the reply failed after 2 recovery attempts: The stream broke/);
-    expect(isStreamError(failure.cause)).toBe(true);
+    expect(failure.cause instanceof StreamError).toBe(true);
     expect(sends(server)).toEqual([{ content }, {}, {}]);
     expect(server.faults.pending).toHaveLength(1);
   });

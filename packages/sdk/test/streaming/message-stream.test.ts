@@ -1,10 +1,10 @@
 import {
-  isAPITimeoutError,
-  isAPIUserAbortError,
-  isConflictError,
-  isResponseValidationError,
-  isStreamError,
+  APITimeoutError,
+  APIUserAbortError,
+  ConflictError,
   Parley,
+  ResponseValidationError,
+  StreamError,
   type StreamEventItem,
 } from '@parley/sdk';
 import fc from 'fast-check';
@@ -198,7 +198,7 @@ describe('MessageStream', () => {
     mock.json(409, { error: { code: 'reply_in_progress', message: 'busy' } });
     const stream = client.messages.stream(SESSION_ID, { content: 'x' });
     const error = await stream.finalReply().catch((e: unknown) => e);
-    expect(isConflictError(error)).toBe(true);
+    expect(error instanceof ConflictError).toBe(true);
     await expect(
       (async () => {
         for await (const _ of stream) {
@@ -220,7 +220,7 @@ describe('MessageStream', () => {
     const error = await (async () => {
       for await (const event of stream) seen.push(event.type);
     })().catch((e: unknown) => e);
-    expect(isStreamError(error)).toBe(true);
+    expect(error instanceof StreamError).toBe(true);
     expect(error).toMatchObject({
       code: 'model_error',
       exceptionKind: 'modelStreamErrorException',
@@ -239,7 +239,7 @@ describe('MessageStream', () => {
       .stream(SESSION_ID, {})
       .finalText()
       .catch((e: unknown) => e);
-    expect(isStreamError(error)).toBe(true);
+    expect(error instanceof StreamError).toBe(true);
     expect((error as Error).message).toBe(
       'The stream ended before the body was complete (after 7 events, last contentBlockDelta, request req_stream)',
     );
@@ -261,12 +261,10 @@ describe('MessageStream', () => {
     const { mock, client } = setup();
     mock.enqueue(streamResponse(['{"sessionId":"s","events":[{"messageStart":{]']));
     expect(
-      isStreamError(
-        await client.messages
-          .stream(SESSION_ID, {})
-          .done()
-          .catch((e: unknown) => e),
-      ),
+      (await client.messages
+        .stream(SESSION_ID, {})
+        .done()
+        .catch((e: unknown) => e)) instanceof StreamError,
     ).toBe(true);
   });
 
@@ -277,7 +275,7 @@ describe('MessageStream', () => {
       .stream(SESSION_ID, {})
       .done()
       .catch((e: unknown) => e);
-    expect(isResponseValidationError(error)).toBe(true);
+    expect(error instanceof ResponseValidationError).toBe(true);
   });
 
   it('bad tool input JSON is a StreamError', async () => {
@@ -293,7 +291,7 @@ describe('MessageStream', () => {
       .stream(SESSION_ID, {})
       .done()
       .catch((e: unknown) => e);
-    expect(isStreamError(error) && error.message).toContain('tool call t is not valid JSON');
+    expect(error instanceof StreamError && error.message).toContain('tool call t is not valid JSON');
   });
 
   it('a listener that throws fails the stream with its error', async () => {
@@ -338,7 +336,7 @@ describe('MessageStream timeouts and cancellation', () => {
     expect(stream.aborted).toBe(false);
     await vi.advanceTimersByTimeAsync(1);
     const error = await result;
-    expect(isAPITimeoutError(error)).toBe(true);
+    expect(error instanceof APITimeoutError).toBe(true);
     expect((error as Error).message).toBe(
       'No stream event within 1000 ms (after 0 events, request req_stream)',
     );
@@ -359,7 +357,7 @@ describe('MessageStream timeouts and cancellation', () => {
     expect(stream.aborted).toBe(false);
     await vi.advanceTimersByTimeAsync(1);
     const error = await result;
-    expect(isAPITimeoutError(error)).toBe(true);
+    expect(error instanceof APITimeoutError).toBe(true);
     expect((error as Error).message).toBe(
       'The stream was idle for 500 ms (after 3 events, last messageStop, request req_stream)',
     );
@@ -376,7 +374,7 @@ describe('MessageStream timeouts and cancellation', () => {
     }
     expect(mock.requests[0]?.signal.aborted).toBe(true);
     expect(stream.aborted).toBe(true);
-    expect(isAPIUserAbortError(await stream.finalReply().catch((e: unknown) => e))).toBe(true);
+    expect((await stream.finalReply().catch((e: unknown) => e)) instanceof APIUserAbortError).toBe(true);
   });
 
   it('abort() rejects the iterator and the final promises with APIUserAbortError', async () => {
@@ -390,8 +388,8 @@ describe('MessageStream timeouts and cancellation', () => {
     const iteration = (async () => {
       for await (const _ of stream) stream.abort();
     })().catch((e: unknown) => e);
-    expect(isAPIUserAbortError(await iteration)).toBe(true);
-    expect(isAPIUserAbortError(await stream.finalText().catch((e: unknown) => e))).toBe(true);
+    expect((await iteration) instanceof APIUserAbortError).toBe(true);
+    expect((await stream.finalText().catch((e: unknown) => e)) instanceof APIUserAbortError).toBe(true);
     expect(errors).toHaveLength(1);
     expect(mock.requests[0]?.signal.aborted).toBe(true);
   });
@@ -403,7 +401,7 @@ describe('MessageStream timeouts and cancellation', () => {
     const stream = client.messages.stream(SESSION_ID, {}, { signal: controller.signal });
     const result = stream.finalReply().catch((e: unknown) => e);
     controller.abort();
-    expect(isAPIUserAbortError(await result)).toBe(true);
+    expect((await result) instanceof APIUserAbortError).toBe(true);
   });
 
   it('no unhandled rejection when only .on() is used and the stream fails', async () => {

@@ -1,11 +1,11 @@
 import { createReferenceServer } from '@parley/reference-server';
 import {
-  isAPIUserAbortError,
-  isNotFoundError,
-  isRateLimitError,
-  isStreamError,
+  APIUserAbortError,
   MessageStream,
+  NotFoundError,
   Parley,
+  RateLimitError,
+  StreamError,
   type StreamEventItem,
 } from '@parley/sdk';
 import { partialInput } from '@parley/sdk/partial-input';
@@ -92,7 +92,7 @@ describe('MessageStream.toReadableStream / fromReadableStream', () => {
       return error;
     })();
     const original = await source.finalReply().catch((e: unknown) => e);
-    expect(isStreamError(sourceError)).toBe(true);
+    expect(sourceError instanceof StreamError).toBe(true);
     expect(sourceError).toMatchObject({
       name: 'StreamError',
       code: 'model_error',
@@ -112,7 +112,7 @@ describe('MessageStream.toReadableStream / fromReadableStream', () => {
     const relayed = MessageStream.fromReadableStream(source.toReadableStream());
     const error = await relayed.finalReply().catch((e: unknown) => e);
     const original = await source.finalReply().catch((e: unknown) => e);
-    expect(isStreamError(error)).toBe(true);
+    expect(error instanceof StreamError).toBe(true);
     expect((error as Error).message).toBe((original as Error).message);
     expect(error).toMatchObject({ eventCount: 6, lastEventKind: 'contentBlockDelta' });
   });
@@ -124,7 +124,7 @@ describe('MessageStream.toReadableStream / fromReadableStream', () => {
       .finalReply()
       .catch((e: unknown) => e);
     const original = await source.finalReply().catch((e: unknown) => e);
-    expect(isNotFoundError(error)).toBe(true);
+    expect(error instanceof NotFoundError).toBe(true);
     expect(error).toMatchObject({
       status: 404,
       code: 'session_not_found',
@@ -143,7 +143,7 @@ describe('MessageStream.toReadableStream / fromReadableStream', () => {
     const rateLimited = await MessageStream.fromReadableStream(limited.toReadableStream())
       .finalReply()
       .catch((e: unknown) => e);
-    expect(isRateLimitError(rateLimited)).toBe(true);
+    expect(rateLimited instanceof RateLimitError).toBe(true);
     expect(rateLimited).toMatchObject({ status: 429, retryAfterMs: 2000 });
   });
 
@@ -155,8 +155,8 @@ describe('MessageStream.toReadableStream / fromReadableStream', () => {
     const first = await relayed[Symbol.asyncIterator]().next();
     expect(first.value?.type).toBe('messageStart');
     relayed.abort();
-    expect(isAPIUserAbortError(await relayed.finalReply().catch((e: unknown) => e))).toBe(true);
-    expect(isAPIUserAbortError(await source.finalReply().catch((e: unknown) => e))).toBe(true);
+    expect((await relayed.finalReply().catch((e: unknown) => e)) instanceof APIUserAbortError).toBe(true);
+    expect((await source.finalReply().catch((e: unknown) => e)) instanceof APIUserAbortError).toBe(true);
     expect(source.aborted).toBe(true);
     // The server saw the client leave: the reply is no longer running, a new message is accepted.
     await expect(client.messages.send(sessionId, { content: 'Again' })).resolves.toMatchObject({ sessionId });

@@ -1,5 +1,5 @@
 import { createReferenceServer, createStandInModel } from '@parley/reference-server';
-import { defineTool, isParleyError, isStreamError, Parley } from '@parley/sdk';
+import { defineTool, Parley, ParleyError, StreamError } from '@parley/sdk';
 import { partialInput, type ToolInputDelta, toolInputDeltas } from '@parley/sdk/partial-input';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -96,7 +96,7 @@ describe('toolInputDelta: tool input parsed as it streams', () => {
     } catch (e) {
       error = e;
     }
-    expect(isParleyError(error)).toBe(true);
+    expect(error instanceof ParleyError).toBe(true);
     expect(String(error)).toContain('@parley/sdk/partial-input');
     expect(() => toolInputDeltas(stream)[Symbol.asyncIterator]()).toThrow(/partialInput option/);
     await stream.done();
@@ -118,7 +118,7 @@ describe('toolInputDelta: tool input parsed as it streams', () => {
     const error = await (async () => {
       for await (const delta of toolInputDeltas(stream)) seen.push(delta.partial);
     })().catch((e: unknown) => e);
-    expect(isStreamError(error)).toBe(true);
+    expect(error instanceof StreamError).toBe(true);
     // 4 events of the user message, messageStart, contentBlockStart, then `{"qu` and `ery"`.
     expect(seen).toEqual([{}, {}]);
   });

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { ROOT_CONTEXT, trace } from '@opentelemetry/api';
 import { createReferenceServer } from '@parley/reference-server';
-import { isAPIConnectionError, isNotFoundError, Parley, type TracerOption } from '@parley/sdk';
+import { APIConnectionError, NotFoundError, Parley, type TracerOption } from '@parley/sdk';
 import { afterEach, describe, expect, test } from 'vitest';
 import { routeTemplate } from '../../src/tracing/route-template.js';
 import { recordSpans, SpanKind, SpanStatusCode } from '../helpers/tracing.js';
@@ -42,6 +42,29 @@ describe('a span per request (HTTP client span, OpenTelemetry semantic conventio
     expect(rec.spans().map((s) => s.name)).toEqual(['POST /v1/sessions', 'GET /v1/messages/{sessionId}']);
   });
 
+  test('a traced request carries the W3C traceparent of its span, and the server journal shows it', async () => {
+    const rec = recordSpans();
+    const { client, server } = setup(rec.tracer);
+    await client.sessions.create();
+    const span = rec.span('POST /v1/sessions');
+    const { traceId, spanId } = span.spanContext();
+    const [entry] = server.journal.entries({ path: '/v1/sessions', method: 'POST' });
+    expect(entry?.traceparent).toBe(`00-${traceId}-${spanId}-01`);
+  });
+
+  test('an untraced request carries no traceparent', async () => {
+    const server = createReferenceServer();
+    const client = new Parley({
+      baseUrl: 'http://parley.test',
+      token: 'parley-demo-token',
+      fetch: (input, init) => server.fetch(new Request(input, init)),
+    });
+    await client.sessions.create();
+    const [entry] = server.journal.entries({ path: '/v1/sessions', method: 'POST' });
+    expect(entry).toBeDefined();
+    expect(entry?.traceparent).toBeUndefined();
+  });
+
   test('a retried request records http.request.resend_count and a parley.retry event per retry', async () => {
     const rec = recordSpans();
     const { client, server } = setup(rec.tracer);
@@ -76,7 +99,7 @@ describe('a span per request (HTTP client span, OpenTelemetry semantic conventio
     const rec = recordSpans();
     const { client } = setup(rec.tracer);
     const error = await client.sessions.delete('sess_missing').catch((e: unknown) => e);
-    expect(isNotFoundError(error)).toBe(true);
+    expect(error instanceof NotFoundError).toBe(true);
     const span = rec.span('DELETE /v1/sessions/{sessionId}');
     expect(span.status).toEqual({ code: SpanStatusCode.ERROR, message: (error as Error).message });
     expect(span.attributes).toMatchObject({
@@ -102,7 +125,7 @@ describe('a span per request (HTTP client span, OpenTelemetry semantic conventio
       tracer: rec.tracer,
     });
     const error = await client.sessions.list().catch((e: unknown) => e);
-    expect(isAPIConnectionError(error)).toBe(true);
+    expect(error instanceof APIConnectionError).toBe(true);
     const span = rec.span('GET /v1/sessions');
     expect(span.attributes['error.type']).toBe('APIConnectionError');
     expect(span.attributes['http.response.status_code']).toBeUndefined();

@@ -1,6 +1,6 @@
 import { ROOT_CONTEXT, trace } from '@opentelemetry/api';
 import { createReferenceServer } from '@parley/reference-server';
-import { isNotFoundError, isStreamError, Parley } from '@parley/sdk';
+import { NotFoundError, Parley, StreamError } from '@parley/sdk';
 import { describe, expect, test } from 'vitest';
 import { recordSpans, SpanStatusCode } from '../helpers/tracing.js';
 
@@ -52,7 +52,7 @@ describe('a span per stream', () => {
       .stream(sessionId, { content: '/say Hello there.' })
       .finalReply()
       .catch((e: unknown) => e);
-    expect(isStreamError(error)).toBe(true);
+    expect(error instanceof StreamError).toBe(true);
     const span = rec.span('parley.messages.stream');
     expect(span.status).toEqual({ code: SpanStatusCode.ERROR, message: (error as Error).message });
     expect(span.attributes).toMatchObject({ 'error.type': 'StreamError', 'parley.stream.events': 2 });
@@ -84,7 +84,7 @@ describe('a span per stream', () => {
       .stream('sess_missing', { content: 'Hi' })
       .withResponse()
       .catch((e: unknown) => e);
-    expect(isNotFoundError(error)).toBe(true);
+    expect(error instanceof NotFoundError).toBe(true);
     const span = rec.span('parley.messages.stream');
     expect(span.attributes).toMatchObject({ 'error.type': 'NotFoundError', 'parley.stream.events': 0 });
     const request = rec.span('POST /v1/messages/{sessionId}/stream');

@@ -1,10 +1,10 @@
 // Checked by `tsc -p packages/sdk` (the package's `typecheck`).
 import {
+  APIError,
+  ConflictError,
   type ErrorDetailsOf,
-  isAPIError,
-  isConflictError,
-  isRateLimitError,
   type OpenToolCall,
+  RateLimitError,
   type RequestIssue,
   type ToolCallState,
 } from '@parley/sdk';
@@ -12,7 +12,7 @@ import { expectTypeOf } from 'vitest';
 
 declare const error: unknown;
 
-if (isConflictError(error) && error.code === 'tool_calls_open') {
+if (error instanceof ConflictError && error.code === 'tool_calls_open') {
   // The form docs/sdk.md shows, typed.
   expectTypeOf(error.details?.openToolCalls).toEqualTypeOf<OpenToolCall[] | undefined>();
   for (const call of error.details?.openToolCalls ?? []) {
@@ -20,13 +20,13 @@ if (isConflictError(error) && error.code === 'tool_calls_open') {
     expectTypeOf(call.state).toEqualTypeOf<ToolCallState>();
   }
 }
-if (isAPIError(error)) {
+if (error instanceof APIError) {
   expectTypeOf(error.details?.issues).toEqualTypeOf<RequestIssue[] | undefined>();
   expectTypeOf(error.details?.maxBytes).toEqualTypeOf<number | undefined>();
   // A field a newer server adds is still readable.
   expectTypeOf(error.details?.somethingNew).toEqualTypeOf<unknown>();
 }
-if (isRateLimitError(error)) {
+if (error instanceof RateLimitError) {
   expectTypeOf(error.details?.retryAfterSeconds).toEqualTypeOf<number | undefined>();
 }
 expectTypeOf<ErrorDetailsOf<'tool_calls_open'>['openToolCalls']>().toEqualTypeOf<OpenToolCall[]>();

@@ -1,3 +1,4 @@
+import { MAX_TIMER_MS } from '../../internal/timer-delay.js';
 import type { ToolDefinition } from '../../wire/index.js';
 import type { ToolContext, ToolMiddleware } from './tool-context.js';
 import {
@@ -117,9 +118,6 @@ export const RESERVED_OUTPUT_FIELD = 'state';
 /** Tool names: 1 to 64 letters, digits, `_` or `-` (the protocol's `TOOL_NAME_PATTERN`). */
 const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
 const MAX_DESCRIPTION_LENGTH = 4096;
-// The longest setTimeout delay. Not imported from internal/timer-delay.ts: the tool helpers import
-// that file, and esbuild would then put it in the first download of every app that reaches this one.
-const LONGEST_TIMER_MS = 2_147_483_647;
 
 /**
  * Defines a client tool from schemas of any library that implements Standard Schema and Standard
@@ -224,10 +222,10 @@ function controlProblems(
   }
   if (
     timeoutMs !== undefined &&
-    !(typeof timeoutMs === 'number' && timeoutMs > 0 && timeoutMs <= LONGEST_TIMER_MS)
+    !(typeof timeoutMs === 'number' && timeoutMs > 0 && timeoutMs <= MAX_TIMER_MS)
   ) {
     problems.push(
-      `✖ timeoutMs must be a positive number of milliseconds up to ${LONGEST_TIMER_MS}, got ${String(timeoutMs)}\n  → at timeoutMs`,
+      `✖ timeoutMs must be a positive number of milliseconds up to ${MAX_TIMER_MS}, got ${String(timeoutMs)}\n  → at timeoutMs`,
     );
   }
   return problems;

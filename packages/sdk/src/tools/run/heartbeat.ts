@@ -9,8 +9,8 @@ import {
 } from '../../defaults.js';
 import {
   APITimeoutError,
-  isConflictError,
-  isNotFoundError,
+  ConflictError,
+  NotFoundError,
   ToolCallLostError,
   type ToolCallLostReason,
 } from '../../errors/index.js';
@@ -222,8 +222,8 @@ export class Heartbeat {
       this.#failures++;
       // Out of time with the lease at risk (this timer's deadline or the transport's own): beat again at once.
       if (Date.now() - sentAt >= deadlineMs) this.#urgent = true;
-      if (isConflictError(error)) this.#end('ABANDONED', error);
-      else if (isNotFoundError(error)) this.#end('NOT_FOUND', error);
+      if (error instanceof ConflictError) this.#end('ABANDONED', error);
+      else if (error instanceof NotFoundError) this.#end('NOT_FOUND', error);
       else if (this.#endReason === undefined) notify(this.#options.onBeatError, error);
     } finally {
       clearTimeout(deadline);

@@ -1,4 +1,4 @@
-import { isConflictError } from '../../errors/index.js';
+import { ConflictError } from '../../errors/index.js';
 import type { ContextLike } from '../../tracing/tracer-like.js';
 import type { PendingTool } from '../../wire/index.js';
 import { reportWithRetry } from './report.js';
@@ -34,7 +34,7 @@ export async function reportUnknownTool(
       },
     );
   } catch (error) {
-    if (isConflictError(error)) {
+    if (error instanceof ConflictError) {
       return {
         ...base,
         status: 'ALREADY_SETTLED',

@@ -1,8 +1,8 @@
 import {
   APIUserAbortError,
-  isConflictError,
-  isNotFoundError,
-  isPayloadTooLargeError,
+  ConflictError,
+  NotFoundError,
+  PayloadTooLargeError,
   ToolCallLostError,
   ToolReportError,
 } from '../../errors/index.js';
@@ -90,7 +90,7 @@ export async function runCall<TTool extends AnyTool>(
       await report();
     } catch (error) {
       // A limit lower than assumed: the server's 413 names it, and the model hears of it.
-      if (settled.kind !== 'complete' || !isPayloadTooLargeError(error)) throw error;
+      if (settled.kind !== 'complete' || !(error instanceof PayloadTooLargeError)) throw error;
       const maxBytes = error.details?.maxBytes;
       const tooLarge = toolOutputTooLarge(
         pending.name,
@@ -102,7 +102,7 @@ export async function runCall<TTool extends AnyTool>(
       await report();
     }
   } catch (error) {
-    if (isConflictError(error)) {
+    if (error instanceof ConflictError) {
       return {
         ...base,
         status: 'ALREADY_SETTLED',
@@ -110,7 +110,7 @@ export async function runCall<TTool extends AnyTool>(
         cause: error,
       };
     }
-    if (isNotFoundError(error)) {
+    if (error instanceof NotFoundError) {
       const gone = new ToolCallLostError(
         `Tool call ${pending.requestId} (session ${sessionId}) no longer exists`,
         {

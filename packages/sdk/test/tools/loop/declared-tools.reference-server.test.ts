@@ -1,12 +1,5 @@
 import { createReferenceServer } from '@parley/reference-server';
-import {
-  defaults,
-  defineTool,
-  isToolNotDeclaredError,
-  Parley,
-  ToolNotDeclaredError,
-  toolsToExtensions,
-} from '@parley/sdk';
+import { defaults, defineTool, Parley, ToolNotDeclaredError, toolsToExtensions } from '@parley/sdk';
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
 
@@ -74,7 +67,7 @@ describe('tools declared once, on the session', () => {
     } catch (error) {
       thrown = error;
     }
-    expect(isToolNotDeclaredError(thrown)).toBe(true);
+    expect(thrown instanceof ToolNotDeclaredError).toBe(true);
     expect(thrown).toBeInstanceOf(ToolNotDeclaredError);
     expect(thrown).toMatchObject({ sessionId, toolNames: ['get_time'], declared: ['get_weather'] });
     expect((thrown as Error).message).toContain('client.sessions.create({ tools: [...] })');

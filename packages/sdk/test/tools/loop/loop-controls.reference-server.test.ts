@@ -4,10 +4,10 @@ import { createReferenceServer, ManualClock, type ReferenceServerOptions } from 
 import {
   defineTool,
   hasToolCall,
-  isToolApprovalTimeoutError,
   Parley,
   stepCountIs,
   type ToolApprovalRequest,
+  ToolApprovalTimeoutError,
 } from '@parley/sdk';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { z } from 'zod';
@@ -130,7 +130,7 @@ describe('approval in the tool loop', () => {
     expect(waiting.lastHeartbeatAt).toBeGreaterThan(1_000 + 25_000);
     await advance(30_000);
     const result = await run;
-    expect(isToolApprovalTimeoutError(asked[0]?.signal.reason)).toBe(true);
+    expect(asked[0]?.signal.reason instanceof ToolApprovalTimeoutError).toBe(true);
     expect(result).toMatchObject({ status: 'done', finalText: 'Nobody answered.' });
     const call = await client.tools.get(sessionId, requestId);
     expect(call.state).toBe('ERROR');

@@ -1,7 +1,7 @@
 import type { Parley } from '@parley/sdk';
 import {
+  APIUserAbortError,
   defineTool,
-  isAPIUserAbortError,
   runToolLoop,
   type ToolLoopClient,
   type ToolLoopStep,
@@ -286,7 +286,7 @@ describe('runToolLoop', () => {
     const run = runToolLoop(client, { sessionId, content: 'go', tools: [], signal: controller.signal });
     await vi.advanceTimersByTimeAsync(10);
     controller.abort(new Error('stop'));
-    await expect(run).rejects.toSatisfy(isAPIUserAbortError);
+    await expect(run).rejects.toBeInstanceOf(APIUserAbortError);
     expect(client.sends[0]?.options?.signal?.aborted).toBe(true);
   });
 
@@ -305,7 +305,7 @@ describe('runToolLoop', () => {
     await vi.advanceTimersByTimeAsync(500);
     expect(client.tools.of('heartbeat').length).toBeGreaterThan(0);
     controller.abort();
-    await expect(run).rejects.toSatisfy(isAPIUserAbortError);
+    await expect(run).rejects.toBeInstanceOf(APIUserAbortError);
     expect(client.tools.of('respond')).toHaveLength(0);
     expect(client.tools.of('fail')).toHaveLength(0);
     const beats = client.tools.of('heartbeat').length;
@@ -322,7 +322,7 @@ describe('runToolLoop', () => {
     })();
     await vi.advanceTimersByTimeAsync(10_000);
     await iterating;
-    await expect(run).rejects.toSatisfy(isAPIUserAbortError);
+    await expect(run).rejects.toBeInstanceOf(APIUserAbortError);
     expect(run.signal.aborted).toBe(true);
   });
 

@@ -1,7 +1,7 @@
 import { context, ROOT_CONTEXT, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { createReferenceServer } from '@parley/reference-server';
-import { defineTool, isInternalServerError, Parley } from '@parley/sdk';
+import { defineTool, InternalServerError, Parley } from '@parley/sdk';
 import { afterEach, describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { childrenOf, names, recordSpans, SpanStatusCode } from '../../helpers/tracing.js';
@@ -159,7 +159,7 @@ describe('tool loop spans: the run, each step, each request and tool run', () =>
     const { rec, server, client, sessionId } = await setup();
     server.faults.next({ status: 500, match: { method: 'POST', path: '/v1/messages/*' } });
     const error = await client.runToolLoop({ sessionId, content: 'Hi' }).catch((e: unknown) => e);
-    expect(isInternalServerError(error)).toBe(true);
+    expect(error instanceof InternalServerError).toBe(true);
     for (const name of ['POST /v1/messages/{sessionId}', 'parley.tool_loop.step', 'parley.tool_loop']) {
       expect(rec.span(name).status, name).toEqual({
         code: SpanStatusCode.ERROR,

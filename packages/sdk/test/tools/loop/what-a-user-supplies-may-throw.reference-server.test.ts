@@ -7,12 +7,12 @@
 import { createReferenceServer } from '@parley/reference-server';
 import {
   type AnyTool,
+  APIError,
+  APIUserAbortError,
   defineTool,
-  isAPIError,
-  isAPIUserAbortError,
-  isParleyError,
   type ObjectSchema,
   Parley,
+  ParleyError,
   type ParleyOptions,
   type RunToolLoopOptions,
   type SpanLike,
@@ -279,7 +279,7 @@ async function runCase({ callback, kind, stream }: (typeof CASES)[number]) {
       (error: unknown) => ({ error }),
     );
   // Whatever came of it, an abort error is never the answer: nothing aborted.
-  if ('error' in settled) expect(isAPIUserAbortError(settled.error)).toBe(false);
+  if ('error' in settled) expect(settled.error instanceof APIUserAbortError).toBe(false);
   switch (callback.outcome) {
     case 'call ERROR, loop goes on': {
       expect(settled).toHaveProperty('result');
@@ -294,7 +294,7 @@ async function runCase({ callback, kind, stream }: (typeof CASES)[number]) {
     case 'loop rejects with cause': {
       expect(settled).toHaveProperty('error');
       const { error } = settled as { error: Error };
-      expect(isParleyError(error)).toBe(true);
+      expect(error instanceof ParleyError).toBe(true);
       expect(error.message).toContain(callback.name);
       expect(error.cause).toBe(thrown);
       break;
@@ -316,7 +316,7 @@ async function runCase({ callback, kind, stream }: (typeof CASES)[number]) {
   }
   const resumed = await plain.messages.send(sessionId, {}).then(
     () => undefined,
-    (error: unknown) => (isAPIError(error) ? error.code : error),
+    (error: unknown) => (error instanceof APIError ? error.code : error),
   );
   expect(resumed).not.toBe('tool_calls_open');
   await expect(plain.messages.send(sessionId, { content: '/say Still here.' })).resolves.toMatchObject({

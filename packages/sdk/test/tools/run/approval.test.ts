@@ -1,10 +1,10 @@
 // Approval of one call (`needsApproval`, `approve`) in runTool, on a fake transport and fake time.
 import {
   defineTool,
-  isToolApprovalTimeoutError,
-  isToolCallLostError,
   type ToolApprovalAnswer,
   type ToolApprovalRequest,
+  ToolApprovalTimeoutError,
+  ToolCallLostError,
 } from '@parley/sdk';
 import { runTool } from '@parley/sdk/tools';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
@@ -118,10 +118,10 @@ describe('approval before a tool runs', () => {
     await vi.advanceTimersByTimeAsync(1);
     const result = await running;
     // The question's signal tells the person's screen to take it down.
-    expect(isToolApprovalTimeoutError(request?.signal.reason)).toBe(true);
+    expect(request?.signal.reason instanceof ToolApprovalTimeoutError).toBe(true);
     const message = `Tool "send_email" was not run: no one approved the call before its deadline (waited ${WAIT_MS} ms for an answer)`;
     expect(result).toMatchObject({ status: 'ERROR', error: message });
-    expect(isToolApprovalTimeoutError(result.cause)).toBe(true);
+    expect(result.cause instanceof ToolApprovalTimeoutError).toBe(true);
     expect(result.approval).toMatchObject({ outcome: 'timed_out', reason: message });
     expect(transport.of('fail')[0]).toMatchObject({ message, at: WAIT_MS });
     // A late answer changes nothing.
@@ -152,7 +152,7 @@ describe('approval before a tool runs', () => {
     await vi.advanceTimersByTimeAsync(2_000);
     const result = await running;
     expect(result.status).toBe('LOST');
-    expect(isToolCallLostError(asked[0]?.request.signal.reason)).toBe(true);
+    expect(asked[0]?.request.signal.reason instanceof ToolCallLostError).toBe(true);
     expect(transport.of('fail')).toEqual([]);
     expect(transport.of('respond')).toEqual([]);
   });

@@ -1,4 +1,4 @@
-import { defaults, isToolCallLostError } from '@parley/sdk';
+import { defaults, ToolCallLostError } from '@parley/sdk';
 import { Heartbeat, heartbeatIntervalMs, jitteredIntervalMs, startHeartbeat } from '@parley/sdk/tools';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
@@ -267,7 +267,7 @@ describe('Heartbeat', () => {
     expect(heartbeat.endReason).toBe('ABANDONED');
     expect(heartbeat.lost.aborted).toBe(true);
     const reason = heartbeat.lost.reason;
-    expect(isToolCallLostError(reason)).toBe(true);
+    expect(reason instanceof ToolCallLostError).toBe(true);
     expect(reason).toMatchObject({ reason: 'ABANDONED', sessionId: 'sess_1', requestId: 'tooluse_1' });
     expect(reason.cause).toMatchObject({ status: 409 });
     await vi.advanceTimersByTimeAsync(10_000);

@@ -1,5 +1,5 @@
 import { getEventListeners } from 'node:events';
-import { defineTool, isToolCallLostError, Parley, type ToolContext } from '@parley/sdk';
+import { defineTool, Parley, ToolCallLostError, type ToolContext } from '@parley/sdk';
 import { runTool } from '@parley/sdk/tools';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { z } from 'zod';
@@ -283,7 +283,7 @@ describe('runTool', () => {
     await vi.advanceTimersByTimeAsync(1_000);
     const result = await running;
     expect(result).toMatchObject({ status: 'LOST', requestId: 'tooluse_1' });
-    expect(isToolCallLostError(seen)).toBe(true);
+    expect(seen instanceof ToolCallLostError).toBe(true);
     expect(seen).toMatchObject({ reason: 'ABANDONED' });
     expect(result.cause).toBe(seen);
     expect(transport.of('respond')).toHaveLength(0);

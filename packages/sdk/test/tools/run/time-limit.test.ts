@@ -1,6 +1,6 @@
 // A handler's time limit on the main thread (`defineTool({ timeoutMs })`, runTool's
 // `toolTimeoutMs`), on a fake transport and fake time.
-import { defineTool, isToolTimeoutError, type ToolContext } from '@parley/sdk';
+import { defineTool, type ToolContext, ToolTimeoutError, ToolWorkerTimeoutError } from '@parley/sdk';
 import { runTool } from '@parley/sdk/tools';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { z } from 'zod';
@@ -52,7 +52,10 @@ describe('a time limit per tool on the main thread', () => {
     const result = await running;
     const message = 'Tool "slow" ran past its 800 ms time limit and was stopped';
     expect(result).toMatchObject({ status: 'ERROR', error: message });
-    expect(isToolTimeoutError(seen.reason) && seen.reason.timeoutMs).toBe(800);
+    expect(
+      (seen.reason instanceof ToolTimeoutError || seen.reason instanceof ToolWorkerTimeoutError) &&
+        seen.reason.timeoutMs,
+    ).toBe(800);
     expect(transport.of('fail')).toMatchObject([{ message, at: 800 }]);
   });
 

@@ -2,10 +2,9 @@ import { createReferenceServer, type ReferenceServerOptions, startServer } from 
 import {
   defaults,
   defineTool,
-  isToolOutputTooLargeError,
   Parley,
   runToolLoop,
-  type ToolOutputTooLargeError,
+  ToolOutputTooLargeError,
   toolsToExtensions,
 } from '@parley/sdk';
 import { runTool } from '@parley/sdk/tools';
@@ -60,7 +59,7 @@ describe('a tool output over the server body limit reaches the model as an ERROR
     expect(result).toMatchObject({ status: 'done', finalText: 'The table is too large to show.' });
     const [call] = result.steps[0]?.toolResults ?? [];
     expect(call).toMatchObject({ status: 'ERROR', error: message });
-    expect(isToolOutputTooLargeError(call?.cause)).toBe(true);
+    expect(call?.cause instanceof ToolOutputTooLargeError).toBe(true);
     expect(call?.cause).toMatchObject({ bytes: size + ENVELOPE, maxBytes: 1024 * 1024 });
     // Checked before sending: no response body went out at all.
     expect(responses).toEqual([]);

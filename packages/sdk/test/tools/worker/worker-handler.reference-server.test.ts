@@ -2,11 +2,11 @@ import type { ToolCallState } from '@parley/protocol';
 import { createReferenceServer, ManualClock, type ReferenceServerOptions } from '@parley/reference-server';
 import {
   type AnyTool,
+  APIUserAbortError,
   defineTool,
-  isAPIUserAbortError,
-  isToolCallLostError,
   Parley,
   runToolLoop,
+  ToolCallLostError,
   toolsToExtensions,
 } from '@parley/sdk';
 import { runTool } from '@parley/sdk/tools';
@@ -175,7 +175,7 @@ describe('heartbeats survive a CPU-bound handler run in a worker thread', () => 
       random: noJitter,
     }).catch((e: unknown) => e);
 
-    expect(isAPIUserAbortError(error)).toBe(true);
+    expect(error instanceof APIUserAbortError).toBe(true);
     // The handler never looks at its signal: only terminate() could stop it.
     expect(await log.nth(1)).toEqual({ requestId: pending.requestId, reason: 'aborted', terminated: true });
     expect(seen.every((r) => r.kind === 'heartbeat')).toBe(true);
@@ -197,7 +197,7 @@ describe('heartbeats survive a CPU-bound handler run in a worker thread', () => 
     const result = await run;
 
     expect(result.status).toBe('LOST');
-    expect(isToolCallLostError(result.cause) && result.cause.reason).toBe('ABANDONED');
+    expect(result.cause instanceof ToolCallLostError && result.cause.reason).toBe('ABANDONED');
     expect(await log.nth(1)).toEqual({ requestId: pending.requestId, reason: 'aborted', terminated: true });
     expect((await client.tools.get(sessionId, pending.requestId)).state).toBe('ABANDONED');
   });

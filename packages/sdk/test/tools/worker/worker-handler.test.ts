@@ -1,11 +1,4 @@
-import {
-  defaults,
-  isToolWorkerDataError,
-  isToolWorkerError,
-  isToolWorkerTimeoutError,
-  ToolWorkerDataError,
-  ToolWorkerError,
-} from '@parley/sdk';
+import { defaults, ToolWorkerDataError, ToolWorkerError, ToolWorkerTimeoutError } from '@parley/sdk';
 import { serveToolHandler, workerHandler } from '@parley/sdk/worker';
 import { describe, expect, test } from 'vitest';
 import { ExitLog, fixture, SOURCE_EXEC_ARGV, sharedFlags, started, toolContext } from './helpers.js';
@@ -38,7 +31,7 @@ describe('workerHandler: the handler runs in a worker thread', () => {
       { mode: 'throw', message: 'City not found: Atlantis' },
       toolContext(),
     ).catch((e: unknown) => e);
-    expect(isToolWorkerError(error)).toBe(true);
+    expect(error instanceof ToolWorkerError).toBe(true);
     expect(error).toBeInstanceOf(ToolWorkerError);
     expect((error as ToolWorkerError).message).toBe('City not found: Atlantis');
     expect((error as ToolWorkerError).thrown).toMatchObject({
@@ -50,7 +43,7 @@ describe('workerHandler: the handler runs in a worker thread', () => {
 
   test('a thrown non-error keeps an empty message, as on the main thread', async () => {
     const error = await cpuBound()({ mode: 'throw-nothing' }, toolContext()).catch((e: unknown) => e);
-    expect(isToolWorkerError(error)).toBe(true);
+    expect(error instanceof ToolWorkerError).toBe(true);
     expect((error as Error).message).toBe('');
   });
 });
@@ -62,7 +55,7 @@ describe('workerHandler: only plain JSON data crosses the thread boundary', () =
     ['return-date', 'output.readings[0].at', 'a Date (class instance; send date.toISOString())'],
   ])('an output with %s is a ToolWorkerDataError naming %s', async (mode, path, found) => {
     const error = await cpuBound()({ mode }, toolContext()).catch((e: unknown) => e);
-    expect(isToolWorkerDataError(error)).toBe(true);
+    expect(error instanceof ToolWorkerDataError).toBe(true);
     expect(error).toBeInstanceOf(ToolWorkerDataError);
     expect((error as ToolWorkerDataError).path).toBe(path);
     expect((error as Error).message).toBe(
@@ -83,7 +76,7 @@ describe('workerHandler: only plain JSON data crosses the thread boundary', () =
       [{ mode: 'context', 'odd key': [Symbol('s')] }, 'input["odd key"][0]', 'a symbol'],
     ] as const) {
       const error = await run(input as Record<string, unknown>, toolContext()).catch((e: unknown) => e);
-      expect(isToolWorkerDataError(error)).toBe(true);
+      expect(error instanceof ToolWorkerDataError).toBe(true);
       expect(error).toMatchObject({ path });
       expect((error as Error).message).toContain(`${path} is ${found}`);
     }
@@ -94,7 +87,7 @@ describe('workerHandler: only plain JSON data crosses the thread boundary', () =
     const log = new ExitLog();
     const run = cpuBound({ workerData: { callback: () => 1 }, onExit: log.onExit });
     const error = await run({ mode: 'context' }, toolContext()).catch((e: unknown) => e);
-    expect(isToolWorkerDataError(error)).toBe(true);
+    expect(error instanceof ToolWorkerDataError).toBe(true);
     expect(error).toMatchObject({ path: 'workerData' });
     expect((error as Error).message).toMatch(/^Tool "crunch": workerData cannot be sent to its worker: /);
     expect(await log.nth(1)).toMatchObject({ reason: 'failed' });
@@ -139,7 +132,7 @@ describe('workerHandler: abort, time limit and a failing worker', () => {
     const error = await run({ mode: 'forever' }, toolContext()).catch((e: unknown) => e);
     // The limit counts from the start of the worker, so the handler may or may not have begun
     // within it (worker-host.test.ts checks the counting on a fake clock): either way it is stopped.
-    expect(isToolWorkerTimeoutError(error)).toBe(true);
+    expect(error instanceof ToolWorkerTimeoutError).toBe(true);
     expect(error).toMatchObject({
       timeoutMs: 300,
       message: 'Tool "crunch" ran past its 300 ms time limit and was stopped',
@@ -163,7 +156,7 @@ describe('workerHandler: abort, time limit and a failing worker', () => {
     const error = await cpuBound({ onExit: log.onExit })({ mode: 'exit' }, toolContext()).catch(
       (e: unknown) => e,
     );
-    expect(isToolWorkerError(error)).toBe(true);
+    expect(error instanceof ToolWorkerError).toBe(true);
     expect((error as Error).message).toBe(
       'Tool "crunch": its worker exited with code 3 before returning a result (does the module call serveToolHandler?)',
     );
@@ -239,7 +232,7 @@ describe('workerHandler: a malformed message from a worker fails the call, never
         onExit: log.onExit,
       });
       const error = await run({}, toolContext()).catch((e: unknown) => e);
-      expect(isToolWorkerError(error)).toBe(true);
+      expect(error instanceof ToolWorkerError).toBe(true);
       expect((error as Error).message).toBe(
         `Tool "crunch": its worker sent a malformed message (${problem}); the worker was stopped`,
       );
@@ -263,7 +256,7 @@ describe('workerHandler: a malformed message from a worker fails the call, never
         onExit: log.onExit,
       });
       const error = await run({}, toolContext()).catch((e: unknown) => e);
-      expect(isToolWorkerDataError(error)).toBe(true);
+      expect(error instanceof ToolWorkerDataError).toBe(true);
       expect(error).toMatchObject({ path });
       expect((error as Error).message).toBe(
         `Tool "crunch" returned output its worker cannot send back: ${path} is ${found}. ` +

@@ -1,6 +1,6 @@
 // The worker host's state machine driven by a fake runtime adapter: every path of one call, with
 // the exit it reports, without starting a thread (the real workers are in worker-handler.test.ts).
-import { isToolWorkerError, isToolWorkerTimeoutError } from '@parley/sdk';
+import { ToolWorkerError, ToolWorkerTimeoutError } from '@parley/sdk';
 import type { ToolWorkerExit } from '@parley/sdk/worker';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import type { HostMessage } from '../../../src/tools/worker/tool-worker-messages.js';
@@ -102,7 +102,7 @@ describe('the worker host, one state at a time', () => {
     expect(exits).toEqual([]);
     await vi.advanceTimersByTimeAsync(1);
     const error = await host.result.catch((e: unknown) => e);
-    expect(isToolWorkerTimeoutError(error) && error.message).toBe(
+    expect(error instanceof ToolWorkerTimeoutError && error.message).toBe(
       'Tool "crunch" ran past its 500 ms time limit and was stopped',
     );
     await vi.advanceTimersByTimeAsync(GRACE_MS);
@@ -115,7 +115,7 @@ describe('the worker host, one state at a time', () => {
     expect(exits).toEqual([]);
     await vi.advanceTimersByTimeAsync(1);
     const error = await host.result.catch((e: unknown) => e);
-    expect(isToolWorkerTimeoutError(error) && error.timeoutMs).toBe(800);
+    expect(error instanceof ToolWorkerTimeoutError && error.timeoutMs).toBe(800);
     // The call was never posted: only the abort went out, and a late ready changes nothing.
     worker.ready();
     expect(worker.posted.map((m) => m.kind)).toEqual(['abort']);
@@ -129,7 +129,7 @@ describe('the worker host, one state at a time', () => {
     worker.ready();
     worker.send({ protocol: PROTOCOL, kind: 'ready' });
     const error = await host.result.catch((e: unknown) => e);
-    expect(isToolWorkerError(error) && error.message).toBe(
+    expect(error instanceof ToolWorkerError && error.message).toBe(
       'Tool "crunch": its worker sent a malformed message (a second "ready" message); the worker was stopped',
     );
     expect(exits).toEqual([{ requestId: 'toolu_1', reason: 'failed', terminated: true }]);
