@@ -84,6 +84,8 @@ export type {
   Tool,
   ToolApprovalCall,
   ToolContext,
+  ToolMiddleware,
+  ToolMiddlewareCall,
   ToolOutputOf,
 } from './tools/define/define-tool.js';
 export { defineTool, toolsToExtensions } from './tools/define/define-tool.js';
@@ -107,7 +109,15 @@ export { runToolLoop } from './tools/loop/run-tool-loop.js';
 export type { DeclaredTools } from './tools/loop/session-tools.js';
 export type { StopCondition } from './tools/loop/stop-conditions.js';
 export { hasToolCall, stepCountIs } from './tools/loop/stop-conditions.js';
-export type { ToolLoopResult, ToolLoopRun, ToolLoopStep, ToolLoopStop } from './tools/loop/tool-loop-run.js';
+export type {
+  ToolLoopReattach,
+  ToolLoopResult,
+  ToolLoopRun,
+  ToolLoopStep,
+  ToolLoopStop,
+} from './tools/loop/tool-loop-run.js';
+export type { ModelPrice, ToolLoopPrices } from './tools/loop/usage-budget.js';
+export type { ToolInputRepair, ToolInputRepairer, ToolInputRepairRequest } from './tools/run/input-repair.js';
 export type { RunToolOptions } from './tools/run/run-tool.js';
 export type {
   ToolApproval,

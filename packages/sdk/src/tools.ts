@@ -8,6 +8,9 @@ export { RESERVED_OUTPUT_FIELD } from './tools/define/define-tool.js';
 export { formatIssues } from './tools/define/tool-schema.js';
 export type { ToolLoopExecutor, ToolLoopResult, ToolLoopStep } from './tools/loop/tool-loop-run.js';
 export { ToolLoopRun } from './tools/loop/tool-loop-run.js';
+// Budgets for `runToolLoop({ stopWhen })`: here, beside the loop's machinery, rather than on the root
+// entry, whose runtime names are counted.
+export { costAtLeast, usageAtLeast } from './tools/loop/usage-budget.js';
 export type { HeartbeatEndReason, HeartbeatOptions } from './tools/run/heartbeat.js';
 export { Heartbeat, heartbeatIntervalMs, jitteredIntervalMs, startHeartbeat } from './tools/run/heartbeat.js';
 export { reportUnknownTool } from './tools/run/report-unknown-tool.js';

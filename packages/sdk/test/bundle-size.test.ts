@@ -12,7 +12,7 @@ describe('bundle size (Vite and esbuild, minified, gzip)', () => {
     expect(BUNDLES.map((b) => [b.name, b.budgetOf, b.budgetBytes])).toEqual([
       ['chat app', 'initial', { vite: 20 * 1024, esbuild: 20 * 1024 }],
       ['partial-input app', 'initial', { vite: 26 * 1024, esbuild: 27 * 1024 }],
-      ['tool worker', 'total', { vite: 34 * 1024, esbuild: 34 * 1024 }],
+      ['tool worker', 'total', { vite: 36 * 1024, esbuild: 36 * 1024 }],
     ]);
     expect(reports).toHaveLength(6);
     for (const report of reports) {

@@ -1,6 +1,7 @@
 import { MAX_TIMER_MS } from '../../internal/timer-delay.js';
 import { checkOptions, describeValue, type OptionKeys } from '../../internal/option-check.js';
 import type { ToolDefinition } from '../../wire/index.js';
+import type { ToolContext, ToolMiddleware } from './tool-context.js';
 import {
   isToolSchema,
   JSON_SCHEMA_TARGET,
@@ -11,22 +12,7 @@ import {
   type ToolSchema,
 } from './tool-schema.js';
 
-/** What a tool handler gets besides its parsed input. */
-export interface ToolContext {
-  /**
-   * Aborted when the work is no longer wanted: the call was lost (its `reason` is then a
-   * `ToolCallLostError` with `ABANDONED`, `NOT_FOUND` or `TIMED_OUT`) or the caller aborted the run.
-   * Pass it to `fetch` and check it in long loops.
-   */
-  signal: AbortSignal;
-  sessionId: string;
-  /** The `tool_use` id, which is the `:requestId` of the tool endpoints. */
-  requestId: string;
-  /** The tool's name as the model called it. */
-  name: string;
-  /** The input exactly as the model sent it, before the input schema parsed it. */
-  rawInput: ToolObject;
-}
+export type { ToolContext, ToolMiddleware, ToolMiddlewareCall } from './tool-context.js';
 
 /** The call a `needsApproval` predicate is asked about. */
 export interface ToolApprovalCall {
@@ -71,6 +57,10 @@ export interface Tool<
   readonly endsLoop?: boolean | undefined;
   /** The handler's time limit in ms (see {@link DefineToolOptions.timeoutMs}). */
   readonly timeoutMs?: number | undefined;
+  /** Runs around each call of this tool (see {@link DefineToolOptions.middleware}). */
+  readonly middleware?: readonly ToolMiddleware<SchemaOutput<TInput>, ToolOutputOf<TOutput>>[] | undefined;
+  /** Runs alone in its step (see {@link DefineToolOptions.exclusive}). */
+  readonly exclusive?: boolean | undefined;
   run(input: SchemaOutput<TInput>, ctx: ToolContext): ToolOutputOf<TOutput> | Promise<ToolOutputOf<TOutput>>;
 }
 
@@ -109,6 +99,18 @@ export interface DefineToolOptions<TInput extends ObjectSchema, TOutput extends 
    * `toolTimeoutMs`, else none.
    */
   timeoutMs?: number | undefined;
+  /**
+   * Functions `(call, next) => output` around each run of this tool, typed by its schemas, inside
+   * the loop's own `middleware` (the first is the outermost). Approval and the time limit run
+   * inside them, when `next()` is called. See `ToolMiddleware`.
+   */
+  middleware?: readonly ToolMiddleware<SchemaOutput<TInput>, ToolOutputOf<TOutput>>[] | undefined;
+  /**
+   * In a `runToolLoop` step, calls of this tool run after the step's other calls have settled, one
+   * at a time and with nothing beside them, whatever `concurrency` says: for a tool that must not
+   * overlap others (a deploy, a migration, a write to the same file).
+   */
+  exclusive?: boolean | undefined;
   run(input: SchemaOutput<TInput>, ctx: ToolContext): ToolOutputOf<TOutput> | Promise<ToolOutputOf<TOutput>>;
 }
 
@@ -159,7 +161,8 @@ export function defineTool<TInput extends ObjectSchema, TOutput extends ObjectSc
   options: DefineToolOptions<TInput, TOutput>,
 ): Tool<TInput, TOutput> {
   checkOptions(options, DEFINE_TOOL_OPTION_KEYS, `defineTool(${JSON.stringify(options?.name)})`);
-  const { name, description, input, run, needsApproval, endsLoop, timeoutMs } = options;
+  const { name, description, input, run, needsApproval, endsLoop, timeoutMs, middleware, exclusive } =
+    options;
   const output = options.output as TOutput;
   const problems: string[] = [];
   if (typeof name !== 'string' || !TOOL_NAME_PATTERN.test(name)) {
@@ -172,7 +175,7 @@ export function defineTool<TInput extends ObjectSchema, TOutput extends ObjectSc
   ) {
     problems.push(`✖ the description must be 1 to ${MAX_DESCRIPTION_LENGTH} characters\n  → at description`);
   }
-  problems.push(...controlProblems(needsApproval, endsLoop, timeoutMs));
+  problems.push(...controlProblems(needsApproval, endsLoop, timeoutMs, middleware, exclusive));
   if (problems.length > 0) {
     throw new TypeError(`defineTool("${name}"): invalid tool definition:\n${problems.join('\n')}`);
   }
@@ -189,12 +192,39 @@ export function defineTool<TInput extends ObjectSchema, TOutput extends ObjectSc
     }
     definition.responseShape = responseShape;
   }
-  return { name, description, definition, input, output, run, needsApproval, endsLoop, timeoutMs };
+  return {
+    name,
+    description,
+    definition,
+    input,
+    output,
+    run,
+    needsApproval,
+    endsLoop,
+    timeoutMs,
+    middleware,
+    exclusive,
+  };
 }
 
-/** The loop controls' rules (approval, stop, time limit), as issues like the other definition checks. */
-function controlProblems(needsApproval: unknown, endsLoop: unknown, timeoutMs: unknown): string[] {
+/**
+ * The loop controls' rules (approval, stop, time limit, middleware, running alone), as issues like
+ * the other definition checks.
+ */
+function controlProblems(
+  needsApproval: unknown,
+  endsLoop: unknown,
+  timeoutMs: unknown,
+  middleware: unknown,
+  exclusive: unknown,
+): string[] {
   const problems: string[] = [];
+  if (
+    middleware !== undefined &&
+    !(Array.isArray(middleware) && middleware.every((m) => typeof m === 'function'))
+  ) {
+    problems.push('✖ middleware must be a list of functions (call, next) => output\n  → at middleware');
+  }
   if (
     needsApproval !== undefined &&
     typeof needsApproval !== 'boolean' &&
@@ -204,8 +234,12 @@ function controlProblems(needsApproval: unknown, endsLoop: unknown, timeoutMs: u
       '✖ needsApproval must be a boolean or a function (input, call) => boolean\n  → at needsApproval',
     );
   }
-  if (endsLoop !== undefined && typeof endsLoop !== 'boolean') {
-    problems.push('✖ endsLoop must be a boolean\n  → at endsLoop');
+  for (const [name, value] of [
+    ['endsLoop', endsLoop],
+    ['exclusive', exclusive],
+  ] as const) {
+    if (value !== undefined && typeof value !== 'boolean')
+      problems.push(`✖ ${name} must be a boolean\n  → at ${name}`);
   }
   if (
     timeoutMs !== undefined &&

@@ -6,8 +6,9 @@ import type { RunToolLoopOptions } from './tool-loop-options.js';
 
 /**
  * Checks the loop's controls before anything is sent, so a mistake fails the run at its start:
- * a tool that needs approval with no `approve` (naming the tools), a `toolTimeoutMs` no timer can
- * keep, a `stopWhen` or `approve` that is not a function.
+ * a tool that needs approval with no `approve` (naming the tools), a `toolTimeoutMs` or
+ * `heartbeatTimeoutMs` no timer can keep, a `stopWhen`, `approve`, `middleware` or
+ * `repairToolInput` that is not a function (or list of them).
  */
 export function checkLoopControls(options: RunToolLoopOptions, tools: ReadonlyMap<string, AnyTool>): void {
   const { approve, stopWhen, toolTimeoutMs } = options;
@@ -25,6 +26,26 @@ export function checkLoopControls(options: RunToolLoopOptions, tools: ReadonlyMa
   if (toolTimeoutMs !== undefined && !isTimerDelay(toolTimeoutMs)) {
     throw new RangeError(
       `runToolLoop: toolTimeoutMs must be a positive number of milliseconds up to ${MAX_TIMER_MS}, got ${describeValue(toolTimeoutMs)}`,
+    );
+  }
+  const { middleware, repairToolInput, heartbeatTimeoutMs, resume } = options;
+  if (resume !== undefined && typeof resume !== 'boolean') {
+    throw new TypeError(`runToolLoop: resume must be a boolean, got ${typeof resume}`);
+  }
+  if (
+    middleware !== undefined &&
+    !(Array.isArray(middleware) && middleware.every((m) => typeof m === 'function'))
+  ) {
+    throw new TypeError('runToolLoop: middleware must be a list of functions (call, next) => output');
+  }
+  if (repairToolInput !== undefined && typeof repairToolInput !== 'function') {
+    throw new TypeError(
+      `runToolLoop: repairToolInput must be a function ({ call, input, issues }) => input, got ${typeof repairToolInput}`,
+    );
+  }
+  if (heartbeatTimeoutMs !== undefined && !isTimerDelay(heartbeatTimeoutMs)) {
+    throw new RangeError(
+      `runToolLoop: heartbeatTimeoutMs must be a positive number of milliseconds up to ${MAX_TIMER_MS}, got ${String(heartbeatTimeoutMs)}`,
     );
   }
   if (stopWhen !== undefined) {

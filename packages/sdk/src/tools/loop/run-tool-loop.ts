@@ -36,6 +36,9 @@ export function runToolLoop(client: ToolLoopClient, options: RunToolLoopOptions)
   if (typeof options.recover === 'object') {
     checkOptions(options.recover, RECOVER_OPTION_KEYS, 'runToolLoop() recover');
   }
+  if (options.resume && options.content !== undefined) {
+    throw new TypeError('runToolLoop: resume takes no content (the turn is in the session already)');
+  }
   const maxSteps = atLeastOne('maxSteps', options.maxSteps ?? DEFAULT_MAX_STEPS);
   const concurrency = atLeastOne('concurrency', options.concurrency ?? DEFAULT_TOOL_CONCURRENCY);
   const { maxBodyBytes } = options;

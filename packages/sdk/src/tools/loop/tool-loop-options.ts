@@ -1,13 +1,23 @@
 import type { OptionKeys } from '../../internal/option-check.js';
 import type { RecoverOptions } from '../../recovery/recover-options.js';
 import type { ContextLike } from '../../tracing/tracer-like.js';
-import type { MessageReply, PendingTool, SendMessageRequest, UserContentBlock } from '../../wire/index.js';
-import type { AnyTool } from '../define/define-tool.js';
+import type {
+  Message,
+  MessageReply,
+  PendingTool,
+  SendMessageRequest,
+  ToolCall,
+  UserContentBlock,
+} from '../../wire/index.js';
+import type { AnyTool, ToolMiddleware } from '../define/define-tool.js';
+import type { ToolObject } from '../define/tool-schema.js';
+import type { ToolInputRepairer } from '../run/input-repair.js';
 import type { ToolApprover } from '../run/tool-approval.js';
-import type { ToolClient, ToolRequestOptions } from '../run/tool-transport.js';
+import type { ToolClient, ToolRequestOptions, ToolTransport } from '../run/tool-transport.js';
 import type { DeclaredTools } from './session-tools.js';
 import type { StopCondition } from './stop-conditions.js';
 import type { ToolLoopStep } from './tool-loop-run.js';
+import type { ToolLoopPrices } from './usage-budget.js';
 
 /** The part of a streamed reply the loop uses; `client.messages.stream(...)` returns one. */
 export interface ToolLoopStream {
@@ -24,6 +34,12 @@ export interface ToolLoopClient extends ToolClient {
   messages: {
     send(sessionId: string, body: SendMessageRequest, options?: ToolLoopSendOptions): Promise<MessageReply>;
     stream(sessionId: string, body: SendMessageRequest, options?: ToolLoopSendOptions): ToolLoopStream;
+    /** Reads the live conversation: needed by `resume: true`. */
+    export?(sessionId: string, params?: object, options?: ToolRequestOptions): PromiseLike<Message[]>;
+  };
+  tools: ToolTransport & {
+    /** Reads one tool call as the server sees it now: needed by `resume: true`. */
+    get?(sessionId: string, requestId: string, options?: ToolRequestOptions): PromiseLike<ToolCall>;
   };
 }
 
@@ -36,6 +52,21 @@ export interface RunToolLoopOptions {
   sessionId: string;
   /** The user's turn. Leave it out to resume a conversation whose tool calls are settled. */
   content?: string | UserContentBlock[] | undefined;
+  /**
+   * Re-attach to the session's open turn, as a process that takes over from one that died: read
+   * the session, run the calls no live worker holds (their lease went stale, or no one picked
+   * them up), wait for those another worker is still beating, leave the settled ones alone,
+   * resume once every call is settled, and go on as a normal loop. The user's message is never
+   * sent again. The result says what was found in `reattached`. With nothing open the run
+   * resolves at once with `status: 'done'`. Not with `content` (a `TypeError`). See
+   * docs/tool-workers.md, "After a crash".
+   */
+  resume?: boolean | undefined;
+  /**
+   * The server's heartbeat timeout (its lease), for the calls `resume` claims: a reply carries it,
+   * a session read does not. Default: unknown, so those calls beat every second (the safe default).
+   */
+  heartbeatTimeoutMs?: number | undefined;
   /**
    * The tools this worker runs; a call for any other name is answered with an ERROR naming these.
    * Default: the `tools` the session was created with (`client.sessions.create({ tools })`). A tool
@@ -117,6 +148,25 @@ export interface RunToolLoopOptions {
    * Each step records its attempts in `step.recovery`. `true` takes the defaults.
    */
   recover?: true | RecoverOptions | undefined;
+  /**
+   * Functions `(call, next) => output` around every tool run, outside each tool's own
+   * `middleware` (the first is the outermost); approval and the time limit run inside them, and a
+   * `workerHandler` tool's middleware runs on this thread. A middleware that throws sends the model
+   * an ERROR with its message. See `ToolMiddleware`.
+   */
+  middleware?: readonly ToolMiddleware<unknown, ToolObject>[] | undefined;
+  /**
+   * Asked when a call's input fails its tool's schema: return a fixed input and the tool runs with
+   * it (the step records it in `repairs`), or nothing and the model gets the schema's error.
+   */
+  repairToolInput?: ToolInputRepairer | undefined;
+  /**
+   * Prices per million tokens, by model: `{ 'model-id': { inputPerMTok, outputPerMTok } }`. Puts
+   * `cost` on each step, on the result and on the spans (`costAtLeast` stops on it).
+   */
+  prices?: ToolLoopPrices | undefined;
+  /** Which entry of `prices` applies. Default: the only one. */
+  model?: string | undefined;
 }
 
 /**

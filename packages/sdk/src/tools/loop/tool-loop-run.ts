@@ -2,7 +2,8 @@ import { APIUserAbortError } from '../../errors/index.js';
 import { forwardAbort } from '../../internal/forward-abort.js';
 import type { RecoveryAttempt } from '../../recovery/recover-options.js';
 import { EventQueue } from '../../streaming/event-queue.js';
-import type { Message, MessageReply, StopReason, Usage } from '../../wire/index.js';
+import type { Message, MessageReply, StopReason, ToolCall, Usage } from '../../wire/index.js';
+import type { ToolInputRepair } from '../run/input-repair.js';
 import type { ToolApproval } from '../run/tool-approval.js';
 import type { ToolRunResult } from '../run/tool-run-result.js';
 
@@ -17,6 +18,10 @@ export interface ToolLoopStep {
   recovery?: RecoveryAttempt[];
   /** Who approved what: one record per call that needed approval (`approve`), when any did. */
   approvals?: ToolApproval[] | undefined;
+  /** The inputs `repairToolInput` fixed, when it fixed any. */
+  repairs?: ToolInputRepair[] | undefined;
+  /** What the reply cost, from its usage and the loop's `prices` (only with `prices`). */
+  cost?: number | undefined;
 }
 
 /** Why a loop stopped before the model was done (`status: 'stopped'`). */
@@ -27,6 +32,25 @@ export interface ToolLoopStop {
   reason: string;
   /** The step after which it stopped. */
   step: number;
+}
+
+/** What a re-attaching run found on the server, and how the calls it claimed ended. */
+export interface ToolLoopReattach {
+  /**
+   * The calls this run claimed and ran, as the server showed them then (`PENDING`): their lease
+   * had gone stale (`lastHeartbeatAt` set: a worker had claimed them, and may have run part of the
+   * work; the handler sees `ctx.attempt` 2) or no one had picked them up (`lastHeartbeatAt` null).
+   */
+  claimed: ToolCall[];
+  /**
+   * Calls another worker was beating (`PROCESSING`, its lease fresh): left to it, and waited for
+   * until settled. One whose lease went stale while waiting was claimed, and is in `claimed` too.
+   */
+  skipped: ToolCall[];
+  /** Calls already settled (`COMPLETE`, `ERROR`, `ABANDONED`): never run again. */
+  completed: ToolCall[];
+  /** How the claimed calls ended, in the order they were claimed. */
+  toolResults: ToolRunResult[];
 }
 
 /** How a tool loop ended. */
@@ -46,11 +70,16 @@ export interface ToolLoopResult {
   steps: ToolLoopStep[];
   /**
    * The stop reason of the last reply (`tool_use` when `status` is `max_steps`); `undefined` when
-   * that reply was taken from the session by `recover` and nobody reported it.
+   * that reply was taken from the session by `recover` and nobody reported it, or for a `resume`
+   * that found nothing open (no reply was asked for).
    */
   stopReason: StopReason | undefined;
   /** Token usage summed over the replies that reported it. */
   usage: Usage;
+  /** The cost of the steps summed (only with `prices`). */
+  cost?: number | undefined;
+  /** With `resume: true`: what the run found when it re-attached, and how the calls it claimed ended. */
+  reattached?: ToolLoopReattach | undefined;
 }
 
 /** Runs the loop: `emit` each step as it completes; reject on failure. */

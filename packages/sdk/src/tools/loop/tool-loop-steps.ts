@@ -2,20 +2,22 @@
 // run, with the other tool helpers (../tool-helpers.ts).
 import { CallbackFailures, callbackError } from '../../internal/callback-failures.js';
 import { linkedSignal } from '../../internal/linked-signal.js';
-import { mapConcurrent } from '../../internal/map-concurrent.js';
 import type { RecoverOptions, RecoveryAttempt } from '../../recovery/recover-options.js';
 import type { ContextLike } from '../../tracing/tracer-like.js';
-import type { Message, MessageReply, SendMessageRequest } from '../../wire/index.js';
+import type { Message, MessageReply, PendingTool, SendMessageRequest } from '../../wire/index.js';
 import type { AnyTool } from '../define/define-tool.js';
 import { reportUnknownTool } from '../run/report-unknown-tool.js';
 import { runTool } from '../run/run-tool.js';
 import type { ToolRunResult } from '../run/tool-run-result.js';
 import { checkLoopControls } from './check-loop-controls.js';
 import { checkStop } from './check-stop.js';
+import { mapInTurns } from './exclusive-calls.js';
+import { reattach } from './reattach.js';
 import { type StepRecovery, stepRecovery } from './step-recovery.js';
 import type { RunToolLoopOptions, ToolLoopClient } from './tool-loop-options.js';
-import type { ToolLoopResult, ToolLoopStep } from './tool-loop-run.js';
+import type { ToolLoopReattach, ToolLoopResult, ToolLoopStep } from './tool-loop-run.js';
 import type { ToolLoopTrace } from './tool-loop-trace.js';
+import { loopPrice, sumUsage, usageCost } from './usage-budget.js';
 
 /** The loop's settings, checked by `runToolLoop` before the run starts. */
 export interface ToolLoopConfig {
@@ -44,6 +46,7 @@ export async function runToolLoopSteps(
   signal: AbortSignal,
 ): Promise<ToolLoopResult> {
   checkLoopControls(options, config.tools);
+  const price = options.prices === undefined ? undefined : loopPrice(options.prices, options.model);
   const { sessionId } = options;
   // A callback that throws while a step runs is kept; the run rejects with it once the step's calls
   // are settled, so that no call is left open on the server.
@@ -58,6 +61,36 @@ export async function runToolLoopSteps(
   const messages = new Map<number, Message>();
   const steps: ToolLoopStep[] = [];
   let body: SendMessageRequest = options.content === undefined ? {} : { content: options.content };
+  let reattached: ToolLoopReattach | undefined;
+  if (options.resume) {
+    const found = await reattach(client, options, signal, (calls, attempts) =>
+      runCalls(
+        client,
+        calls,
+        options.heartbeatTimeoutMs,
+        options,
+        callbacks,
+        config,
+        signal,
+        undefined,
+        attempts,
+      ),
+    );
+    failures.throwIfFailed();
+    if (!found.open) {
+      return {
+        status: 'done',
+        sessionId,
+        messages: [],
+        finalText: lastAssistantText(found.messages),
+        steps,
+        stopReason: undefined,
+        usage: sumUsage(steps),
+        ...(price && { cost: 0 }),
+      };
+    }
+    reattached = found.reattached;
+  }
   for (let step = 1; ; step++) {
     signal.throwIfAborted();
     const traceContext = config.trace?.startStep(step);
@@ -73,10 +106,21 @@ export async function runToolLoopSteps(
       traceContext,
     );
     for (const message of reply.messages) messages.set(message.index, message);
-    const toolResults = await runPending(client, reply, options, callbacks, config, signal, traceContext);
+    const toolResults = await runCalls(
+      client,
+      reply.pendingTools,
+      reply.heartbeatTimeoutMs,
+      options,
+      callbacks,
+      config,
+      signal,
+      traceContext,
+    );
     failures.throwIfFailed();
     const done: ToolLoopStep = { step, reply, toolResults, ...(recovery && { recovery: recovery.attempts }) };
     if (toolResults.some((r) => r.approval)) done.approvals = toolResults.flatMap((r) => r.approval ?? []);
+    if (toolResults.some((r) => r.repair)) done.repairs = toolResults.flatMap((r) => r.repair ?? []);
+    if (price) done.cost = usageCost(reply.usage, price);
     config.trace?.endStep(done);
     steps.push(done);
     emit(done);
@@ -95,6 +139,8 @@ export async function runToolLoopSteps(
         steps,
         stopReason: reply.stopReason,
         usage: sumUsage(steps),
+        ...(price && { cost: steps.reduce((total, s) => total + (s.cost ?? 0), 0) }),
+        ...(reattached && { reattached }),
       };
     }
     body = {};
@@ -133,16 +179,18 @@ async function send(
   return stream.finalReply();
 }
 
-async function runPending(
+async function runCalls(
   client: ToolLoopClient,
-  reply: MessageReply,
+  pendingTools: readonly PendingTool[],
+  heartbeatTimeoutMs: number | undefined,
   options: RunToolLoopOptions,
   callbacks: StepCallbacks,
   config: ToolLoopConfig,
   signal: AbortSignal,
   traceContext: ContextLike | undefined,
+  attempts?: ReadonlyMap<string, number>,
 ): Promise<ToolRunResult[]> {
-  if (reply.pendingTools.length === 0) return [];
+  if (pendingTools.length === 0) return [];
   // One failing tool (its report failed for good) cancels its siblings before the loop rejects.
   const step = new AbortController();
   const linked = linkedSignal(signal, step.signal);
@@ -151,9 +199,10 @@ async function runPending(
   // The calls' lifetimes count from here (an approval wait ends before the deadline).
   const receivedAt = Date.now();
   try {
-    return await mapConcurrent(
-      reply.pendingTools,
+    return await mapInTurns(
+      pendingTools,
       config.concurrency,
+      (pending) => config.tools.get(pending.name)?.exclusive === true,
       (pending) => {
         const tool = config.tools.get(pending.name);
         if (!tool)
@@ -172,7 +221,7 @@ async function runPending(
           sessionId: options.sessionId,
           pending,
           tool,
-          heartbeatTimeoutMs: reply.heartbeatTimeoutMs,
+          heartbeatTimeoutMs,
           signal: stepSignal,
           random: options.random,
           maxBodyBytes: options.maxBodyBytes,
@@ -186,6 +235,9 @@ async function runPending(
           approve: options.approve,
           toolTimeoutMs: options.toolTimeoutMs,
           receivedAt,
+          middleware: options.middleware,
+          repairToolInput: options.repairToolInput,
+          attempt: attempts?.get(pending.requestId),
         });
       },
       (error) => step.abort(error),
@@ -199,15 +251,4 @@ function lastAssistantText(messages: readonly Message[]): string {
   const last = messages.filter((m) => m.role === 'assistant' && m.deletedAt === null).at(-1);
   if (!last) return '';
   return last.content.map((block) => (block.type === 'text' ? block.text : '')).join('');
-}
-
-function sumUsage(steps: readonly ToolLoopStep[]): ToolLoopResult['usage'] {
-  const total = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
-  for (const { reply } of steps) {
-    if (!reply.usage) continue;
-    total.inputTokens += reply.usage.inputTokens;
-    total.outputTokens += reply.usage.outputTokens;
-    total.totalTokens += reply.usage.totalTokens;
-  }
-  return total;
 }

@@ -51,6 +51,7 @@ export class ToolLoopTrace {
         'parley.stop_reason': result.stopReason,
         'gen_ai.usage.input_tokens': result.usage.inputTokens,
         'gen_ai.usage.output_tokens': result.usage.outputTokens,
+        'parley.cost': result.cost,
       });
       return result;
     } catch (error) {
@@ -73,9 +74,9 @@ export class ToolLoopTrace {
   }
 
   /** Ends the step's span, its tools settled. */
-  endStep({ reply, toolResults }: ToolLoopStep): void {
+  endStep({ reply, toolResults, cost }: ToolLoopStep): void {
     if (!this.#step) return;
-    endSpan(this.#step, undefined, replyAttributes(reply, toolResults.length));
+    endSpan(this.#step, undefined, { ...replyAttributes(reply, toolResults.length), 'parley.cost': cost });
     this.#step = undefined;
   }
 }

@@ -1,7 +1,8 @@
 import { describeValue } from '../../internal/option-check.js';
 import { isTimerDelay, MAX_TIMER_MS } from '../../internal/timer-delay.js';
 import type { PendingTool } from '../../wire/index.js';
-import type { AnyTool } from '../define/define-tool.js';
+import type { AnyTool, ToolMiddleware } from '../define/define-tool.js';
+import type { ToolInputRepairer } from './input-repair.js';
 import type { ToolApprover } from './tool-approval.js';
 
 /** When a call was made and when it is abandoned (server clock, Unix ms), when the caller knows. */
@@ -17,11 +18,14 @@ export interface CallControlOptions {
   approve?: ToolApprover | undefined;
   toolTimeoutMs?: number | undefined;
   receivedAt?: number | undefined;
+  middleware?: readonly ToolMiddleware[] | undefined;
+  repairToolInput?: ToolInputRepairer | undefined;
 }
 
 /**
  * What stands between a call's input and its handler, as `executeTool` applies it: the approval
- * (`needsApproval`, `approve`) and the handler's time limit (`timeoutMs`).
+ * (`needsApproval`, `approve`), the handler's time limit (`timeoutMs`), the middleware around them
+ * and the repairer of an input that fails the schema.
  */
 export interface CallControls {
   /** The handler's time limit in ms, when it has one. */
@@ -33,10 +37,14 @@ export interface CallControls {
    * unknown. An approval wait ends one heartbeat interval before it.
    */
   deadline: number | undefined;
+  /** Around the approval, the limit and the handler: the loop's middleware, then the tool's. */
+  middleware: readonly ToolMiddleware[];
+  /** Asked for a fixed input when the model's fails the schema (`repairToolInput`). */
+  repairToolInput: ToolInputRepairer | undefined;
 }
 
 /**
- * A call's controls, read once from `runTool`'s options. Undefined for a call with neither, so that
+ * A call's controls, read once from `runTool`'s options. Undefined for a call with none, so that
  * the common call pays nothing for them. Throws a `TypeError` for a tool that needs approval when
  * no `approve` was given, and a `RangeError` for a time limit no timer can keep.
  */
@@ -44,7 +52,9 @@ export function callControls(options: CallControlOptions): CallControls | undefi
   const { tool, approve } = options;
   const timeoutMs = tool.timeoutMs ?? options.toolTimeoutMs;
   const needsApproval = tool.needsApproval !== undefined && tool.needsApproval !== false;
-  if (timeoutMs === undefined && !needsApproval) return undefined;
+  const wrapped = (options.middleware?.length ?? 0) + (tool.middleware?.length ?? 0) > 0;
+  const { repairToolInput } = options;
+  if (timeoutMs === undefined && !needsApproval && !wrapped && !repairToolInput) return undefined;
   if (timeoutMs !== undefined && !isTimerDelay(timeoutMs)) {
     throw new RangeError(
       `runTool: the time limit of tool "${tool.name}" must be a positive number of milliseconds up to ${MAX_TIMER_MS}, got ${describeValue(timeoutMs)}`,
@@ -58,7 +68,8 @@ export function callControls(options: CallControlOptions): CallControls | undefi
     typeof createdAt === 'number' && typeof deadlineAt === 'number'
       ? (options.receivedAt ?? Date.now()) + (deadlineAt - createdAt)
       : undefined;
-  return { timeoutMs, approve, deadline };
+  const middleware = wrapped ? [...(options.middleware ?? []), ...(tool.middleware ?? [])] : [];
+  return { timeoutMs, approve, deadline, middleware, repairToolInput };
 }
 
 /** The error for tools that need approval when no one was named to give it. */

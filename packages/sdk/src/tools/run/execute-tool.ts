@@ -4,12 +4,20 @@ import { raceSignal } from '../../internal/race-signal.js';
 import { thrownText } from '../../internal/thrown-text.js';
 import type { PendingTool } from '../../wire/index.js';
 import { type AnyTool, RESERVED_OUTPUT_FIELD, type ToolContext } from '../define/define-tool.js';
-import { formatIssues, type ToolObject, type ToolSchema, validateWith } from '../define/tool-schema.js';
+import {
+  formatIssues,
+  type SchemaIssue,
+  type ToolObject,
+  type ToolSchema,
+  validateWith,
+} from '../define/tool-schema.js';
 import { askApproval } from './ask-approval.js';
 import type { CallControls } from './call-controls.js';
+import { repairInput, type ToolInputRepair } from './input-repair.js';
 import { responseBodyBytes, toolOutputTooLarge } from './output-size.js';
 import { TimeLimit } from './time-limit.js';
 import type { ToolApproval } from './tool-approval.js';
+import { type InnerOutcome, runMiddleware } from './tool-middleware.js';
 
 /**
  * What running a call came to, before anything is reported: an output to send, an ERROR for the
@@ -20,10 +28,11 @@ export type Outcome =
   | { kind: 'error'; message: string; cause: unknown }
   | { kind: 'stopped' };
 
-/** The outcome, and the record of the approval when the call needed one. */
+/** The outcome, the record of the approval when the call needed one, and of a repaired input. */
 export interface Execution {
   outcome: Outcome;
   approval?: ToolApproval | undefined;
+  repair?: ToolInputRepair | undefined;
 }
 
 export interface ExecuteToolOptions {
@@ -45,6 +54,8 @@ export interface ExecuteToolOptions {
    * deadline abandons the call.
    */
   heartbeatIntervalMs: number;
+  /** The handler's `ctx.attempt` (default 1). */
+  attempt?: number | undefined;
 }
 
 const STOPPED: Outcome = { kind: 'stopped' };
@@ -88,31 +99,66 @@ async function outcomeOf(
     requestId: pending.requestId,
     name,
     rawInput: pending.input,
+    attempt: options.attempt ?? 1,
   };
-  const input = await check(tool.input, pending.input, 'input', name);
-  if ('outcome' in input) return input.outcome;
-  if (controls?.approve) {
+  const checked = await check(tool.input, pending.input, 'input', name);
+  let input: unknown;
+  if ('value' in checked) {
+    input = checked.value;
+  } else {
+    const repairer = controls?.repairToolInput;
+    if (!repairer || checked.issues === undefined) return checked.outcome;
+    const { requestId, rawInput } = ctx;
+    const fixed = await repairInput(
+      repairer,
+      tool,
+      { sessionId: ctx.sessionId, requestId, name, rawInput },
+      checked.issues,
+    );
+    if (fixed === undefined) return checked.outcome;
+    if ('refused' in fixed) return fixed.refused;
+    execution.repair = fixed.repair;
+    input = fixed.value;
+  }
+  // The approval, then the handler within its time limit: what the middleware wraps. The approval
+  // is asked once per call, however often a middleware calls `next` (a retry).
+  let approved: Promise<Outcome | undefined> | undefined;
+  const approval = async (value: unknown): Promise<Outcome | undefined> => {
+    if (!controls?.approve) return undefined;
     const { deadline } = controls;
     const waitMs =
       deadline === undefined ? undefined : Math.max(0, deadline - options.heartbeatIntervalMs - Date.now());
-    const asked = await askApproval({ tool, input: input.value, ctx, approve: controls.approve, waitMs });
+    const asked = await askApproval({ tool, input: value, ctx, approve: controls.approve, waitMs });
     execution.approval = asked.approval;
-    if (asked.refused) return { kind: 'error', ...asked.refused };
-  }
-  let raw: unknown;
-  try {
-    if (limit) {
-      limit.start();
-      // The limit does not wait for a handler that ignores its signal.
-      raw = await raceSignal(Promise.resolve(tool.run(input.value, ctx)), limit.signal);
-    } else {
-      raw = await tool.run(input.value, ctx);
+    return asked.refused ? { kind: 'error', ...asked.refused } : undefined;
+  };
+  const invoke = async (value: unknown): Promise<InnerOutcome> => {
+    approved ??= approval(value);
+    const refused = await approved;
+    if (refused?.kind === 'error') return refused;
+    try {
+      if (limit) {
+        limit.start();
+        // The limit does not wait for a handler that ignores its signal.
+        return {
+          kind: 'returned',
+          value: await raceSignal(Promise.resolve(tool.run(value, ctx)), limit.signal),
+        };
+      }
+      return { kind: 'returned', value: await tool.run(value, ctx) };
+    } catch (error) {
+      return { kind: 'error', message: handlerMessage(error, name), cause: error };
+    } finally {
+      limit?.clear();
     }
-  } catch (error) {
-    return { kind: 'error', message: handlerMessage(error, name), cause: error };
-  } finally {
-    limit?.clear();
-  }
+  };
+  const middleware = controls?.middleware;
+  const ran =
+    middleware && middleware.length > 0
+      ? await runMiddleware(middleware, input, ctx, invoke, (error) => handlerMessage(error, name))
+      : await invoke(input);
+  if (ran.kind === 'error') return ran;
+  const raw = ran.value;
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     const got = raw === null ? 'null' : Array.isArray(raw) ? 'an array' : typeof raw;
     return {
@@ -146,7 +192,7 @@ async function check(
   value: unknown,
   side: 'input' | 'output',
   name: string,
-): Promise<{ value: unknown } | { outcome: Outcome }> {
+): Promise<{ value: unknown } | { outcome: Outcome; issues?: readonly SchemaIssue[] }> {
   let result: Awaited<ReturnType<typeof validateWith>>;
   try {
     result = await validateWith(schema, value);
@@ -159,7 +205,7 @@ async function check(
     side === 'input'
       ? `Invalid input for tool "${name}":\n${formatIssues(result.issues)}`
       : `Tool "${name}" returned output that does not match its output schema:\n${formatIssues(result.issues)}`;
-  return { outcome: { kind: 'error', message, cause: result.issues } };
+  return { outcome: { kind: 'error', message, cause: result.issues }, issues: result.issues };
 }
 
 /** A complete outcome, or an ERROR when its response body would be over the body limit. */

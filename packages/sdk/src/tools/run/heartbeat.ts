@@ -16,6 +16,7 @@ import {
 } from '../../errors/index.js';
 import { checkOptions, type OptionKeys } from '../../internal/option-check.js';
 import { raceSignal } from '../../internal/race-signal.js';
+import { beatTimeoutMessage, lostMessage } from './heartbeat-messages.js';
 import type { ToolTransport } from './tool-transport.js';
 
 /** Why a heartbeat timer ended: stopped by its owner, the owner's signal aborted, or the call was lost. */
@@ -74,8 +75,11 @@ function jitter(random: () => number): number {
 
 /**
  * The automatic heartbeat of one tool call. The first beat goes out at once, then one beat per
- * (jittered) interval on a chained `setTimeout`, so beats never overlap; each beat has its own
- * deadline of one interval and is never retried by the client. A 409 ends the timer with
+ * (jittered) interval on a chained `setTimeout`, so beats never overlap. A beat in flight is kept
+ * until the lease it renews is at risk (the send time of the last successful beat plus the server's
+ * timeout; at least one interval), not aborted for being slower than an interval: on a saturated
+ * client a slow beat is worth more than a new one. Past that deadline it is abandoned and the next
+ * beat goes out at once. Beats are never retried by the client. A 409 ends the timer with
  * `ABANDONED`, a 404 with `NOT_FOUND`; other failures are reported to `onBeatError` and the timer
  * keeps going, until no beat has succeeded for the server's timeout plus
  * `defaults.heartbeat.localTimeoutBufferMs` (1 s), which ends it with `TIMED_OUT`. In those three cases {@link lost}
@@ -96,6 +100,8 @@ export class Heartbeat {
   readonly intervalMs: number;
   /** How long without a successful beat before the call is given up locally. */
   readonly localTimeoutMs: number;
+  /** The server's timeout (its lease), or the assumed one when the reply did not say. */
+  readonly leaseMs: number;
   /** Aborted, with a {@link ToolCallLostError} as its reason, when the call is lost. */
   readonly lost: AbortSignal;
 
@@ -112,6 +118,10 @@ export class Heartbeat {
   #watchdog: ReturnType<typeof setTimeout> | undefined;
   #successes = 0;
   #failures = 0;
+  /** When the lease runs out unless a beat lands: the last successful beat's send time plus the lease. */
+  #leaseEndsAt = 0;
+  /** The last beat ran out of time with the lease at risk: send the next one at once. */
+  #urgent = false;
 
   constructor(transport: Pick<ToolTransport, 'heartbeat'>, options: HeartbeatOptions) {
     checkOptions(options, HEARTBEAT_OPTION_KEYS, 'new Heartbeat()');
@@ -125,6 +135,7 @@ export class Heartbeat {
       timeout !== undefined && Number.isFinite(timeout) && timeout > 0
         ? timeout
         : ASSUMED_HEARTBEAT_TIMEOUT_MS;
+    this.leaseMs = serverTimeout;
     this.localTimeoutMs = serverTimeout + LOCAL_TIMEOUT_BUFFER_MS;
     this.lost = this.#lostController.signal;
   }
@@ -154,6 +165,7 @@ export class Heartbeat {
       return this;
     }
     signal?.addEventListener('abort', this.#onAbort, { once: true });
+    this.#leaseEndsAt = Date.now() + this.leaseMs;
     this.#armWatchdog();
     this.#tick();
     return this;
@@ -183,6 +195,12 @@ export class Heartbeat {
     void beat.then(() => {
       this.#inFlight = undefined;
       if (this.#endReason !== undefined || this.#stopping) return;
+      if (this.#urgent) {
+        // The lease is at risk: no wait.
+        this.#urgent = false;
+        this.#tick();
+        return;
+      }
       this.#nextBeat = setTimeout(this.#tick, jitteredIntervalMs(this.intervalMs, this.#options.random));
     });
   };
@@ -190,27 +208,33 @@ export class Heartbeat {
   async #beat(): Promise<void> {
     const controller = new AbortController();
     this.#beatController = controller;
-    // The beat's own deadline: enforced here too, so a transport that ignores `timeoutMs` cannot
-    // hold the timer up.
+    // The beat's own deadline: until the lease it renews is at risk, and at least one interval.
+    // Enforced here too, so a transport that ignores `timeoutMs` cannot hold the timer up.
     const sentAt = Date.now();
-    const deadline = setTimeout(
-      () => controller.abort(new APITimeoutError(beatTimeoutMessage(this.intervalMs, Date.now() - sentAt))),
-      this.intervalMs,
-    );
+    const deadlineMs = Math.max(this.intervalMs, this.#leaseEndsAt - sentAt);
+    const deadline = setTimeout(() => {
+      this.#urgent = true;
+      controller.abort(
+        new APITimeoutError(beatTimeoutMessage(deadlineMs, this.intervalMs, Date.now() - sentAt)),
+      );
+    }, deadlineMs);
     try {
       await raceSignal(
         this.#transport.heartbeat(this.sessionId, this.requestId, {
           signal: controller.signal,
-          timeoutMs: this.intervalMs,
+          timeoutMs: deadlineMs,
           maxRetries: 0,
         }),
         controller.signal,
       );
       this.#successes++;
+      this.#leaseEndsAt = sentAt + this.leaseMs;
       if (this.#endReason === undefined) this.#armWatchdog();
       notify(this.#options.onBeat, this.#successes);
     } catch (error) {
       this.#failures++;
+      // Out of time with the lease at risk (this timer's deadline or the transport's own): beat again at once.
+      if (Date.now() - sentAt >= deadlineMs) this.#urgent = true;
       if (error instanceof ConflictError) this.#end('ABANDONED', error);
       else if (error instanceof NotFoundError) this.#end('NOT_FOUND', error);
       else if (this.#endReason === undefined) notify(this.#options.onBeatError, error);
@@ -256,38 +280,6 @@ export function startHeartbeat(
   options: HeartbeatOptions,
 ): Heartbeat {
   return new Heartbeat(transport, options).start();
-}
-
-function lostMessage(
-  reason: ToolCallLostReason,
-  sessionId: string,
-  requestId: string,
-  timeoutMs: number,
-): string {
-  const call = `Tool call ${requestId} (session ${sessionId})`;
-  switch (reason) {
-    case 'ABANDONED':
-      return `${call} is already settled or abandoned: the server answered a heartbeat with 409`;
-    case 'NOT_FOUND':
-      return `${call} no longer exists: the server answered a heartbeat with 404`;
-    case 'TIMED_OUT':
-      return `${call} was given up locally: no heartbeat succeeded for ${timeoutMs} ms`;
-  }
-}
-
-/**
- * Why a beat timed out. When its deadline timer fired late by more than a whole interval, the beat
- * did not get slow: the event loop was blocked (a handler computing without awaiting), and the
- * message says so and points to the way out.
- */
-function beatTimeoutMessage(intervalMs: number, elapsedMs: number): string {
-  const late = Math.round(elapsedMs - intervalMs);
-  if (late <= intervalMs) return `Heartbeat timed out after ${intervalMs} ms`;
-  return (
-    `Heartbeat timed out after ${intervalMs} ms, but its timer fired ${late} ms late: the event loop was ` +
-    'blocked (synchronous work on the main thread), so no beat could go out. Run CPU-bound tool handlers ' +
-    'in a worker (workerHandler, see docs/tool-workers.md) or let them await between chunks of work'
-  );
 }
 
 /** Calls a user callback; a callback that throws must not stop the timer (or the tool it guards). */

@@ -31,6 +31,8 @@ export interface CallRun<TTool extends AnyTool = AnyTool> {
   controls: CallControls | undefined;
   maxBodyBytes: number | undefined;
   maxReportAttempts: number | undefined;
+  /** The handler's `ctx.attempt`. */
+  attempt: number;
 }
 
 /**
@@ -54,7 +56,7 @@ export async function runCall<TTool extends AnyTool>(
   }).start();
   // The call ends when it is lost or the caller aborts, even when its handler ignores its signal.
   const stop = signal ? linkedSignal(heartbeat.lost, signal) : undefined;
-  const { outcome, approval } = await executeTool({
+  const { outcome, approval, repair } = await executeTool({
     sessionId,
     pending,
     tool,
@@ -62,9 +64,11 @@ export async function runCall<TTool extends AnyTool>(
     controls: call.controls,
     maxBodyBytes: call.maxBodyBytes,
     heartbeatIntervalMs: heartbeat.intervalMs,
+    attempt: call.attempt,
   });
   const base: ToolRunBase = { requestId: pending.requestId, name: pending.name };
   if (approval) base.approval = approval;
+  if (repair) base.repair = repair;
   await heartbeat.stop();
   stop?.unlink();
   if (heartbeat.lostError) return lost(base, heartbeat.lostError);

@@ -4,8 +4,9 @@ import { linkedSignal } from '../../internal/linked-signal.js';
 import { checkOptions, describeValue, type OptionKeys } from '../../internal/option-check.js';
 import type { ContextLike, TracerOption } from '../../tracing/tracer-like.js';
 import type { PendingTool } from '../../wire/index.js';
-import type { AnyTool } from '../define/define-tool.js';
+import type { AnyTool, ToolMiddleware } from '../define/define-tool.js';
 import { type CallTimes, callControls } from './call-controls.js';
+import type { ToolInputRepairer } from './input-repair.js';
 import { runCall } from './run-call.js';
 import type { ToolApprover } from './tool-approval.js';
 import type { ToolRunResult } from './tool-run-result.js';
@@ -56,6 +57,21 @@ export interface RunToolOptions<TTool extends AnyTool = AnyTool> {
    * (`deadlineAt - createdAt`) is counted from here. Default: when `runTool` starts.
    */
   receivedAt?: number | undefined;
+  /**
+   * Functions `(call, next) => output` around the run, outside the tool's own `middleware` (the
+   * first is the outermost); the approval and the time limit run inside them. See `ToolMiddleware`.
+   */
+  middleware?: readonly ToolMiddleware[] | undefined;
+  /**
+   * Asked when the input fails the tool's schema: return a fixed input to run the tool with (the
+   * result records it in `repair`), or nothing to report the schema's error to the model.
+   */
+  repairToolInput?: ToolInputRepairer | undefined;
+  /**
+   * The handler's `ctx.attempt`: 1 (the default) for a call no one ran before, more when an earlier
+   * worker had claimed it (`runToolLoop({ resume: true })` sets it).
+   */
+  attempt?: number | undefined;
 }
 
 /**
@@ -140,6 +156,7 @@ export async function runTool<TTool extends AnyTool>(
       controls,
       maxBodyBytes,
       maxReportAttempts: options.maxReportAttempts,
+      attempt: options.attempt ?? 1,
     });
   } catch (error) {
     span?.fail(error);

@@ -1,6 +1,7 @@
 import type { ToolCallLostError } from '../../errors/index.js';
 import type { AnyTool, Tool } from '../define/define-tool.js';
 import type { ObjectSchema, SchemaOutput, ToolObject } from '../define/tool-schema.js';
+import type { ToolInputRepair } from './input-repair.js';
 import type { ToolApproval } from './tool-approval.js';
 
 /**
@@ -28,6 +29,8 @@ export interface ToolRunBase {
   name: string;
   /** Who approved what, for a call of a tool with `needsApproval` that was asked about. */
   approval?: ToolApproval | undefined;
+  /** The input `repairToolInput` fixed, when the model's failed the tool's schema and it did. */
+  repair?: ToolInputRepair | undefined;
 }
 
 /** The output was checked and submitted. */

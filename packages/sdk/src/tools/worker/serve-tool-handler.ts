@@ -26,6 +26,8 @@ export interface ToolWorkerContext {
   name: string;
   /** The input exactly as the model sent it, before the input schema parsed it. */
   rawInput: ToolObject;
+  /** 1 for the call's first run, more when an earlier worker had claimed it (see `ToolContext.attempt`). */
+  attempt: number;
   /** The `workerData` given to `workerHandler` (structured-cloned: a `SharedArrayBuffer` stays shared). */
   workerData: unknown;
 }

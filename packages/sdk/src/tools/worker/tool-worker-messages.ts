@@ -22,6 +22,7 @@ export interface WorkerCallContext {
   requestId: string;
   name: string;
   rawInput: ToolObject;
+  attempt: number;
 }
 
 /** Host to worker. */

@@ -171,7 +171,13 @@ export class WorkerHost {
       protocol: TOOL_WORKER_PROTOCOL,
       kind: 'run',
       input: this.#input,
-      context: { sessionId: ctx.sessionId, requestId: ctx.requestId, name: ctx.name, rawInput: ctx.rawInput },
+      context: {
+        sessionId: ctx.sessionId,
+        requestId: ctx.requestId,
+        name: ctx.name,
+        rawInput: ctx.rawInput,
+        attempt: ctx.attempt,
+      },
       abortFlag: this.#flag,
       workerData: this.#options.workerData,
     };

@@ -110,36 +110,26 @@ describe('Heartbeat', () => {
       }
     });
     const heartbeat = startHeartbeat(transport, { ...ids, heartbeatTimeoutMs: 3_000, random: noJitter });
-    await vi.advanceTimersByTimeAsync(999);
+    await vi.advanceTimersByTimeAsync(2_999);
     expect(transport.of('heartbeat')).toHaveLength(1);
-    // The hanging beat hits its own deadline at 1 s; the next one waits a full interval after that.
-    await vi.advanceTimersByTimeAsync(1_001);
-    expect(transport.of('heartbeat').map((c) => c.at)).toEqual([0, 2_000]);
-    await vi.advanceTimersByTimeAsync(1_500);
+    // The hanging claim is kept until the lease would run out (3 s); then the next beat goes at once.
+    await vi.advanceTimersByTimeAsync(1);
+    expect(transport.of('heartbeat').map((c) => c.at)).toEqual([0, 3_000]);
+    await vi.advanceTimersByTimeAsync(500);
     expect(maxInFlight).toBe(1);
     heartbeat.stop();
     await vi.runAllTimersAsync();
   });
 
-  test('each beat gets its own deadline of one interval and no client retries', async () => {
-    const transport = new FakeTransport(hangUntilAborted);
-    const heartbeat = startHeartbeat(transport, { ...ids, heartbeatTimeoutMs: 3_000, random: noJitter });
-    const first = transport.calls[0]!;
-    expect(first.options).toMatchObject({ timeoutMs: 1_000, maxRetries: 0 });
-    expect(first.options?.signal?.aborted).toBe(false);
-    await vi.advanceTimersByTimeAsync(1_000);
-    expect(first.options?.signal?.aborted).toBe(true);
-    expect(first.settledAt).toBe(1_000);
-    await vi.advanceTimersByTimeAsync(1_000);
-    const second = transport.calls[1]!;
-    expect(second.options?.signal).not.toBe(first.options?.signal);
-    expect(second.options?.signal?.aborted).toBe(false);
-    heartbeat.stop();
-    await vi.runAllTimersAsync();
-  });
-
-  test('a transport that ignores the signal still cannot hold the timer past the beat deadline', async () => {
-    const transport = new FakeTransport(() => new Promise<void>(() => {}));
+  test('a beat slower than the interval is kept until the lease it renews is at risk, not cut at one interval', async () => {
+    let slow = false;
+    const transport = new FakeTransport((call) => {
+      if (!slow) return undefined;
+      // A saturated client: this beat takes 1.5 intervals, and then succeeds.
+      return new Promise<void>((resolve) => setTimeout(resolve, 1_500)).then(() =>
+        call.options?.signal?.throwIfAborted(),
+      );
+    });
     const onBeatError = vi.fn();
     const heartbeat = startHeartbeat(transport, {
       ...ids,
@@ -147,14 +137,63 @@ describe('Heartbeat', () => {
       random: noJitter,
       onBeatError,
     });
-    await vi.advanceTimersByTimeAsync(2_000);
-    expect(transport.of('heartbeat').map((c) => c.at)).toEqual([0, 2_000]);
-    expect(onBeatError).toHaveBeenCalledWith(expect.objectContaining({ name: 'APITimeoutError' }));
-    // stop() waits for the beat in flight, but no longer than that beat's deadline.
-    const stopping = heartbeat.stop();
+    await vi.advanceTimersByTimeAsync(0); // the claim at 0 succeeds: the lease runs to 3 s
+    slow = true;
+    await vi.advanceTimersByTimeAsync(1_000); // the beat at 1 s: its deadline is the lease's end
+    const second = transport.calls[1]!;
+    expect(second.options).toMatchObject({ timeoutMs: 2_000, maxRetries: 0 });
     await vi.advanceTimersByTimeAsync(1_000);
+    expect(second.options?.signal?.aborted).toBe(false);
+    await vi.advanceTimersByTimeAsync(500);
+    expect(second.settledAt).toBe(2_500);
+    expect(onBeatError).not.toHaveBeenCalled();
+    expect(heartbeat.stats).toEqual({ successes: 2, failures: 0 });
+    // It renewed the lease from when it was sent: the next beat an interval later keeps it.
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(transport.of('heartbeat').map((c) => c.at)).toEqual([0, 1_000, 3_500]);
+    expect(transport.calls[2]?.options?.timeoutMs).toBe(1_000);
+    const stopping = heartbeat.stop();
+    await vi.advanceTimersByTimeAsync(1_500);
+    await stopping;
+  });
+
+  test('a beat still in flight when the lease runs out is abandoned, and the next one goes out at once', async () => {
+    let ok = true;
+    const transport = new FakeTransport((call) => (ok ? undefined : hangUntilAborted(call)));
+    const onBeatError = vi.fn();
+    const heartbeat = startHeartbeat(transport, {
+      ...ids,
+      heartbeatTimeoutMs: 3_000,
+      random: noJitter,
+      onBeatError,
+    });
+    await vi.advanceTimersByTimeAsync(0);
+    ok = false;
+    await vi.advanceTimersByTimeAsync(2_999);
+    expect(onBeatError).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(transport.calls[1]?.options?.signal?.aborted).toBe(true);
+    expect(onBeatError.mock.calls[0]?.[0]).toMatchObject({
+      name: 'APITimeoutError',
+      message: 'Heartbeat timed out after 2000 ms',
+    });
+    expect(transport.of('heartbeat').map((c) => c.at)).toEqual([0, 1_000, 3_000]);
+    // With the lease at risk, the fresh beat has one interval; the local timeout still ends the call.
+    expect(transport.calls[2]?.options?.timeoutMs).toBe(1_000);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(heartbeat.endReason).toBe('TIMED_OUT');
+  });
+
+  test('a transport that ignores the signal still cannot hold the timer past the beat deadline', async () => {
+    const transport = new FakeTransport(() => new Promise<void>(() => {}));
+    const heartbeat = startHeartbeat(transport, { ...ids, heartbeatTimeoutMs: 3_000, random: noJitter });
+    await vi.advanceTimersByTimeAsync(1_500);
+    // stop() waits for the beat in flight, but no longer than that beat's deadline (the lease's end).
+    const stopping = heartbeat.stop();
+    await vi.advanceTimersByTimeAsync(1_500);
     await stopping;
     expect(heartbeat.endReason).toBe('STOPPED');
+    expect(transport.of('heartbeat').map((c) => c.at)).toEqual([0]);
   });
 
   test('a beat whose deadline fired on time says only that it timed out', async () => {
@@ -166,9 +205,9 @@ describe('Heartbeat', () => {
       random: noJitter,
       onBeatError,
     });
-    await vi.advanceTimersByTimeAsync(500);
+    await vi.advanceTimersByTimeAsync(1_500);
     expect(onBeatError).toHaveBeenCalledTimes(1);
-    expect(onBeatError.mock.calls[0]?.[0]).toMatchObject({ message: 'Heartbeat timed out after 500 ms' });
+    expect(onBeatError.mock.calls[0]?.[0]).toMatchObject({ message: 'Heartbeat timed out after 1500 ms' });
     heartbeat.stop();
     await vi.runAllTimersAsync();
   });
@@ -184,12 +223,12 @@ describe('Heartbeat', () => {
     });
     // A blocked event loop: the clock moves on 4 s while no timer can fire.
     vi.setSystemTime(Date.now() + 4_000);
-    await vi.advanceTimersByTimeAsync(500);
+    await vi.advanceTimersByTimeAsync(1_500);
     expect(onBeatError).toHaveBeenCalledTimes(1);
     const error = onBeatError.mock.calls[0]?.[0] as Error | undefined;
     expect(error?.name).toBe('APITimeoutError');
     expect(error?.message).toBe(
-      'Heartbeat timed out after 500 ms, but its timer fired 4000 ms late: the event loop was blocked ' +
+      'Heartbeat timed out after 1500 ms, but its timer fired 4000 ms late: the event loop was blocked ' +
         '(synchronous work on the main thread), so no beat could go out. Run CPU-bound tool handlers in a ' +
         'worker (workerHandler, see docs/tool-workers.md) or let them await between chunks of work',
     );

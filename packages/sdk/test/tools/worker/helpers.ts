@@ -65,6 +65,7 @@ export function toolContext(overrides: Partial<ToolContext> = {}): ToolContext {
     requestId: 'toolu_1',
     name: 'crunch',
     rawInput: {},
+    attempt: 1,
     ...overrides,
   };
 }

@@ -1,0 +1,225 @@
+// Load bench: many tool loops at once against one reference server (in a child process, so the CPU
+// figures are the client's alone), each with a tool that takes TOOL_MS while its call is kept alive
+// by heartbeats. For each lease (the server's heartbeatTimeoutMs) it runs the same loops three
+// ways: the SDK (`sessions.create` + `runToolLoop`, heartbeats automatic), plain ky, and raw
+// `fetch` (both beating every third of the lease by hand, no per-beat deadline). It counts the
+// beats that failed while the lease ran (an SDK beat's `onHeartbeatError`, a hand-written beat's
+// rejection) and the calls lost, and prints the client's CPU time per loop and the loops' median
+// wall time. Prints, never asserts: CI may skip it (it takes about a minute on two cores).
+// Run: npx --yes pnpm@10 --filter @parley/sdk bench:load (after `pnpm build`: the SDK and the
+// server run from their built files, as users run them). BENCH_LOAD_LOOPS, BENCH_LOAD_LEASES
+// (comma-separated ms) and BENCH_LOAD_TOOL_MS change the size.
+import { type ChildProcess, fork } from 'node:child_process';
+import { once } from 'node:events';
+import { defineTool, jsonSchema, Parley } from '@parley/sdk';
+import ky from 'ky';
+
+const LOOPS = Number(process.env.BENCH_LOAD_LOOPS ?? 1_000);
+const LEASES = (process.env.BENCH_LOAD_LEASES ?? '1000,3000').split(',').map(Number);
+const TOOL_MS = Number(process.env.BENCH_LOAD_TOOL_MS ?? 1_500);
+const TOKEN = 'parley-demo-token';
+const CONTENT = '/tool work {"n":1}\n/then done';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+const work = defineTool({
+  name: 'work',
+  description: 'Works for a while',
+  input: jsonSchema<{ n: number }>({
+    type: 'object',
+    properties: { n: { type: 'number' } },
+    required: ['n'],
+  }),
+  run: async () => {
+    await sleep(TOOL_MS);
+    return { done: true };
+  },
+});
+
+interface Tally {
+  beats: number;
+  failedBeats: number;
+  /** SDK beats abandoned because the lease ran out before they landed (counted in failedBeats too). */
+  atLeaseEnd: number;
+  lost: number;
+  failedLoops: number;
+  /** Each loop's wall time, ms. */
+  walls: number[];
+  /** How many times each failure message was seen (beats and loops). */
+  errors: Map<string, number>;
+}
+
+const newTally = (): Tally => ({
+  beats: 0,
+  failedBeats: 0,
+  atLeaseEnd: 0,
+  lost: 0,
+  failedLoops: 0,
+  walls: [],
+  errors: new Map(),
+});
+
+function noteError(tally: Tally, what: string, error: unknown): void {
+  const message =
+    `${what}: ${error instanceof Error ? `${error.name} ${error.message}` : String(error)}`.slice(0, 160);
+  tally.errors.set(message, (tally.errors.get(message) ?? 0) + 1);
+}
+
+async function startServerProcess(leaseMs: number): Promise<{ child: ChildProcess; url: string }> {
+  // The child inherits this process's flags (tsx's loader), so it runs the TypeScript file as is.
+  const child = fork(new URL('./reference-server-process.ts', import.meta.url), {
+    env: { ...process.env, BENCH_LEASE_MS: String(leaseMs) },
+  });
+  const [started] = (await once(child, 'message')) as [{ url: string }];
+  return { child, url: started.url };
+}
+
+function sdkLoop(base: string, tally: Tally): () => Promise<void> {
+  const client = new Parley({ baseUrl: base, token: TOKEN, logLevel: 'off' });
+  return async () => {
+    const { sessionId } = await client.sessions.create({ tools: [work] });
+    const result = await client.runToolLoop({
+      sessionId,
+      content: CONTENT,
+      onHeartbeat: () => tally.beats++,
+      onHeartbeatError: (error) => {
+        tally.beats++;
+        tally.failedBeats++;
+        // The SDK keeps a slow beat until its lease is at risk: a timeout is a beat the lease outran.
+        if (error instanceof Error && error.name === 'APITimeoutError') tally.atLeaseEnd++;
+        noteError(tally, 'beat', error);
+      },
+    });
+    tally.lost += result.steps.flatMap((s) => s.toolResults).filter((r) => r.status !== 'COMPLETE').length;
+    if (result.finalText !== 'done') throw new Error(`unexpected answer ${result.finalText}`);
+  };
+}
+
+type Post = (path: string, body: unknown) => Promise<unknown>;
+
+/** The loop written by hand: create, send, beat every third of the lease while working, respond, resume. */
+function handLoop(post: Post, leaseMs: number, tally: Tally): () => Promise<void> {
+  const intervalMs = Math.max(250, Math.min(5_000, leaseMs / 3));
+  return async () => {
+    const { sessionId } = (await post('v1/sessions', {
+      customizations: { extensions: { tools: { work: work.definition } } },
+    })) as { sessionId: string };
+    const reply = (await post(`v1/messages/${sessionId}`, { content: CONTENT })) as {
+      pendingTools: Array<{ requestId: string }>;
+    };
+    const requestId = reply.pendingTools[0]?.requestId ?? '';
+    const beatPath = `v1/tools/request/${sessionId}/${requestId}/heartbeat`;
+    let working = true;
+    const beating = (async () => {
+      while (working) {
+        tally.beats++;
+        await post(beatPath, { state: 'PROCESSING', heartbeat: Date.now() }).catch((error: unknown) => {
+          tally.failedBeats++;
+          noteError(tally, 'beat', error);
+        });
+        if (working) await sleep(intervalMs);
+      }
+    })();
+    await sleep(TOOL_MS);
+    working = false;
+    await beating;
+    await post(`v1/tools/response/${sessionId}/${requestId}`, {
+      response: { done: true, state: 'COMPLETE' },
+    });
+    const answer = (await post(`v1/messages/${sessionId}`, {})) as {
+      messages: Array<{ content: unknown[] }>;
+    };
+    if (!JSON.stringify(answer.messages.at(-1)?.content).includes('done'))
+      throw new Error('unexpected answer');
+  };
+}
+
+function fetchPost(base: string): Post {
+  const headers = {
+    authorization: `Bearer ${TOKEN}`,
+    'content-type': 'application/json',
+    accept: 'application/json',
+  };
+  return async (path, body) => {
+    const response = await fetch(`${base}/${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
+    const text = await response.text();
+    if (!response.ok) throw new Error(`${response.status} ${text}`);
+    return text === '' ? undefined : JSON.parse(text);
+  };
+}
+
+function kyPost(base: string): Post {
+  const api = ky.create({ prefixUrl: base, headers: { authorization: `Bearer ${TOKEN}` } });
+  return (path, body) => api.post(path, { json: body }).json();
+}
+
+/** LOOPS loops at once; the client's CPU time per loop (ms) and the tally. */
+async function runAll(loop: () => Promise<void>, tally: Tally): Promise<{ cpuMs: number; tally: Tally }> {
+  const cpu = process.cpuUsage();
+  await Promise.all(
+    Array.from({ length: LOOPS }, async () => {
+      const started = performance.now();
+      try {
+        await loop();
+      } catch (error) {
+        tally.failedLoops++;
+        noteError(tally, 'loop', error);
+      }
+      tally.walls.push(performance.now() - started);
+    }),
+  );
+  const used = process.cpuUsage(cpu);
+  return { cpuMs: (used.user + used.system) / 1000 / LOOPS, tally };
+}
+
+const median = (values: number[]) =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
+
+const lines: string[] = [];
+for (const leaseMs of LEASES) {
+  const { child, url } = await startServerProcess(leaseMs);
+  const reset = async () => {
+    child.send('reset');
+    await once(child, 'message');
+  };
+  // Warm up each way once (JIT, connections), outside the timing.
+  await Promise.all([
+    sdkLoop(url, newTally())(),
+    handLoop(kyPost(url), leaseMs, newTally())(),
+    handLoop(fetchPost(url), leaseMs, newTally())(),
+  ]);
+  await reset();
+  const ways = {
+    sdk: { label: 'runToolLoop', make: (t: Tally) => sdkLoop(url, t) },
+    ky: { label: 'plain ky', make: (t: Tally) => handLoop(kyPost(url), leaseMs, t) },
+    raw: { label: 'raw fetch', make: (t: Tally) => handLoop(fetchPost(url), leaseMs, t) },
+  };
+  const results = new Map<keyof typeof ways, { cpuMs: number; tally: Tally }>();
+  for (const [name, way] of Object.entries(ways) as [keyof typeof ways, (typeof ways)['sdk']][]) {
+    const tally = newTally();
+    results.set(name, await runAll(way.make(tally), tally));
+    await reset();
+  }
+  child.disconnect();
+  lines.push(`lease ${leaseMs} ms, ${LOOPS} loops at once, tools of ${TOOL_MS} ms:`);
+  for (const [name, { cpuMs, tally }] of results) {
+    lines.push(
+      `  ${ways[name].label.padEnd(12)} CPU ${cpuMs.toFixed(2)} ms per loop, wall median ${(median(tally.walls) / 1000).toFixed(2)} s; ` +
+        `beats ${tally.beats}, failed ${tally.failedBeats}; calls lost ${tally.lost}; loops failed ${tally.failedLoops}`,
+    );
+    for (const [message, count] of [...tally.errors].sort((a, b) => b[1] - a[1]).slice(0, 3)) {
+      lines.push(`      ${count} x ${message}`);
+    }
+  }
+  const sdk = results.get('sdk')?.cpuMs ?? Number.NaN;
+  const plain = results.get('ky')?.cpuMs ?? Number.NaN;
+  const raw = results.get('raw')?.cpuMs ?? Number.NaN;
+  const sdkTally = results.get('sdk')?.tally;
+  const failed = sdkTally ? sdkTally.failedBeats - sdkTally.atLeaseEnd : Number.NaN;
+  lines.push(
+    `  runToolLoop / plain ky: x${(sdk / plain).toFixed(2)} (goal <= 1.3: ${sdk / plain <= 1.3 ? 'met' : 'NOT met'}); ` +
+      `/ raw fetch: x${(sdk / raw).toFixed(2)}; SDK beats failed while the lease ran: ${failed} (goal 0: ${failed === 0 ? 'met' : 'NOT met'}), ` +
+      `still in flight when it ran out: ${sdkTally?.atLeaseEnd ?? Number.NaN}`,
+  );
+}
+console.log(lines.join('\n'));

@@ -1,0 +1,93 @@
+import { thrownText } from '../../internal/thrown-text.js';
+import type { AnyTool, ToolApprovalCall } from '../define/define-tool.js';
+import { formatIssues, type SchemaIssue, type ToolObject, validateWith } from '../define/tool-schema.js';
+import type { ErrorOutcome } from './tool-middleware.js';
+
+/** What `repairToolInput` is asked about: a call whose input failed the tool's input schema. */
+export interface ToolInputRepairRequest {
+  /** The call: `sessionId`, `requestId`, `name`, and `rawInput` (the input as the model sent it). */
+  call: ToolApprovalCall;
+  tool: AnyTool;
+  /** The input as the model sent it (the same as `call.rawInput`). */
+  input: ToolObject;
+  /** What the schema library said was wrong. */
+  issues: readonly SchemaIssue[];
+}
+
+/**
+ * Fixes a tool input that failed its schema: return the input to run the tool with (it is checked
+ * by the schema again), or nothing to send the model the schema's error as without a repairer. A
+ * repairer that throws sends the model an ERROR with what it threw.
+ */
+export type ToolInputRepairer = (
+  request: ToolInputRepairRequest,
+) => ToolObject | undefined | Promise<ToolObject | undefined>;
+
+/** The record of one repaired input: the step lists them in `repairs`. */
+export interface ToolInputRepair {
+  requestId: string;
+  name: string;
+  /** The input as the model sent it. */
+  input: ToolObject;
+  /** The input the tool ran with, as the repairer returned it. */
+  repairedInput: ToolObject;
+}
+
+/** Either the parsed input to run with (and the repair's record), or the call's ERROR. */
+export type RepairResult = { value: unknown; repair: ToolInputRepair } | { refused: ErrorOutcome };
+
+/**
+ * Asks `repair` about an input that failed the schema with `issues`. Undefined when it has no fix
+ * (the caller sends the schema's error as usual).
+ */
+export async function repairInput(
+  repair: ToolInputRepairer,
+  tool: AnyTool,
+  call: ToolApprovalCall,
+  issues: readonly SchemaIssue[],
+): Promise<RepairResult | undefined> {
+  const { name, rawInput } = call;
+  let fixed: unknown;
+  try {
+    fixed = await repair({ call, tool, input: rawInput, issues });
+  } catch (error) {
+    return {
+      refused: {
+        kind: 'error',
+        message: `Invalid input for tool "${name}", and repairToolInput failed: ${thrownText(error)}`,
+        cause: error,
+      },
+    };
+  }
+  if (fixed === undefined) return undefined;
+  if (typeof fixed !== 'object' || fixed === null || Array.isArray(fixed)) {
+    return {
+      refused: {
+        kind: 'error',
+        message: `Invalid input for tool "${name}", and repairToolInput returned ${fixed === null ? 'null' : Array.isArray(fixed) ? 'an array' : typeof fixed}, not an input object`,
+        cause: fixed,
+      },
+    };
+  }
+  let checked: Awaited<ReturnType<typeof validateWith>>;
+  try {
+    checked = await validateWith(tool.input, fixed);
+  } catch (error) {
+    const message = `Tool "${name}" could not check its repaired input: its input schema threw: ${thrownText(error)}`;
+    return { refused: { kind: 'error', message, cause: error } };
+  }
+  if ('issues' in checked) {
+    return {
+      refused: {
+        kind: 'error',
+        message: `Invalid input for tool "${name}" (also after repairToolInput):\n${formatIssues(checked.issues)}`,
+        cause: checked.issues,
+      },
+    };
+  }
+  const repairedInput = fixed as ToolObject;
+  return {
+    value: checked.value,
+    repair: { requestId: call.requestId, name, input: rawInput, repairedInput },
+  };
+}
