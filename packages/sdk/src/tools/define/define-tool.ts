@@ -128,6 +128,8 @@ export const DEFINE_TOOL_OPTION_KEYS = {
   endsLoop: true,
   timeoutMs: true,
   run: 'function',
+  middleware: 'array',
+  exclusive: 'boolean',
   // A tool spread into a new definition (`defineTool({ ...tool, run })`) brings the `definition`
   // made from its schemas: accepted, and made again.
   definition: true,

@@ -194,4 +194,10 @@ export const RUN_TOOL_LOOP_OPTION_KEYS = {
   stopWhen: true,
   toolTimeoutMs: 'number',
   recover: true,
+  resume: 'boolean',
+  heartbeatTimeoutMs: 'number',
+  middleware: 'array',
+  repairToolInput: 'function',
+  prices: 'object',
+  model: 'string',
 } as const satisfies OptionKeys<RunToolLoopOptions>;

@@ -94,6 +94,9 @@ export const RUN_TOOL_OPTION_KEYS = {
   approve: 'function',
   toolTimeoutMs: 'number',
   receivedAt: 'number',
+  middleware: 'array',
+  repairToolInput: 'function',
+  attempt: 'number',
 } as const satisfies OptionKeys<RunToolOptions>;
 
 /**

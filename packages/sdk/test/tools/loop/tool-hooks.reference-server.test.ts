@@ -314,13 +314,12 @@ describe('input repair', () => {
     expect(log).toEqual([]);
   });
 
-  test('a repairer that is not a function fails the run at its start', async () => {
+  test('a repairer that is not a function is a TypeError at the call, before anything is sent', async () => {
     const { client } = setup();
     const { sessionId } = await client.sessions.create({ tools: [tool([])] });
     // @ts-expect-error: a plain-JavaScript mistake
-    const run = client.runToolLoop({ sessionId, content: 'hi', repairToolInput: 'fix' });
-    await expect(run).rejects.toThrow(
-      'runToolLoop: repairToolInput must be a function ({ call, input, issues }) => input, got string',
+    expect(() => client.runToolLoop({ sessionId, content: 'hi', repairToolInput: 'fix' })).toThrow(
+      new TypeError('runToolLoop(): repairToolInput must be a function, got "fix" (a string)'),
     );
   });
 });
@@ -399,6 +398,6 @@ describe('exclusive tools', () => {
         exclusive: 'yes',
         run: () => ({}),
       }),
-    ).toThrow('✖ exclusive must be a boolean\n  → at exclusive');
+    ).toThrow(new TypeError('defineTool("migrate"): exclusive must be a boolean, got "yes" (a string)'));
   });
 });
