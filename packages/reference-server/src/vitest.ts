@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import { createRunnerHarness } from './adapters/runner-harness.js';
-import { rerecordOf, testsNotRun } from './adapters/vitest-tests.js';
 import type { ReferenceServerHandle, UseReferenceServerOptions } from './adapters/runner-options.js';
+import { rerecordOf, testsNotRun } from './adapters/vitest-tests.js';
 import type { JournalFilter } from './testing/journal.js';
 import { type ReceivedOptions, receivedVerdict } from './testing/received-matcher.js';
 

@@ -1,5 +1,5 @@
-import { MAX_TIMER_MS } from '../../internal/timer-delay.js';
 import { checkOptions, describeValue, type OptionKeys } from '../../internal/option-check.js';
+import { MAX_TIMER_MS } from '../../internal/timer-delay.js';
 import type { ToolDefinition } from '../../wire/index.js';
 import type { ToolContext, ToolMiddleware } from './tool-context.js';
 import {
