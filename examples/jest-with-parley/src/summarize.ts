@@ -1,4 +1,4 @@
-import { isAPIError, type Parley, type RequestOptions } from '@parley/sdk';
+import { APIError, type Parley, type RequestOptions } from '@parley/sdk';
 
 /** Options of {@link summarize}. */
 export interface SummarizeOptions extends RequestOptions {
@@ -26,7 +26,7 @@ export async function summarize(
         .map((block) => (block.type === 'text' ? block.text : ''))
         .join('');
     } catch (error) {
-      if (isAPIError(error) && error.status === 503 && attempt < attempts) continue;
+      if (error instanceof APIError && error.status === 503 && attempt < attempts) continue;
       throw error;
     }
   }
