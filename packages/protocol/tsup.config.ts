@@ -1,7 +1,7 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: ['src/index.ts', 'src/openapi.ts', 'src/stream-body-scanner.ts'],
+  entry: ['src/index.ts', 'src/openapi.ts', 'src/stream-body-scanner.ts', 'src/error-codes.ts'],
   format: ['esm', 'cjs'],
   dts: true,
   clean: true,

@@ -19,11 +19,11 @@ describe('bundle size (Vite and esbuild, minified, gzip)', () => {
       expect(report.gzipBytes, `${report.name} (${report.bundler})`).toBeLessThanOrEqual(report.budgetBytes);
       const parts = report.contributors.map((c) => c.what);
       expect(parts.length).toBeGreaterThan(5);
-      // Of @parley/protocol the SDK carries only the dependency-free stream scanner (its build
-      // inlines it) and types; zod is the worker's own (left out).
-      expect(parts.filter((what) => /zod|protocol\/(?!src\/stream-body-scanner\.ts$)/.test(what))).toEqual(
-        [],
-      );
+      // Of @parley/protocol the SDK carries only the dependency-free stream scanner and error-code
+      // table (its build inlines them) and types; zod is the worker's own (left out).
+      expect(
+        parts.filter((what) => /zod|protocol\/(?!src\/(stream-body-scanner|error-codes)\.ts$)/.test(what)),
+      ).toEqual([]);
       expect(parts).toContain('protocol/src/stream-body-scanner.ts');
     }
     // With Vite, the tool helpers are a chunk loaded on the first tool call, not part of a chat
