@@ -13,11 +13,12 @@ const platforms = {
   'tools/worker/platform-web': 'src/tools/worker/platform-web.ts',
 };
 // The modules that re-export a zod-free part of @parley/protocol (the stream scanner shared with the
-// server's proxy, the error-code table): inlined, so that installing the SDK installs neither the
+// server's proxy, the error-code table, the folding of a stream's events shared with its cassettes): inlined, so that installing the SDK installs neither the
 // protocol package nor zod.
 const INLINED = {
   'streaming/stream-body-scanner': 'src/streaming/stream-body-scanner.ts',
   'wire/error-codes': 'src/wire/error-codes.ts',
+  'streaming/reply-folding': 'src/streaming/reply-folding.ts',
 };
 const shared: Options = { sourcemap: true, target: 'es2022' };
 // Declarations marked `@internal` (the transport, the request spec, the recovery's target, the
