@@ -1,7 +1,14 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: ['src/index.ts', 'src/openapi.ts', 'src/stream-body-scanner.ts', 'src/option-check.ts'],
+  entry: [
+    'src/index.ts',
+    'src/openapi.ts',
+    'src/stream-body-scanner.ts',
+    'src/error-codes.ts',
+    'src/reply-folding.ts',
+    'src/option-check.ts',
+  ],
   format: ['esm', 'cjs'],
   dts: true,
   clean: true,

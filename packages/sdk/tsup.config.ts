@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig, type Options } from 'tsup';
 
 export const entry = {
@@ -11,15 +12,32 @@ const platforms = {
   'tools/worker/platform-node': 'src/tools/worker/platform-node.ts',
   'tools/worker/platform-web': 'src/tools/worker/platform-web.ts',
 };
-// The stream scanner shared with the server's proxy and the options check shared with the server,
-// from @parley/protocol: inlined, so that installing the SDK installs neither the protocol package
-// nor zod.
-const SCANNER = 'src/streaming/stream-body-scanner.ts';
-const OPTION_CHECK = 'src/internal/option-check.ts';
+// The modules that re-export a zod-free part of @parley/protocol (the stream scanner shared with the
+// server's proxy, the options check shared with the server, the error-code table, the folding of a
+// stream's events shared with its cassettes): inlined, so that installing the SDK installs neither
+// the protocol package nor zod.
+const INLINED = {
+  'streaming/stream-body-scanner': 'src/streaming/stream-body-scanner.ts',
+  'internal/option-check': 'src/internal/option-check.ts',
+  'wire/error-codes': 'src/wire/error-codes.ts',
+  'streaming/reply-folding': 'src/streaming/reply-folding.ts',
+};
 const shared: Options = { sourcemap: true, target: 'es2022' };
 // Declarations marked `@internal` (the transport, the request spec, the recovery's target, the
 // stream's start options) are left out of the published types: they are not part of the contract.
-export const dts = { entry, compilerOptions: { stripInternal: true } };
+// The error-code table is public: its declarations come from the protocol's source, so the
+// published types name no `@parley/protocol`.
+export const dts = {
+  entry,
+  compilerOptions: {
+    stripInternal: true,
+    paths: {
+      '@parley/protocol/error-codes': [
+        fileURLToPath(new URL('../protocol/src/error-codes.ts', import.meta.url)),
+      ],
+    },
+  },
+};
 
 export default defineConfig([
   // ESM, one file per source file (as the OpenAI and Anthropic SDKs ship): an app's bundler sees the
@@ -28,16 +46,16 @@ export default defineConfig([
   // file would merge them with code every app needs. Types are bundled per entry.
   {
     ...shared,
-    entry: ['src/**/*.ts', `!${SCANNER}`, `!${OPTION_CHECK}`],
+    entry: ['src/**/*.ts', ...Object.values(INLINED).map((file) => `!${file}`)],
     bundle: false,
     format: ['esm'],
     dts,
     clean: false,
   },
-  // The scanner's and the options check's files, each with the protocol's module inside it.
+  // Each of those one file, with the protocol's module inside it.
   {
     ...shared,
-    entry: { 'streaming/stream-body-scanner': SCANNER, 'internal/option-check': OPTION_CHECK },
+    entry: INLINED,
     format: ['esm'],
     noExternal: ['@parley/protocol'],
     clean: false,

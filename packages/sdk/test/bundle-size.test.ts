@@ -19,10 +19,13 @@ describe('bundle size (Vite and esbuild, minified, gzip)', () => {
       expect(report.gzipBytes, `${report.name} (${report.bundler})`).toBeLessThanOrEqual(report.budgetBytes);
       const parts = report.contributors.map((c) => c.what);
       expect(parts.length).toBeGreaterThan(5);
-      // Of @parley/protocol the SDK carries only the dependency-free stream scanner and options
-      // check (its build inlines them) and types; zod is the worker's own (left out).
+      // Of @parley/protocol the SDK carries only the dependency-free stream scanner, options
+      // check, error-code table and folding of a message's events (its build inlines them) and types; zod is the
+      // worker's own (left out).
       expect(
-        parts.filter((what) => /zod|protocol\/(?!src\/(stream-body-scanner|option-check)\.ts$)/.test(what)),
+        parts.filter((what) =>
+          /zod|protocol\/(?!src\/(stream-body-scanner|option-check|error-codes|reply-folding)\.ts$)/.test(what),
+        ),
       ).toEqual([]);
       expect(parts).toContain('protocol/src/stream-body-scanner.ts');
     }

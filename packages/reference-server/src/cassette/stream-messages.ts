@@ -1,6 +1,7 @@
-import { EXCEPTION_EVENT_KINDS, type ToolResultBlock } from '@parley/protocol';
+import { EXCEPTION_EVENT_KINDS } from '@parley/protocol';
+import { MessageFold, parseToolInput } from '@parley/protocol/reply-folding';
 import type { RecordedEvent } from './cassette-format.js';
-import { asArray, field, isRecord, isUsage, type UsageValue } from './json-fields.js';
+import { asArray, field, isUsage, type UsageValue } from './json-fields.js';
 
 const EXCEPTION_KINDS: ReadonlySet<string> = new Set(EXCEPTION_EVENT_KINDS);
 
@@ -20,16 +21,14 @@ export type StreamPart =
     }
   | { kind: 'exception'; eventKind: string; code: unknown; message: unknown };
 
-type OpenBlock =
-  | { kind: 'text'; text: string }
-  | { kind: 'tool'; id: string; name: string; input: string }
-  | { kind: 'result'; block: ToolResultBlock };
-
 interface OpenMessage {
   role: string;
   index: number | undefined;
   events: RecordedEvent[];
-  blocks: Map<number, OpenBlock>;
+  /** Its content as folded so far (blocks are never closed: a stream cut short keeps them). */
+  fold: MessageFold;
+  /** The content-block index of each folded block. */
+  positions: Map<unknown, number>;
   stopped: boolean;
   stopReason?: string;
   usage?: UsageValue;
@@ -72,7 +71,8 @@ export function streamParts(events: readonly RecordedEvent[]): StreamPart[] {
         role: typeof role === 'string' ? role : 'unknown',
         index: typeof index === 'number' ? index : undefined,
         events: [],
-        blocks: new Map(),
+        fold: new MessageFold(),
+        positions: new Map(),
         stopped: false,
       };
     } else if (kind === 'replyStop' || EXCEPTION_KINDS.has(kind)) {
@@ -99,44 +99,11 @@ export function streamParts(events: readonly RecordedEvent[]): StreamPart[] {
 function track(open: OpenMessage, kind: string, payload: unknown): void {
   const position = field(payload, 'contentBlockIndex');
   if (kind === 'contentBlockStart' && typeof position === 'number') {
-    const start = field(payload, 'start');
-    const toolUse = field(start, 'toolUse');
-    const toolResult = field(start, 'toolResult');
-    if (isRecord(toolUse)) {
-      open.blocks.set(position, {
-        kind: 'tool',
-        id: String(toolUse.toolUseId),
-        name: String(toolUse.name),
-        input: '',
-      });
-    } else if (isRecord(toolResult)) {
-      const block: ToolResultBlock = {
-        type: 'tool_result',
-        tool_use_id: String(toolResult.toolUseId),
-        content: [],
-        is_error: toolResult.status === 'error',
-      };
-      open.blocks.set(position, { kind: 'result', block });
-    }
+    const block = open.fold.start(position, field(payload, 'start'));
+    if (block !== undefined && !open.positions.has(block)) open.positions.set(block, position);
   } else if (kind === 'contentBlockDelta' && typeof position === 'number') {
-    const delta = field(payload, 'delta');
-    const block = open.blocks.get(position);
-    const text = field(delta, 'text');
-    const toolInput = field(field(delta, 'toolUse'), 'input');
-    const results = field(delta, 'toolResult');
-    if (typeof text === 'string') {
-      if (block?.kind === 'text') block.text += text;
-      else if (block === undefined) open.blocks.set(position, { kind: 'text', text });
-    } else if (typeof toolInput === 'string' && block?.kind === 'tool') {
-      block.input += toolInput;
-    } else if (Array.isArray(results) && block?.kind === 'result') {
-      for (const part of results) {
-        if (isRecord(part) && 'json' in part) block.block.content.push({ type: 'json', json: part.json });
-        else if (isRecord(part) && typeof part.text === 'string') {
-          block.block.content.push({ type: 'text', text: part.text });
-        }
-      }
-    }
+    const step = open.fold.delta(position, field(payload, 'delta'));
+    if (step !== undefined && !open.positions.has(step.block)) open.positions.set(step.block, position);
   } else if (kind === 'messageStop') {
     open.stopped = true;
     const stopReason = field(payload, 'stopReason');
@@ -148,19 +115,17 @@ function track(open: OpenMessage, kind: string, payload: unknown): void {
 }
 
 function contentOf(open: OpenMessage): unknown[] {
-  return [...open.blocks.entries()]
-    .sort(([a], [b]) => a - b)
-    .map(([, block]) => {
-      if (block.kind === 'text') return { type: 'text', text: block.text };
-      if (block.kind === 'result') return block.block;
-      return { type: 'tool_use', id: block.id, name: block.name, input: parseInput(block.input) };
-    });
+  const positionOf = (block: unknown) => open.positions.get(block) ?? 0;
+  return [...open.fold.content]
+    .sort((a, b) => positionOf(a) - positionOf(b))
+    .map((block) =>
+      block.type === 'tool_use' ? { ...block, input: inputOf(open.fold.inputText(block)) } : block,
+    );
 }
 
-function parseInput(json: string): unknown {
-  if (json === '') return {};
+function inputOf(json: string): unknown {
   try {
-    return JSON.parse(json);
+    return parseToolInput(json);
   } catch {
     return {};
   }
