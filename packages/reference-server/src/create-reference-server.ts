@@ -15,11 +15,11 @@ import { withEdgePolicy } from './http/with-edge-policy.js';
 import { HttpError } from './http-error.js';
 import type { Model } from './model/model.js';
 import type { Script } from './model/scripted-model.js';
+import { ServerPaces } from './model/server-paces.js';
 import { standInModel } from './model/stand-in-model.js';
-import { checkStreamPace, type StreamPace } from './model/stream-pace-options.js';
 import { type CheckingProxy, createCheckingProxy } from './proxy/checking-proxy.js';
 import type { ProxyObserver } from './proxy/proxy-exchange.js';
-import { UPSTREAM_OPTION_KEYS, type UpstreamOptions } from './proxy/upstream-options.js';
+import type { UpstreamOptions } from './proxy/upstream-options.js';
 import {
   type ControlTokenCheck,
   controlTokenMatcher,
@@ -41,24 +41,16 @@ import { systemClock } from './time/system-clock.js';
 export const DEMO_USER: Readonly<User> = { name: 'demo', token: 'parley-demo-token' };
 
 import {
+  checkServerOptions,
   type ReferenceServer,
   type ReferenceServerOptions,
-  SERVER_OPTION_KEYS,
 } from './reference-server-options.js';
 
 export type { ReferenceServer, ReferenceServerOptions } from './reference-server-options.js';
 
 /** Creates the in-memory reference server: every endpoint of docs/protocol.md behind one `fetch`. */
 export function createReferenceServer(options: ReferenceServerOptions = {}): ReferenceServer {
-  checkOptions(options, SERVER_OPTION_KEYS, 'createReferenceServer()');
-  if (options.upstream !== undefined) {
-    checkOptions(options.upstream, UPSTREAM_OPTION_KEYS, 'createReferenceServer({ upstream })');
-  }
-  checkOptions(
-    options.testScopes,
-    { max: 'number', idleMs: 'number' },
-    'createReferenceServer({ testScopes })',
-  );
+  checkServerOptions(options);
   const clock = options.clock ?? systemClock;
   const heartbeatTimeoutMs = options.heartbeatTimeoutMs ?? 15_000;
   const toolCallTimeoutMs = options.toolCallTimeoutMs ?? 600_000;
@@ -91,9 +83,7 @@ export function createReferenceServer(options: ReferenceServerOptions = {}): Ref
       : undefined;
   // A host made with createExtensionHost brings its catalogue and providers, built-in or given.
   const parleyHost = extensions ?? asParleyHost(options.extensionHost);
-  const initialPace = options.pace && checkStreamPace(options.pace, 'createReferenceServer: pace');
-  let serverPace = initialPace;
-  const sessionPaces = new Map<string, StreamPace>();
+  const paces = new ServerPaces(options.pace);
   const host = options.extensionHost ?? extensions;
   const controlToken =
     options.control === true ? (options.controlToken ?? generateControlToken()) : undefined;
@@ -113,8 +103,7 @@ export function createReferenceServer(options: ReferenceServerOptions = {}): Ref
     idleMs: options.testScopes?.idleMs,
     onFullReset: () => {
       controlTokenGuard?.clear();
-      serverPace = initialPace;
-      sessionPaces.clear();
+      paces.reset();
       host?.reset?.();
     },
   });
@@ -126,7 +115,7 @@ export function createReferenceServer(options: ReferenceServerOptions = {}): Ref
     host,
     heartbeatTimeoutMs,
     maxBodyBytes: options.maxBodyBytes ?? 1024 * 1024,
-    pace: (sessionId) => sessionPaces.get(sessionId) ?? serverPace,
+    pace: (sessionId) => paces.of(sessionId),
   };
   const mcpOverHttp = (options.mcpOverHttp ?? options.control === true) && parleyHost !== undefined;
   const core = createProtocolApp(ctx, {
@@ -217,7 +206,7 @@ export function createReferenceServer(options: ReferenceServerOptions = {}): Ref
       return scopes.default.model;
     },
     get pace() {
-      return serverPace;
+      return paces.server;
     },
     control: controlToken !== undefined,
     mcpOverHttp,
@@ -234,12 +223,7 @@ export function createReferenceServer(options: ReferenceServerOptions = {}): Ref
       scopes.default.model = model;
     },
     script: (script: Script) => scopes.default.script(script),
-    setPace: (pace: StreamPace | undefined, scope: { sessionId?: string } = {}) => {
-      const checked = pace && checkStreamPace(pace, 'setPace: pace');
-      if (scope.sessionId === undefined) serverPace = checked;
-      else if (checked === undefined) sessionPaces.delete(scope.sessionId);
-      else sessionPaces.set(scope.sessionId, checked);
-    },
+    setPace: (pace, scope) => paces.set(pace, scope),
     abortReplies,
     extensions,
     proxy,

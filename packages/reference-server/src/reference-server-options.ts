@@ -1,4 +1,4 @@
-import type { OptionKeys } from '@parley/protocol/option-check';
+import { checkOptions, type OptionKeys } from '@parley/protocol/option-check';
 import type { CassetteControl, RecordConfig, ReplayConfig } from './cassette/cassette-config.js';
 import type { Cassette } from './cassette/cassette-format.js';
 import type { AgentDefinition } from './conversation/agents.js';
@@ -11,7 +11,7 @@ import type { Model } from './model/model.js';
 import type { Script } from './model/scripted-model.js';
 import type { StreamPace } from './model/stream-pace.js';
 import type { CheckingProxy } from './proxy/checking-proxy.js';
-import type { UpstreamOptions } from './proxy/upstream-options.js';
+import { UPSTREAM_OPTION_KEYS, type UpstreamOptions } from './proxy/upstream-options.js';
 import type { ChaosOptions } from './testing/chaos-options.js';
 import type { FaultQueue } from './testing/fault-queue.js';
 import type { Journal } from './testing/journal.js';
@@ -255,3 +255,16 @@ export const SERVER_OPTION_KEYS = {
   upstream: 'object',
   pace: 'object',
 } as const satisfies OptionKeys<ReferenceServerOptions>;
+
+/** Checks `createReferenceServer`'s options and those of its objects: an unknown key or a wrong type throws. */
+export function checkServerOptions(options: ReferenceServerOptions): void {
+  checkOptions(options, SERVER_OPTION_KEYS, 'createReferenceServer()');
+  if (options.upstream !== undefined) {
+    checkOptions(options.upstream, UPSTREAM_OPTION_KEYS, 'createReferenceServer({ upstream })');
+  }
+  checkOptions(
+    options.testScopes,
+    { max: 'number', idleMs: 'number' },
+    'createReferenceServer({ testScopes })',
+  );
+}

