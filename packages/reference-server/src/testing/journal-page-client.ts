@@ -27,6 +27,9 @@ interface Filters {
 }
 
 const TOKEN_HEADER = 'x-parley-control-token';
+const TEST_ID_HEADER = 'x-parley-test-id';
+// `?testId=...`: the page shows that test's scope (its sessions and journal) instead of the default one.
+const testId = new URLSearchParams(location.search).get('testId');
 const TOKEN_KEY = 'parley-control-token';
 // The control routes sit next to the page: /_parley/ui or /_parley/ui/ -> /_parley
 const base = location.pathname.replace(/\/ui\/?$/, '');
@@ -61,7 +64,10 @@ const token = readToken();
 
 async function getJson<T>(path: string): Promise<T> {
   const response = await fetch(base + path, {
-    headers: token ? { [TOKEN_HEADER]: token } : {},
+    headers: {
+      ...(token ? { [TOKEN_HEADER]: token } : {}),
+      ...(testId ? { [TEST_ID_HEADER]: testId } : {}),
+    },
     cache: 'no-store',
   });
   if (response.status === 401 || response.status === 403) {

@@ -108,6 +108,8 @@ export const JOURNAL_PAGE_SCRIPT = `
 
   // src/testing/journal-page-client.ts
   var TOKEN_HEADER = "x-parley-control-token";
+  var TEST_ID_HEADER = "x-parley-test-id";
+  var testId = new URLSearchParams(location.search).get("testId");
   var TOKEN_KEY = "parley-control-token";
   var base = location.pathname.replace(/\\/ui\\/?$/, "");
   function $(id) {
@@ -133,7 +135,10 @@ export const JOURNAL_PAGE_SCRIPT = `
   var token = readToken();
   async function getJson(path) {
     const response = await fetch(base + path, {
-      headers: token ? { [TOKEN_HEADER]: token } : {},
+      headers: {
+        ...token ? { [TOKEN_HEADER]: token } : {},
+        ...testId ? { [TEST_ID_HEADER]: testId } : {}
+      },
       cache: "no-store"
     });
     if (response.status === 401 || response.status === 403) {

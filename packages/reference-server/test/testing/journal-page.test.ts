@@ -67,6 +67,33 @@ describe('the journal page /_parley/ui', () => {
     }
   });
 
+  itWithChromium("with ?testId=, the page shows that test's sessions and journal only", async () => {
+    const running = await startServer({ port: 0, control: true });
+    const browser = await launchChromium();
+    try {
+      const call = caller(fetch, running.url);
+      const scoped = { headers: { 'x-parley-test-id': 'checkout > pays' } };
+      const mine = await call('POST', '/v1/sessions', undefined, scoped);
+      await call('POST', `/v1/messages/${mine.body.sessionId}`, { content: 'Hello' }, scoped);
+      const other = await call('POST', '/v1/sessions');
+      await call('POST', `/v1/messages/${other.body.sessionId}`, { content: 'Someone else' });
+
+      const page = browser.context.pages()[0] ?? (await browser.context.newPage());
+      const testId = encodeURIComponent('checkout > pays');
+      await page.goto(`${running.url}/_parley/ui?testId=${testId}#token=${running.server.controlToken}`);
+      await page.locator('body[data-loaded="true"]').waitFor();
+
+      await expect(page.locator('.session').count()).resolves.toBe(1);
+      await expect(page.locator(`[data-session-id="${mine.body.sessionId}"]`).count()).resolves.toBe(1);
+      const apiRows = page.locator('#journal tbody tr', { hasText: '/v1/' });
+      await expect(apiRows.count()).resolves.toBe(2);
+      expect(await page.locator('#journal').textContent()).not.toContain(other.body.sessionId);
+    } finally {
+      await browser.close();
+      await running.close();
+    }
+  });
+
   itWithChromium(
     'for debugging: request time and duration, status colours, filters by session and status, a detail view',
     async () => {
