@@ -1,5 +1,6 @@
 import { seededRandom } from '../utils/seeded-random.js';
 import type { ModelEvent, ModelRequest } from './model.js';
+import { countWords } from './model-events.js';
 import type { StreamPace } from './stream-pace-options.js';
 
 export type { StreamPace } from './stream-pace-options.js';
@@ -8,9 +9,8 @@ export type { StreamPace } from './stream-pace-options.js';
 function wordsOf(event: ModelEvent): number {
   if (!('contentBlockDelta' in event)) return 0;
   const delta = event.contentBlockDelta.delta;
-  // Words as the stand-in counts them (model-events' countWords, not imported: this file loads lazily,
-  // and sharing a module with the first chunk would split it into a chunk of its own).
-  return 'text' in delta ? Math.max(1, delta.text.split(/\s+/).filter((word) => word !== '').length) : 1;
+  // Words as the stand-in counts them.
+  return 'text' in delta ? Math.max(1, countWords(delta.text)) : 1;
 }
 
 /**
