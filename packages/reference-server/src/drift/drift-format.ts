@@ -1,3 +1,4 @@
+import { junitDocument, xml } from '../utils/junit-xml.js';
 import type { DriftDifference, DriftReport, DriftUsage, SessionDrift, TurnDrift } from './drift-types.js';
 
 /** The report as text: a summary line, then each turn that differs and each session that stopped. */
@@ -99,39 +100,17 @@ export function driftReportJunit(report: DriftReport): string {
         '    </testcase>',
     );
   }
-  const counts = `tests="${cases.length}" failures="${failures}"`;
-  const properties = (
-    [
+  return junitDocument({
+    name: 'parley drift',
+    suite: `drift of ${report.cassette}`,
+    cases,
+    failures: failures,
+    properties: [
       ['cassette', report.cassette],
       ['upstream', report.upstream],
       ['ignored', report.ignored.join(',')],
       ['drifts', report.drifts],
       ['violations', report.violations],
-    ] as const
-  ).map(([name, value]) => `      <property name="${name}" value="${xml(String(value))}"/>`);
-  return [
-    '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="parley drift" ${counts}>`,
-    `  <testsuite name="${xml(`drift of ${report.cassette}`)}" ${counts} errors="0" skipped="0">`,
-    '    <properties>',
-    ...properties,
-    '    </properties>',
-    ...cases,
-    '  </testsuite>',
-    '</testsuites>',
-    '',
-  ].join('\n');
-}
-
-// Characters XML 1.0 cannot hold at all (controls but tab, newline and return; lone surrogates).
-const NOT_XML = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
-
-function xml(text: string): string {
-  return text
-    .replace(NOT_XML, '\uFFFD')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&apos;');
+    ],
+  });
 }

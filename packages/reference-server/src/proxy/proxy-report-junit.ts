@@ -1,3 +1,4 @@
+import { junitDocument, xml } from '../utils/junit-xml.js';
 import type { ProxyReportSnapshot } from './proxy-report.js';
 import { ruleText } from './proxy-violations-error.js';
 
@@ -31,41 +32,18 @@ export function proxyReportJunit(report: ProxyReportSnapshot): string {
     const name = `no protocol violations in ${report.requests} requests`;
     cases.push(`    <testcase classname="protocol" name="${xml(name)}"/>`);
   }
-  const counts = `tests="${cases.length}" failures="${report.violations === 0 ? 0 : cases.length}"`;
-  const properties = (
-    [
+  return junitDocument({
+    name: 'parley checking proxy',
+    suite: `protocol of ${report.upstream}`,
+    cases,
+    failures: report.violations === 0 ? 0 : cases.length,
+    properties: [
       ['upstream', report.upstream],
       ['requests', report.requests],
       ['requestsWithViolations', report.requestsWithViolations],
       ['violations', report.violations],
       ['unreachable', report.unreachable],
       ['timeouts', report.timeouts],
-    ] as const
-  ).map(([name, value]) => `      <property name="${name}" value="${xml(String(value))}"/>`);
-  return [
-    '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="parley checking proxy" ${counts}>`,
-    `  <testsuite name="${xml(`protocol of ${report.upstream}`)}" ${counts} errors="0" skipped="0">`,
-    '    <properties>',
-    ...properties,
-    '    </properties>',
-    ...cases,
-    '  </testsuite>',
-    '</testsuites>',
-    '',
-  ].join('\n');
-}
-
-// Characters XML 1.0 cannot hold at all (controls but tab, newline and return; lone surrogates).
-const NOT_XML = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
-
-/** Text for an XML attribute or element: escaped, and characters XML cannot hold replaced. */
-function xml(text: string): string {
-  return text
-    .replace(NOT_XML, '\uFFFD')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&apos;');
+    ],
+  });
 }
