@@ -8,6 +8,7 @@ export default defineConfig({
     'src/error-codes.ts',
     'src/reply-folding.ts',
     'src/option-check.ts',
+    'src/wire/index.ts',
   ],
   format: ['esm', 'cjs'],
   dts: true,

@@ -25,8 +25,8 @@ const INLINED = {
 const shared: Options = { sourcemap: true, target: 'es2022' };
 // Declarations marked `@internal` (the transport, the request spec, the recovery's target, the
 // stream's start options) are left out of the published types: they are not part of the contract.
-// The error-code table is public: its declarations come from the protocol's source, so the
-// published types name no `@parley/protocol`.
+// The error-code table and the wire types are public: their declarations come from the protocol's
+// source, so the published types name no `@parley/protocol`.
 export const dts = {
   entry,
   compilerOptions: {
@@ -35,6 +35,7 @@ export const dts = {
       '@parley/protocol/error-codes': [
         fileURLToPath(new URL('../protocol/src/error-codes.ts', import.meta.url)),
       ],
+      '@parley/protocol/wire': [fileURLToPath(new URL('../protocol/src/wire/index.ts', import.meta.url))],
     },
   },
 };

@@ -1,4 +1,7 @@
 import * as z from 'zod';
+import type { JsonObject } from './wire/content.js';
+
+export type { JsonObject };
 
 /** `{ type: 'text', text }`: most user and assistant turns are a single text block. */
 export const TextBlockSchema = z.looseObject({
@@ -9,7 +12,6 @@ export type TextBlock = z.infer<typeof TextBlockSchema>;
 
 /** A JSON object: tool inputs and tool outputs are always objects. */
 export const JsonObjectSchema = z.record(z.string(), z.unknown());
-export type JsonObject = Record<string, unknown>;
 
 /**
  * `{ type: 'tool_use', id, name, input }`: the model asks for a tool. `id` is the toolUseId, which is

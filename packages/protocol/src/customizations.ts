@@ -1,5 +1,14 @@
 import * as z from 'zod';
-import { MAX_TOOLS_PER_SESSION, type ToolDefinition, ToolDefinitionSchema } from './tool-definition.js';
+import { MAX_TOOLS_PER_SESSION, ToolDefinitionSchema } from './tool-definition.js';
+
+export type {
+  Customizations,
+  Extensions,
+  FullCustomizations,
+  MinimalCustomizations,
+  RagConfig,
+  SimpleCustomizations,
+} from './wire/customizations.js';
 
 /** `rag.maxResults` when omitted, and its largest accepted value. */
 export const RAG_MAX_RESULTS_DEFAULT = 5;
@@ -19,20 +28,6 @@ export const RagConfigSchema = z.strictObject({
     })
     .optional(),
 });
-export type RagConfig = {
-  /** Indexes to search; all registered indexes when omitted. */
-  indexes?: string[];
-  /** Retrieve documents for the first user message and inject them as a `system` message. */
-  prefetchEnabled?: boolean;
-  /** Documents per query, 1 to 50; 5 when omitted. */
-  maxResults?: number;
-  tagFilter?: {
-    /** For every named tag, a document must carry one of the accepted values. */
-    include?: Record<string, string[]>;
-    /** A document carrying any listed value of a named tag is dropped. */
-    exclude?: Record<string, string[]>;
-  };
-};
 
 export const ExtensionsSchema = z.strictObject({
   tools: z
@@ -52,14 +47,6 @@ export const ExtensionsSchema = z.strictObject({
   rag: RagConfigSchema.optional(),
   mcpProviders: z.array(z.string().min(1)).optional(),
 });
-export type Extensions = {
-  /** Client-supplied tools, keyed by name. */
-  tools?: Record<string, ToolDefinition>;
-  /** Document retrieval. */
-  rag?: RagConfig;
-  /** Tool providers loaded through the gateway, e.g. `['erp']`. */
-  mcpProviders?: string[];
-};
 
 /**
  * The wire schema of `customizations`: every field optional, `agentId` and `model` mutually
@@ -90,29 +77,3 @@ export const CustomizationsSchema = z
       });
     }
   });
-
-/** Simple (most common): an agent bundle, optionally extensions and a product. */
-export interface SimpleCustomizations {
-  agentId: string;
-  model?: never;
-  sessionData?: never;
-  product?: string;
-  extensions?: Extensions;
-}
-/** Full (advanced): a foundation model instead of an agent; compose prompts and tools yourself. */
-export interface FullCustomizations {
-  model: string;
-  agentId?: never;
-  sessionData?: never;
-  product?: string;
-  extensions?: Extensions;
-}
-/** Minimal: no agent, no model; resolves to the default agent at message time. */
-export interface MinimalCustomizations {
-  agentId?: never;
-  model?: never;
-  product?: string;
-  extensions?: Extensions;
-  sessionData?: unknown;
-}
-export type Customizations = SimpleCustomizations | FullCustomizations | MinimalCustomizations;

@@ -1,6 +1,9 @@
 import * as z from 'zod';
 import { JsonObjectSchema } from './content.js';
 import { MessageSchema } from './message.js';
+import type { StopReason } from './wire/message.js';
+
+export type { SendMessageRequest, StopReason } from './wire/message.js';
 
 const TEXT_BLOCK_EXAMPLE = '{ "type": "text", "text": "..." }';
 
@@ -52,20 +55,7 @@ export const SendMessageRequestSchema = z.strictObject({
     )
     .optional(),
 });
-export type SendMessageRequest = { content?: string | UserContentBlock[] };
 
-/** Why the model stopped. Bedrock's values; unknown future values pass through. */
-export type StopReason =
-  | 'end_turn'
-  | 'tool_use'
-  | 'max_tokens'
-  | 'stop_sequence'
-  | 'guardrail_intervened'
-  | 'content_filtered'
-  | 'malformed_model_output'
-  | 'malformed_tool_use'
-  | 'model_context_window_exceeded'
-  | (string & {});
 export const StopReasonSchema = z.string() as z.ZodType<StopReason>;
 
 export const ToolCallStateSchema = z.enum(['PENDING', 'PROCESSING', 'COMPLETE', 'ERROR', 'ABANDONED']);

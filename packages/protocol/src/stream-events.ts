@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { RoleSchema } from './message.js';
-import { MessageReplySchema } from './send-message.js';
+import { MessageReplySchema, StopReasonSchema } from './send-message.js';
 
 /**
  * Events of `POST /v1/messages/:sessionId/stream`, in Amazon Bedrock ConverseStream shapes: each event
@@ -44,7 +44,7 @@ export const ContentBlockStopSchema = z.looseObject({ contentBlockIndex: z.numbe
 
 /** `stopReason` is present on assistant messages only. */
 export const MessageStopSchema = z.looseObject({
-  stopReason: z.string().optional(),
+  stopReason: StopReasonSchema.optional(),
   additionalModelResponseFields: z.unknown().optional(),
 });
 

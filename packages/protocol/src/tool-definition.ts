@@ -1,5 +1,7 @@
 import * as z from 'zod';
 
+export type { ToolDefinition } from './wire/customizations.js';
+
 /** Tool names: 1 to 64 letters, digits, `_` or `-` (what model providers accept). */
 export const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
 export const ToolNameSchema = z
@@ -19,12 +21,5 @@ export const ToolDefinitionSchema = z.strictObject({
   requestArgs: z.looseObject({ type: z.literal('object') }),
   responseShape: JsonSchemaObjectSchema.optional(),
 });
-export type ToolDefinition = {
-  name: string;
-  description: string;
-  requestArgs: { type: 'object'; [key: string]: unknown };
-  responseShape?: Record<string, unknown>;
-};
-
 /** At most this many client tools per session. */
 export const MAX_TOOLS_PER_SESSION = 64;

@@ -60,8 +60,18 @@ describe('the published types are a contract', () => {
   });
 
   it('inline the protocol types they name: they import neither @parley/protocol nor zod', () => {
-    expect(declarations).not.toMatch(/from ['"](@parley\/protocol|zod)/);
+    expect(declarations).not.toMatch(/(from |import\()['"](@parley\/protocol|zod)/);
     expect(declarations).toMatch(/\bERROR_CODES\b/);
+    // The wire types (`@parley/protocol/wire`) are declared in place.
+    for (const name of [
+      'Message',
+      'MessageReply',
+      'StopReason',
+      'StreamEventPayloads',
+      'ErrorDetailsByCode',
+    ]) {
+      expect(declarations).toMatch(new RegExp(`\\btype ${name} = `));
+    }
   });
 
   it('declare the public names', () => {

@@ -1,6 +1,6 @@
-// The wire types of the protocol, written out as plain TypeScript so the SDK's declarations need no
-// schema library (the protocol's own types are inferred from zod schemas). A type test
-// (test/types/wire-types.test-d.ts) checks every one against @parley/protocol.
+// The content blocks of a message, as a client reads them (`@parley/protocol/wire`: plain types, no
+// schema library). The schemas in ../content.ts and ../send-message.ts are checked against them
+// (test/wire-types.test-d.ts).
 
 /** A JSON object: tool inputs and tool outputs are always objects. */
 export type JsonObject = Record<string, unknown>;
