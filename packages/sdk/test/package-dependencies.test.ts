@@ -9,6 +9,6 @@ const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.
 test('the SDK installs no schema library: neither zod nor @parley/protocol (which needs zod) is a dependency', () => {
   expect(Object.keys(manifest.dependencies)).not.toContain('zod');
   expect(Object.keys(manifest.dependencies)).not.toContain('@parley/protocol');
-  // The protocol stays a dev dependency: the type tests check the SDK's wire types against it.
+  // The protocol stays a dev dependency: the build inlines its wire types and zod-free modules.
   expect(Object.keys(manifest.devDependencies)).toContain('@parley/protocol');
 });
