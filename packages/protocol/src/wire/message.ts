@@ -50,9 +50,10 @@ export type Usage = {
 
 /**
  * The buffered reply (and, inside `replyStop`, the end of a streamed one). The server always sends
- * `stopReason` and `heartbeatTimeoutMs`; a reply the `recover` option took from the session
- * (action `use`) has what the session says, and leaves out what it does not (docs/sdk.md,
- * "Recovery").
+ * `stopReason` and `heartbeatTimeoutMs`. Both are optional here on purpose (the client's leniency;
+ * the schema requires them): a reply a client rebuilt from the session, as the SDK's `recover`
+ * option does (action `use`), has what the session says and leaves out what it does not
+ * (docs/sdk.md, "Recovery").
  */
 export type MessageReply = {
   sessionId: string;

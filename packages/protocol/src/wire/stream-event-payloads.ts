@@ -95,5 +95,5 @@ export type StreamEventPayloads = {
   serviceUnavailableException: ExceptionPayload;
 };
 
-/** An event kind this SDK version knows. */
+/** An event kind this version of the protocol knows (a newer server may send others). */
 export type KnownStreamEventKind = keyof StreamEventPayloads;
