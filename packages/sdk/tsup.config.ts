@@ -41,9 +41,9 @@ export const dts = {
 
 export default defineConfig([
   // ESM, one file per source file (as the OpenAI and Anthropic SDKs ship): an app's bundler sees the
-  // SDK's own module graph, drops the modules it does not use, and splits the tool helpers (loaded
-  // by `client.runToolLoop` / `client.tools.run` on first use) into their own chunk. A pre-bundled
-  // file would merge them with code every app needs. Types are bundled per entry.
+  // SDK's own module graph, drops the modules it does not use, and splits off the tool helpers
+  // (imported by `client.runToolLoop` / `client.tools.run` on first use). A pre-bundled file would
+  // merge them with code every app needs. Types are bundled per entry.
   {
     ...shared,
     entry: ['src/**/*.ts', ...Object.values(INLINED).map((file) => `!${file}`)],
