@@ -15,7 +15,9 @@ const platforms = {
 // The modules that re-export a zod-free part of @parley/protocol (the stream scanner shared with the
 // server's proxy, the options check shared with the server, the error-code table, the folding of a
 // stream's events shared with its cassettes): inlined, so that installing the SDK installs neither
-// the protocol package nor zod.
+// the protocol package nor zod. SDK files import these modules, never `@parley/protocol/...`: the
+// ESM build below transpiles file by file, and esbuild leaves a bare import as it is when it does
+// not bundle, so the published file would import a package users do not install.
 const INLINED = {
   'streaming/stream-body-scanner': 'src/streaming/stream-body-scanner.ts',
   'internal/option-check': 'src/internal/option-check.ts',
@@ -42,9 +44,9 @@ export const dts = {
 
 export default defineConfig([
   // ESM, one file per source file (as the OpenAI and Anthropic SDKs ship): an app's bundler sees the
-  // SDK's own module graph, drops the modules it does not use, and splits the tool helpers (loaded
-  // by `client.runToolLoop` / `client.tools.run` on first use) into their own chunk. A pre-bundled
-  // file would merge them with code every app needs. Types are bundled per entry.
+  // SDK's own module graph, drops the modules it does not use, and splits off the tool helpers
+  // (imported by `client.runToolLoop` / `client.tools.run` on first use). A pre-bundled file would
+  // merge them with code every app needs. Types are bundled per entry.
   {
     ...shared,
     entry: ['src/**/*.ts', ...Object.values(INLINED).map((file) => `!${file}`)],

@@ -4,7 +4,7 @@
 // user's bundler would build it, minified, and each output file gzipped:
 // - with Vite (Rollup), the budgets' bundler: it drops unused modules before it splits code, so the
 //   tool helpers (run-tool, heartbeat, p-limit), which `client.runToolLoop` and `client.tools.run`
-//   load on their first call, become a chunk that an app downloads only when it runs a tool;
+//   import on their first call, become chunks that an app downloads only when it runs a tool;
 // - with esbuild, printed beside it: esbuild puts a file in every chunk of the entries that can
 //   reach it, and the main entry also exports the tool helpers, so they stay in the first download.
 // An app's first download is its entry chunk and the chunks it imports statically. The SDK resolves
@@ -94,7 +94,10 @@ export const BUNDLES: BundleSpec[] = [
     // 36 KB since issue 33: re-attaching after a crash, tool middleware, input repair, exclusive
     // tools, usage budgets.
     // 37 KB once issues 31 and 33 landed together (37,337 B with Vite).
-    budgetBytes: { vite: 37 * 1024, esbuild: 37 * 1024 },
+    // 39 KB since the modules that only made a chunk went (issue 31): each call site imports the
+    // module it runs (the tool loop's body, `runTool`, the loop's spans, the two recoveries), and
+    // the bundlers make a file of each (39,115 B with Vite, 38,230 B with esbuild).
+    budgetBytes: { vite: 39 * 1024, esbuild: 39 * 1024 },
     external: ['zod'],
   },
 ];

@@ -12,7 +12,7 @@ describe('bundle size (Vite and esbuild, minified, gzip)', () => {
     expect(BUNDLES.map((b) => [b.name, b.budgetOf, b.budgetBytes])).toEqual([
       ['chat app', 'initial', { vite: 21 * 1024, esbuild: 21 * 1024 }],
       ['partial-input app', 'initial', { vite: 28 * 1024, esbuild: 28 * 1024 }],
-      ['tool worker', 'total', { vite: 37 * 1024, esbuild: 37 * 1024 }],
+      ['tool worker', 'total', { vite: 39 * 1024, esbuild: 39 * 1024 }],
     ]);
     expect(reports).toHaveLength(6);
     for (const report of reports) {

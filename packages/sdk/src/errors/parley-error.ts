@@ -5,8 +5,9 @@
 const BRAND = Symbol.for('parley.error');
 
 /**
- * The key of each SDK error class's own brand name (a static field, so that a bundler can still drop
- * a class nobody uses). A class without its own (a user's subclass) has no brand of its own.
+ * The key of each SDK error class's own brand name: a static field each class declares beside its
+ * `name`, so a new class is branded where it is written, with no list of classes to keep in step.
+ * A class without its own (a user's subclass) has no brand of its own.
  *
  * @internal
  */

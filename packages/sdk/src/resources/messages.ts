@@ -2,9 +2,9 @@ import { APIPromise } from '../core/api-promise.js';
 import { type HttpClient, REQUEST_OPTION_KEYS, type RequestOptions } from '../core/http-client.js';
 import { ExportMessagesShape, MessageReplyShape, RewindShape } from '../core/response-shapes.js';
 import { backoffMs } from '../core/retry-policy.js';
+import { loadOnce } from '../internal/load-once.js';
 import { checkId, checkOptions, type OptionKeys } from '../internal/option-check.js';
 import { pathSegment } from '../internal/path.js';
-import { loadRecovery } from '../recovery/load-recovery.js';
 import { RECOVER_OPTION_KEYS, type RecoverOptions } from '../recovery/recover-options.js';
 import type { RecoveryClient } from '../recovery/recovery-call.js';
 import type { StreamTimeouts } from '../streaming/body-reader.js';
@@ -71,6 +71,10 @@ function checkSend(where: string, sessionId: string, options: SendRequestOptions
   if (typeof recover === 'object') checkOptions(recover, RECOVER_OPTION_KEYS, `${where} recover`);
 }
 
+// The recovery of the `recover` option, loaded with the first call that asks for it.
+const loadRecoveringSend = loadOnce(() => import('../recovery/recovering-send.js'));
+const loadStreamRecovery = loadOnce(() => import('../recovery/stream-recovery.js'));
+
 /** Params of `client.messages.export`. */
 export interface ExportMessagesParams {
   /** Also the retracted messages. Default false. */
@@ -110,7 +114,7 @@ export class Messages {
       // `recover` is taken off here, once: the recovery sends and reads with the rest.
       const { recover, ...requestOptions } = options;
       const call = { sessionId, body, options: requestOptions, recover };
-      return new APIPromise(loadRecovery().then((r) => r.sendWithRecovery(this.#recovery, call)));
+      return new APIPromise(loadRecoveringSend().then((r) => r.sendWithRecovery(this.#recovery, call)));
     }
     return this.#http.request<MessageReply>(
       {
@@ -160,10 +164,10 @@ export class Messages {
     // With a tracer, each request of the stream is a child of the stream's span.
     const open = (sent: SendMessageParams, signal: AbortSignal) =>
       traced ? traced.open((traceContext) => send(sent, signal, traceContext)) : send(sent, signal);
-    // With `recover`, the recovery (loaded on first use) opens the stream and takes over failures.
+    // With `recover`, the recovery opens the stream and takes over failures.
     const recovery =
       recover &&
-      loadRecovery().then((r) =>
+      loadStreamRecovery().then((r) =>
         r.streamRecovery(this.#recovery, { sessionId, body, options: requestOptions, recover }, open),
       );
     return MessageStream.start<M>({

@@ -1,13 +1,16 @@
 import type { APIPromise } from '../core/api-promise.js';
 import { type HttpClient, REQUEST_OPTION_KEYS, type RequestOptions } from '../core/http-client.js';
 import { ToolCallShape } from '../core/response-shapes.js';
+import { loadOnce } from '../internal/load-once.js';
 import { checkOptions } from '../internal/option-check.js';
 import { pathSegment } from '../internal/path.js';
 import type { AnyTool } from '../tools/define/define-tool.js';
-import { loadToolHelpers } from '../tools/load-tool-helpers.js';
 import type { RunToolOptions } from '../tools/run/run-tool.js';
 import type { ToolRunResult } from '../tools/run/tool-run-result.js';
 import type { ToolCall } from '../wire/index.js';
+
+// `runTool` (with the heartbeat), loaded with the first `client.tools.run`.
+const loadRunTool = loadOnce(() => import('../tools/run/run-tool.js'));
 
 /** `client.tools`: report on the client tool calls a reply stopped for. */
 export class Tools {
@@ -125,8 +128,7 @@ export class Tools {
     tool: TTool,
     options?: Omit<RunToolOptions, 'sessionId' | 'pending' | 'tool'>,
   ): Promise<ToolRunResult<TTool>> {
-    // The tool helpers (run-tool, heartbeat) load on the first run.
-    return loadToolHelpers().then(({ runTool }) =>
+    return loadRunTool().then(({ runTool }) =>
       runTool(this, { tracer: this.#http.tracer, ...options, sessionId, pending, tool }),
     );
   }

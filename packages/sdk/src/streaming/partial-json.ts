@@ -1,30 +1,43 @@
-import { JSONParser } from '@streamparser/json';
+import { JSONParser, type JsonTypes } from '@streamparser/json';
 import type { ToolInputParser } from './tool-input-delta.js';
 
-type Container = Record<string | number, unknown>;
+/** A member's key: an object's property name or an array's index. */
+type Key = string | number;
 
-/** Sets a member; defineProperty, not assignment, so a `__proto__` member stays a member. */
-function set(container: Container, key: string | number, value: unknown): void {
+/** Sets a member of an object; defineProperty, not assignment, so a `__proto__` member stays a member. */
+function set(object: Record<string, unknown>, key: Key, value: unknown): void {
   if (key === '__proto__') {
-    Object.defineProperty(container, key, { value, enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
   } else {
-    container[key] = value;
+    object[key] = value;
   }
 }
 
 /**
- * A container the parser is still filling, as this parser follows it: the parser's own object or
- * array, and for an object its keys in the order they arrived (the parser only ever adds members
- * to an open container, and never touches a closed one again).
+ * A container the parser is still filling, as this parser follows it: the parser's own array, or
+ * its own object with its keys in the order they arrived (the parser only ever adds members to an
+ * open container, and never touches a closed one again).
  */
-interface OpenContainer {
-  value: Container;
+type OpenContainer = OpenArray | OpenObject;
+
+interface OpenArray {
+  kind: 'array';
+  value: JsonTypes.JsonArray;
   /** Its key in the container above it (`undefined` for the root). */
-  key: string | number | undefined;
-  /** An object's keys as they arrived; `undefined` for an array. */
-  keys: Array<string | number> | undefined;
+  key: Key | undefined;
   /** Members so far. */
   size: number;
+}
+
+interface OpenObject {
+  kind: 'object';
+  value: JsonTypes.JsonObject;
+  /** Its key in the container above it (`undefined` for the root). */
+  key: Key | undefined;
+  /** Members so far. */
+  size: number;
+  /** Its keys as they arrived. */
+  keys: Key[];
 }
 
 /**
@@ -36,6 +49,12 @@ interface Frame {
   size: number;
 }
 
+/** A member a snapshot adds after the ones it copies: the string being read, or an open child. */
+interface Member {
+  key: Key;
+  value: unknown;
+}
+
 /** Where the value stood after one fragment: enough to build its snapshot later. */
 interface Mark {
   /** The open containers, root first; a new array whenever one opens or closes, never changed. */
@@ -43,42 +62,43 @@ interface Mark {
   /** The innermost open container's size. */
   size: number;
   /** The string being read, and its key in the innermost open container. */
-  pending: { key: string | number; value: string } | undefined;
+  pending: Member | undefined;
   /** The root once it is complete (or a root that is not a container). */
   done: { value: unknown } | undefined;
+}
+
+/** A copy of an open container: its first `size` members, then `last` if given. */
+function copy(open: OpenContainer, size: number, last: Member | undefined): unknown {
+  if (open.kind === 'array') {
+    const members: unknown[] = open.value.slice(0, size);
+    if (last) members.push(last.value);
+    return members;
+  }
+  const members: Record<string, unknown> = {};
+  for (const key of open.keys.slice(0, size)) set(members, key, open.value[key]);
+  if (last) set(members, last.key, last.value);
+  return members;
 }
 
 /**
  * The value as it stood at `mark`: the open containers along the path are copied (their members
  * as they were then), everything inside them that was complete by then is shared: the parser does
  * not change a closed container. So a snapshot costs the size of the containers still open, never
- * the whole value.
+ * the whole value. The innermost open container gets the string being read; each container above
+ * it gets its open child's copy in place of the child itself (its last member, counted when it
+ * opened).
  */
 function build(mark: Mark): unknown {
   if (mark.done) return mark.done.value;
-  const { path, pending } = mark;
-  let child: unknown;
+  const { path } = mark;
+  let member = mark.pending;
+  let snapshot: unknown = {};
   for (let depth = path.length - 1; depth >= 0; depth--) {
-    const { open, size: sizeThen } = path[depth] as Frame;
-    const size = depth === path.length - 1 ? mark.size : sizeThen;
-    let copy: Container;
-    if (open.keys === undefined) {
-      copy = (open.value as unknown as unknown[]).slice(0, size) as unknown as Container;
-    } else {
-      copy = {};
-      for (let i = 0; i < size; i++) {
-        const key = open.keys[i] as string | number;
-        set(copy, key, open.value[key]);
-      }
-    }
-    if (depth === path.length - 1) {
-      if (pending) set(copy, pending.key, pending.value);
-    } else {
-      set(copy, path[depth + 1]?.open.key as string | number, child);
-    }
-    child = copy;
+    const { open, size } = path[depth] as Frame;
+    snapshot = copy(open, depth === path.length - 1 ? mark.size : size - 1, member);
+    member = open.key === undefined ? undefined : { key: open.key, value: snapshot };
   }
-  return child ?? {};
+  return snapshot;
 }
 
 /**
@@ -106,15 +126,16 @@ export function partialJsonParser(): ToolInputParser {
   parser.onValue = ({ value, key, parent, stack, partial }) => {
     pending = undefined;
     if (partial) {
-      if (stack.length > path.length) {
+      if (stack.length > path.length && parent !== undefined) {
         // A container opened: the parser attached it to the open container above, under the
-        // key of the parser's newest stack frame.
+        // key of the parser's newest stack frame (every frame below the root has one).
         const above = path.at(-1)?.open;
         const at = stack.at(-1)?.key;
-        const container = parent as Container;
-        const open = { value: container, key: at, keys: Array.isArray(container) ? undefined : [], size: 0 };
+        const open: OpenContainer = Array.isArray(parent)
+          ? { kind: 'array', value: parent, key: at, size: 0 }
+          : { kind: 'object', value: parent, key: at, size: 0, keys: [] };
         if (above) {
-          above.keys?.push(at as string | number);
+          if (above.kind === 'object' && at !== undefined) above.keys.push(at);
           above.size++;
           path = [...path.slice(0, -1), { open: above, size: above.size }, { open, size: 0 }];
         } else {
@@ -133,7 +154,7 @@ export function partialJsonParser(): ToolInputParser {
       if (open && key !== undefined) {
         // A complete member. A key that comes twice is listed twice: a snapshot sets it twice,
         // and shows the later value at its first place, as the parser's object does.
-        open.keys?.push(key);
+        if (open.kind === 'object') open.keys.push(key);
         open.size++;
       }
     }

@@ -52,8 +52,8 @@ export type ToolInputParser = (fragment: string) => () => unknown;
 export type ToolInputDeltaMaker = (block: ToolUseBlock, fragment: string) => ToolInputDelta | undefined;
 
 /**
- * The partial input parsing of a stream: `partialInput()` from `@parley/sdk/partial-input` builds
- * one (the JSON parser lives there, so an app that does not use it does not bundle it).
+ * The partial input parsing of a stream: `partialInput()` from `@parley/sdk/partial-input` (the
+ * entry that carries the JSON parser) builds one.
  */
 export interface PartialInput<M extends ToolInputMap = AnyToolInputs> {
   /** Called once per stream: its delta maker, which keeps a parser per tool call. */

@@ -51,14 +51,17 @@ export function sends(server: ReferenceServer): unknown[] {
 }
 
 /**
- * Loads the chunks the SDK loads on first use (the recovery, the tool helpers). Call it before
- * fake timers start: a module's first dynamic import stalls in vitest's module runner while
- * setTimeout is faked.
+ * Loads the modules the SDK imports on first use (the recovery, the tool loop's body, `runTool`).
+ * Call it before fake timers start: a module's first dynamic import stalls in vitest's module
+ * runner while setTimeout is faked.
  */
-export function loadLazyChunks(): Promise<unknown> {
+export function loadLazyModules(): Promise<unknown> {
   return Promise.all([
-    import('../../src/recovery/recovery-helpers.js'),
-    import('../../src/tools/tool-helpers.js'),
+    import('../../src/recovery/recovering-send.js'),
+    import('../../src/recovery/stream-recovery.js'),
+    import('../../src/tools/loop/tool-loop-steps.js'),
+    import('../../src/tools/loop/tool-loop-trace.js'),
+    import('../../src/tools/run/run-tool.js'),
   ]);
 }
 
@@ -79,11 +82,11 @@ export async function turns(count: number): Promise<void> {
 }
 
 /**
- * Fake `setTimeout` for each test of the file (the recovery's waits), the lazy chunks loaded
- * before (see {@link loadLazyChunks}), real timers back after each test.
+ * Fake `setTimeout` for each test of the file (the recovery's waits), the modules the SDK
+ * imports on first use loaded before (see {@link loadLazyModules}), real timers back after each test.
  */
 export function useFakeTimeouts(): void {
-  beforeAll(loadLazyChunks);
+  beforeAll(loadLazyModules);
   beforeEach(() => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
   });

@@ -1,11 +1,11 @@
 import { createReferenceServer } from '@parley/reference-server';
 import { defineTool, jsonSchema, Parley, type ToolCallState } from '@parley/sdk';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { loadLazyChunks, settle } from './helpers.js';
+import { loadLazyModules, settle } from './helpers.js';
 
 const LEASE_MS = 3_000;
 
-beforeAll(loadLazyChunks);
+beforeAll(loadLazyModules);
 beforeEach(() => {
   // `Date` too: the reference server's clock reads it, so a lease goes stale on fake time.
   vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });

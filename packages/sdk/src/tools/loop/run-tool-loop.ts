@@ -1,9 +1,9 @@
 import { DEFAULT_MAX_STEPS, DEFAULT_TOOL_CONCURRENCY } from '../../defaults.js';
 import { ToolNotDeclaredError } from '../../errors/index.js';
+import { loadOnce } from '../../internal/load-once.js';
 import { checkId, checkOptions, describeValue } from '../../internal/option-check.js';
 import { RECOVER_OPTION_KEYS } from '../../recovery/recover-options.js';
 import type { AnyTool } from '../define/define-tool.js';
-import { loadToolHelpers } from '../load-tool-helpers.js';
 import {
   RUN_TOOL_LOOP_OPTION_KEYS,
   type RunToolLoopOptions,
@@ -17,6 +17,11 @@ export type {
   ToolLoopSendOptions,
   ToolLoopStream,
 } from './tool-loop-options.js';
+
+// The loop's body (with `runTool` and the heartbeat), loaded with the first run; its spans, with
+// the first traced run.
+const loadLoopSteps = loadOnce(() => import('./tool-loop-steps.js'));
+const loadLoopTrace = loadOnce(() => import('./tool-loop-trace.js'));
 
 /**
  * Sends the user's turn and keeps the conversation going until the model stops asking for tools:
@@ -54,18 +59,14 @@ export function runToolLoop(client: ToolLoopClient, options: RunToolLoopOptions)
   }
   const config = { maxSteps, concurrency, tools };
   const { tracer } = client;
-  // The loop's body (with the tool helpers) loads on the first run.
-  return new ToolLoopRun(
-    (emit, signal) =>
-      loadToolHelpers().then(({ runToolLoopSteps, ToolLoopTrace }) =>
-        tracer
-          ? ToolLoopTrace.run(tracer, { ...options, maxSteps }, (trace) =>
-              runToolLoopSteps(client, options, { ...config, trace }, emit, signal),
-            )
-          : runToolLoopSteps(client, options, config, emit, signal),
-      ),
-    options.signal,
-  );
+  return new ToolLoopRun(async (emit, signal) => {
+    const { runToolLoopSteps } = await loadLoopSteps();
+    if (!tracer) return runToolLoopSteps(client, options, config, emit, signal);
+    const { ToolLoopTrace } = await loadLoopTrace();
+    return ToolLoopTrace.run(tracer, { ...options, maxSteps }, (trace) =>
+      runToolLoopSteps(client, options, { ...config, trace }, emit, signal),
+    );
+  }, options.signal);
 }
 
 function atLeastOne(name: string, value: number): number {

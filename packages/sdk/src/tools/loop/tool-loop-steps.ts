@@ -1,5 +1,5 @@
-// The tool loop's body: send, run the pending tools, resume. `runToolLoop` loads it on its first
-// run, with the other tool helpers (../tool-helpers.ts).
+// The tool loop's body: send, run the pending tools, resume. `runToolLoop` loads it with its first
+// run.
 import { CallbackFailures, callbackError } from '../../internal/callback-failures.js';
 import { linkedSignal } from '../../internal/linked-signal.js';
 import type { RecoverOptions, RecoveryAttempt } from '../../recovery/recover-options.js';
