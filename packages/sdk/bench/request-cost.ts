@@ -3,10 +3,10 @@
 // request), a per-call time limit, maxRetries 0 (what the automatic heartbeat passes). CHAINS chains
 // run at once, each sending CALLS beats in a row to one reference server (child process, so the
 // CPU is the client's). Prints, never asserts. Run after `pnpm build`:
-// npx --yes pnpm@10 --filter @parley/sdk exec tsx bench/request-cost.ts (BENCH_CHAINS, BENCH_CALLS,
-// BENCH_ROUNDS change the size; BENCH_ONLY=<name> runs one way, e.g. under `node --cpu-prof`).
+// npx --yes pnpm@10 --filter @parley/sdk bench:request (BENCH_CHAINS, BENCH_CALLS and BENCH_ROUNDS
+// change the size; BENCH_ONLY=<name> runs one way, e.g. under `node --cpu-prof`).
 import { fork } from 'node:child_process';
-import { once } from 'node:events';
+import { once, setMaxListeners } from 'node:events';
 import { defineTool, jsonSchema, Parley } from '@parley/sdk';
 import ky from 'ky';
 
@@ -43,7 +43,9 @@ const calls = await Promise.all(
   }),
 );
 
+// One app-wide signal given to every call: each call in flight listens to it.
 const longLived = new AbortController().signal;
+setMaxListeners(CHAINS + 10, longLived);
 type Beat = (call: { sessionId: string; requestId: string }) => Promise<unknown>;
 const ways: Record<string, Beat> = {
   'plain ky': ({ sessionId, requestId }) =>
