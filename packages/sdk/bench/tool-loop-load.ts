@@ -1,15 +1,21 @@
 // Load bench: many tool loops at once against one reference server (in a child process, so the CPU
 // figures are the client's alone), each with a tool that takes TOOL_MS while its call is kept alive
-// by heartbeats. For each lease (the server's heartbeatTimeoutMs) it runs the same loops three
-// ways: the SDK (`sessions.create` + `runToolLoop`, heartbeats automatic), plain ky, and raw
-// `fetch` (both beating every third of the lease by hand, no per-beat deadline). It counts the
-// beats that failed while the lease ran (an SDK beat's `onHeartbeatError`, a hand-written beat's
-// rejection) and the calls lost, and prints the client's CPU time per loop and the loops' median
-// wall time. Prints, never asserts: CI may skip it (it takes about a minute on two cores).
+// by heartbeats. For each lease (the server's heartbeatTimeoutMs) it runs the same loops four ways,
+// each against a fresh server (so each way opens its own connections, none inherits another's):
+// the SDK (`sessions.create` + `runToolLoop`, heartbeats automatic), plain ky, plain ky with an
+// abort signal (one per loop, given to each of its requests, as a loop that can be stopped needs;
+// the SDK's loop hands its run's signal to every request), and raw `fetch` (the hand-written ones
+// beating every third of the lease, no per-beat deadline). It counts the beats that failed while
+// the lease ran (an SDK beat's `onHeartbeatError`, a hand-written beat's rejection) and the calls
+// lost, and prints the client's CPU time per loop, the loops' median wall time and the connections
+// the client opened per loop (an aborted request costs its connection). Prints, never asserts: CI
+// may skip it (it takes a minute or two on two cores).
 // Run: npx --yes pnpm@10 --filter @parley/sdk bench:load (after `pnpm build`: the SDK and the
 // server run from their built files, as users run them). BENCH_LOAD_LOOPS, BENCH_LOAD_LEASES
-// (comma-separated ms) and BENCH_LOAD_TOOL_MS change the size.
+// (comma-separated ms) and BENCH_LOAD_TOOL_MS change the size; BENCH_LOAD_ONLY=sdk|ky|kySignal|raw
+// runs one way alone (e.g. under `node --cpu-prof`, to read where one way's CPU time goes).
 import { type ChildProcess, fork } from 'node:child_process';
+import diagnostics from 'node:diagnostics_channel';
 import { once } from 'node:events';
 import { defineTool, jsonSchema, Parley } from '@parley/sdk';
 import ky from 'ky';
@@ -17,8 +23,13 @@ import ky from 'ky';
 const LOOPS = Number(process.env.BENCH_LOAD_LOOPS ?? 1_000);
 const LEASES = (process.env.BENCH_LOAD_LEASES ?? '1000,3000').split(',').map(Number);
 const TOOL_MS = Number(process.env.BENCH_LOAD_TOOL_MS ?? 1_500);
+const ONLY = process.env.BENCH_LOAD_ONLY;
 const TOKEN = 'parley-demo-token';
 const CONTENT = '/tool work {"n":1}\n/then done';
+
+// The connections the client's fetch opened (undici reports each one on this channel).
+let connections = 0;
+diagnostics.subscribe('undici:client:connected', () => connections++);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -98,9 +109,10 @@ function sdkLoop(base: string, tally: Tally): () => Promise<void> {
 type Post = (path: string, body: unknown) => Promise<unknown>;
 
 /** The loop written by hand: create, send, beat every third of the lease while working, respond, resume. */
-function handLoop(post: Post, leaseMs: number, tally: Tally): () => Promise<void> {
+function handLoop(makePost: () => Post, leaseMs: number, tally: Tally): () => Promise<void> {
   const intervalMs = Math.max(250, Math.min(5_000, leaseMs / 3));
   return async () => {
+    const post = makePost();
     const { sessionId } = (await post('v1/sessions', {
       customizations: { extensions: { tools: { work: work.definition } } },
     })) as { sessionId: string };
@@ -134,27 +146,38 @@ function handLoop(post: Post, leaseMs: number, tally: Tally): () => Promise<void
   };
 }
 
-function fetchPost(base: string): Post {
+function fetchPost(base: string): () => Post {
   const headers = {
     authorization: `Bearer ${TOKEN}`,
     'content-type': 'application/json',
     accept: 'application/json',
   };
-  return async (path, body) => {
+  const post: Post = async (path, body) => {
     const response = await fetch(`${base}/${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
     const text = await response.text();
     if (!response.ok) throw new Error(`${response.status} ${text}`);
     return text === '' ? undefined : JSON.parse(text);
   };
+  return () => post;
 }
 
-function kyPost(base: string): Post {
+/** ky's defaults; with `abortable`, each loop's requests carry that loop's abort signal. */
+function kyPost(base: string, abortable = false): () => Post {
   const api = ky.create({ prefixUrl: base, headers: { authorization: `Bearer ${TOKEN}` } });
-  return (path, body) => api.post(path, { json: body }).json();
+  const post: Post = (path, body) => api.post(path, { json: body }).json();
+  if (!abortable) return () => post;
+  return () => {
+    const { signal } = new AbortController();
+    return (path, body) => api.post(path, { json: body, signal }).json();
+  };
 }
 
 /** LOOPS loops at once; the client's CPU time per loop (ms) and the tally. */
-async function runAll(loop: () => Promise<void>, tally: Tally): Promise<{ cpuMs: number; tally: Tally }> {
+async function runAll(
+  loop: () => Promise<void>,
+  tally: Tally,
+): Promise<{ cpuMs: number; connections: number; tally: Tally }> {
+  const opened = connections;
   const cpu = process.cpuUsage();
   await Promise.all(
     Array.from({ length: LOOPS }, async () => {
@@ -169,42 +192,66 @@ async function runAll(loop: () => Promise<void>, tally: Tally): Promise<{ cpuMs:
     }),
   );
   const used = process.cpuUsage(cpu);
-  return { cpuMs: (used.user + used.system) / 1000 / LOOPS, tally };
+  return {
+    cpuMs: (used.user + used.system) / 1000 / LOOPS,
+    connections: (connections - opened) / LOOPS,
+    tally,
+  };
 }
 
 const median = (values: number[]) =>
   [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
 
+const ways = {
+  sdk: { label: 'runToolLoop', make: (url: string, _leaseMs: number, t: Tally) => sdkLoop(url, t) },
+  ky: {
+    label: 'plain ky',
+    make: (url: string, leaseMs: number, t: Tally) => handLoop(kyPost(url), leaseMs, t),
+  },
+  kySignal: {
+    label: 'ky + signal',
+    make: (url: string, leaseMs: number, t: Tally) => handLoop(kyPost(url, true), leaseMs, t),
+  },
+  raw: {
+    label: 'raw fetch',
+    make: (url: string, leaseMs: number, t: Tally) => handLoop(fetchPost(url), leaseMs, t),
+  },
+};
+type Way = keyof typeof ways;
+
+/**
+ * One way's run on a server of its own: every way starts with no connection open (a way run after
+ * another would reuse the connections the first one paid for), warmed up by one loop (JIT), outside
+ * the timing. The server is gone, and its connections closed on this side, when it returns.
+ */
+async function measureWay(
+  way: Way,
+  leaseMs: number,
+): Promise<{ cpuMs: number; connections: number; tally: Tally }> {
+  const { child, url } = await startServerProcess(leaseMs);
+  await ways[way].make(url, leaseMs, newTally())();
+  child.send('reset');
+  await once(child, 'message');
+  const tally = newTally();
+  const result = await runAll(ways[way].make(url, leaseMs, tally), tally);
+  const exited = once(child, 'exit');
+  child.disconnect();
+  await exited;
+  await sleep(200);
+  return result;
+}
+
 const lines: string[] = [];
 for (const leaseMs of LEASES) {
-  const { child, url } = await startServerProcess(leaseMs);
-  const reset = async () => {
-    child.send('reset');
-    await once(child, 'message');
-  };
-  // Warm up each way once (JIT, connections), outside the timing.
-  await Promise.all([
-    sdkLoop(url, newTally())(),
-    handLoop(kyPost(url), leaseMs, newTally())(),
-    handLoop(fetchPost(url), leaseMs, newTally())(),
-  ]);
-  await reset();
-  const ways = {
-    sdk: { label: 'runToolLoop', make: (t: Tally) => sdkLoop(url, t) },
-    ky: { label: 'plain ky', make: (t: Tally) => handLoop(kyPost(url), leaseMs, t) },
-    raw: { label: 'raw fetch', make: (t: Tally) => handLoop(fetchPost(url), leaseMs, t) },
-  };
-  const results = new Map<keyof typeof ways, { cpuMs: number; tally: Tally }>();
-  for (const [name, way] of Object.entries(ways) as [keyof typeof ways, (typeof ways)['sdk']][]) {
-    const tally = newTally();
-    results.set(name, await runAll(way.make(tally), tally));
-    await reset();
+  const results = new Map<Way, { cpuMs: number; connections: number; tally: Tally }>();
+  for (const name of Object.keys(ways) as Way[]) {
+    if (ONLY === undefined || name === ONLY) results.set(name, await measureWay(name, leaseMs));
   }
-  child.disconnect();
   lines.push(`lease ${leaseMs} ms, ${LOOPS} loops at once, tools of ${TOOL_MS} ms:`);
-  for (const [name, { cpuMs, tally }] of results) {
+  for (const [name, { cpuMs, connections: opened, tally }] of results) {
     lines.push(
-      `  ${ways[name].label.padEnd(12)} CPU ${cpuMs.toFixed(2)} ms per loop, wall median ${(median(tally.walls) / 1000).toFixed(2)} s; ` +
+      `  ${ways[name].label.padEnd(12)} CPU ${cpuMs.toFixed(2)} ms per loop, wall median ${(median(tally.walls) / 1000).toFixed(2)} s, ` +
+        `${opened.toFixed(2)} connections per loop; ` +
         `beats ${tally.beats}, failed ${tally.failedBeats}; calls lost ${tally.lost}; loops failed ${tally.failedLoops}`,
     );
     for (const [message, count] of [...tally.errors].sort((a, b) => b[1] - a[1]).slice(0, 3)) {
@@ -214,11 +261,12 @@ for (const leaseMs of LEASES) {
   const sdk = results.get('sdk')?.cpuMs ?? Number.NaN;
   const plain = results.get('ky')?.cpuMs ?? Number.NaN;
   const raw = results.get('raw')?.cpuMs ?? Number.NaN;
+  const withSignal = results.get('kySignal')?.cpuMs ?? Number.NaN;
   const sdkTally = results.get('sdk')?.tally;
   const failed = sdkTally ? sdkTally.failedBeats - sdkTally.atLeaseEnd : Number.NaN;
   lines.push(
     `  runToolLoop / plain ky: x${(sdk / plain).toFixed(2)} (goal <= 1.3: ${sdk / plain <= 1.3 ? 'met' : 'NOT met'}); ` +
-      `/ raw fetch: x${(sdk / raw).toFixed(2)}; SDK beats failed while the lease ran: ${failed} (goal 0: ${failed === 0 ? 'met' : 'NOT met'}), ` +
+      `/ ky + signal: x${(sdk / withSignal).toFixed(2)}; / raw fetch: x${(sdk / raw).toFixed(2)}; SDK beats failed while the lease ran: ${failed} (goal 0: ${failed === 0 ? 'met' : 'NOT met'}), ` +
       `still in flight when it ran out: ${sdkTally?.atLeaseEnd ?? Number.NaN}`,
   );
 }
