@@ -25,7 +25,7 @@ export class StreamSpan {
   #stopReason: string | undefined;
   #ended = false;
 
-  constructor(span: SpanLike, parent: ContextLike | undefined) {
+  constructor(span: SpanLike, parent: ContextLike) {
     this.#span = span;
     this.context = contextWithSpan(parent, span);
   }
@@ -56,11 +56,11 @@ export class StreamSpan {
   }
 }
 
-/** Starts the span of a stream of `sessionId`; `undefined` when `'global'` finds no provider. */
+/** Starts the span of a stream of `sessionId`, a child of `parent`; `undefined` when `'global'` finds no provider. */
 export function startStreamSpan(
   tracerOption: TracerOption,
   sessionId: string,
-  parent: ContextLike | undefined,
+  parent: ContextLike,
 ): StreamSpan | undefined {
   const tracer = resolveTracer(tracerOption);
   if (!tracer) return undefined;

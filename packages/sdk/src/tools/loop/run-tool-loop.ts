@@ -2,6 +2,7 @@ import { DEFAULT_MAX_STEPS, DEFAULT_TOOL_CONCURRENCY } from '../../defaults.js';
 import { ToolNotDeclaredError } from '../../errors/index.js';
 import { checkId, checkOptions, describeValue } from '../../internal/option-check.js';
 import { RECOVER_OPTION_KEYS } from '../../recovery/recover-options.js';
+import { activeContext } from '../../tracing/active-context.js';
 import type { AnyTool } from '../define/define-tool.js';
 import { loadToolHelpers } from '../load-tool-helpers.js';
 import {
@@ -54,12 +55,14 @@ export function runToolLoop(client: ToolLoopClient, options: RunToolLoopOptions)
   }
   const config = { maxSteps, concurrency, tools };
   const { tracer } = client;
+  // The run's span is a child of `traceContext`, else of the context active as the run is made.
+  const parent = tracer && (options.traceContext ?? activeContext());
   // The loop's body (with the tool helpers) loads on the first run.
   return new ToolLoopRun(
     (emit, signal) =>
       loadToolHelpers().then(({ runToolLoopSteps, ToolLoopTrace }) =>
-        tracer
-          ? ToolLoopTrace.run(tracer, { ...options, maxSteps }, (trace) =>
+        tracer && parent
+          ? ToolLoopTrace.run(tracer, { sessionId: options.sessionId, maxSteps, parent }, (trace) =>
               runToolLoopSteps(client, options, { ...config, trace }, emit, signal),
             )
           : runToolLoopSteps(client, options, config, emit, signal),
