@@ -65,7 +65,10 @@ export const BUNDLES: BundleSpec[] = [
     // `resume` beside `content` at once).
     // 21 KB once issues 31 and 33 landed together (21,210 B with Vite): each branch measured alone
     // was under 20 KB, together they are not; the issue's 20 KB goal is not met (docs/sdk.md).
-    budgetBytes: { vite: 21 * 1024, esbuild: 21 * 1024 },
+    // 22 KB since issue 31's trace context through the OpenTelemetry context API (21,755 B with
+    // Vite): a traced call reads the active context as it starts, which must be synchronous, so the
+    // context manager's lookup and the SDK's own manager (~0.45 KB) are in the first download.
+    budgetBytes: { vite: 22 * 1024, esbuild: 22 * 1024 },
     external: [],
   },
   {
@@ -93,8 +96,10 @@ export const BUNDLES: BundleSpec[] = [
     // for its readers (every error class read by instanceof, ~1.1 KB) and the options check (~1.3 KB).
     // 36 KB since issue 33: re-attaching after a crash, tool middleware, input repair, exclusive
     // tools, usage budgets.
-    // 37 KB once issues 31 and 33 landed together (37,337 B with Vite).
-    budgetBytes: { vite: 37 * 1024, esbuild: 37 * 1024 },
+    // 37 KB once issues 31 and 33 landed together (37,337 B with Vite). 38 KB since the trace
+    // context travels through the context API (38,176 B): the SDK's own context manager, and the
+    // request's and the stream's tracing code as two chunks loaded where each is used (~0.8 KB).
+    budgetBytes: { vite: 38 * 1024, esbuild: 38 * 1024 },
     external: ['zod'],
   },
 ];

@@ -10,9 +10,9 @@ describe('bundle size (Vite and esbuild, minified, gzip)', () => {
       return found;
     };
     expect(BUNDLES.map((b) => [b.name, b.budgetOf, b.budgetBytes])).toEqual([
-      ['chat app', 'initial', { vite: 21 * 1024, esbuild: 21 * 1024 }],
+      ['chat app', 'initial', { vite: 22 * 1024, esbuild: 22 * 1024 }],
       ['partial-input app', 'initial', { vite: 28 * 1024, esbuild: 28 * 1024 }],
-      ['tool worker', 'total', { vite: 37 * 1024, esbuild: 37 * 1024 }],
+      ['tool worker', 'total', { vite: 38 * 1024, esbuild: 38 * 1024 }],
     ]);
     expect(reports).toHaveLength(6);
     for (const report of reports) {

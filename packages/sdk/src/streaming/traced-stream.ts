@@ -1,4 +1,3 @@
-import { withContext } from '../tracing/active-context.js';
 import type { StreamSpan } from '../tracing/stream-span.js';
 import type { ContextLike, TracerOption } from '../tracing/tracer-like.js';
 import type { StreamObserver } from './stream-consumers.js';
@@ -28,7 +27,7 @@ export function tracedStream(
       });
       await started;
       try {
-        return await (span ? withContext(span.context, send) : send());
+        return await (span ? span.within(send) : send());
       } catch (error) {
         if (final) span?.end(error);
         throw error;

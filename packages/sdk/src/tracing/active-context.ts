@@ -21,26 +21,20 @@ export function registry(): Registry | undefined {
   return (globalThis as Record<symbol, Registry | undefined>)[API_KEY];
 }
 
-/** A context of its own, for when no context manager is registered (the API's `ROOT_CONTEXT` is one too). */
-class MapContext implements ContextLike {
-  readonly #values: Map<symbol, unknown>;
-  constructor(values = new Map<symbol, unknown>()) {
-    this.#values = values;
-  }
-  getValue(key: symbol): unknown {
-    return this.#values.get(key);
-  }
-  setValue(key: symbol, value: unknown): ContextLike {
-    return new MapContext(new Map(this.#values).set(key, value));
-  }
-  deleteValue(key: symbol): ContextLike {
-    const values = new Map(this.#values);
-    values.delete(key);
-    return new MapContext(values);
-  }
+/** A context of the SDK's own, for when no context manager is registered (the API's `ROOT_CONTEXT` is one too). */
+function mapContext(values: Map<symbol, unknown>): ContextLike {
+  return {
+    getValue: (key) => values.get(key),
+    setValue: (key, value) => mapContext(new Map(values).set(key, value)),
+    deleteValue: (key) => {
+      const copy = new Map(values);
+      copy.delete(key);
+      return mapContext(copy);
+    },
+  };
 }
 
-export const ROOT_CONTEXT: ContextLike = new MapContext();
+export const ROOT_CONTEXT = mapContext(new Map());
 
 interface Storage {
   getStore(): ContextLike | undefined;
@@ -88,7 +82,7 @@ function ownManager(): ContextManagerLike {
 let own: ContextManagerLike | undefined;
 
 /** The registered context manager, else the SDK's own (made on first use). */
-function manager(): ContextManagerLike {
+export function contextManager(): ContextManagerLike {
   const registered = registry()?.context;
   if (registered) return registered;
   own ??= ownManager();
@@ -101,33 +95,10 @@ function manager(): ContextManagerLike {
  */
 export function activeContext(): ContextLike {
   try {
-    const context = manager().active();
+    const context = contextManager().active();
     if (typeof context?.setValue === 'function') return context;
   } catch {
     // Tracing observes a call and never changes it.
   }
   return ROOT_CONTEXT;
-}
-
-/**
- * Runs `fn` with `context` active (`context.with(context, fn)`), and returns what it returns. A
- * context manager that throws, or never calls `fn`, does not change the call: `fn` then runs as it
- * is; what `fn` throws is thrown.
- */
-export function withContext<T>(context: ContextLike, fn: () => T): T {
-  let outcome: { value: T } | { error: unknown } | undefined;
-  try {
-    manager().with(context, () => {
-      try {
-        outcome = { value: fn() };
-      } catch (error) {
-        outcome = { error };
-      }
-    });
-  } catch {
-    // The manager failed around `fn`: what `fn` did, if it ran, stands.
-  }
-  if (!outcome) return fn();
-  if ('error' in outcome) throw outcome.error;
-  return outcome.value;
 }

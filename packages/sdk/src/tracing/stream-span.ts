@@ -1,6 +1,7 @@
 import { endSpan, SPAN_KIND_INTERNAL } from './end-span.js';
 import { contextWithSpan, resolveTracer } from './trace-context.js';
 import type { ContextLike, SpanLike, TracerOption } from './tracer-like.js';
+import { withContext } from './with-context.js';
 
 /** What the span reads of a delivered item: an event (`replyStop` has the stop reason) or `recovered`. */
 interface DeliveredItem {
@@ -28,6 +29,11 @@ export class StreamSpan {
   constructor(span: SpanLike, parent: ContextLike) {
     this.#span = span;
     this.context = contextWithSpan(parent, span);
+  }
+
+  /** Runs `fn` with the span's context active: what it starts (a request of the stream) is the span's child. */
+  within<T>(fn: () => T): T {
+    return withContext(this.context, fn);
   }
 
   /** An item was delivered. */

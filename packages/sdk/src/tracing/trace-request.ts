@@ -1,10 +1,10 @@
 import { type BeforeRetryHook, isHTTPError, isTimeoutError, type Options } from 'ky';
 import { APIError, REQUEST_ID_HEADER } from '../errors/index.js';
-import { withContext } from './active-context.js';
 import { endSpan, errorType, SPAN_KIND_CLIENT } from './end-span.js';
 import { routeTemplate } from './route-template.js';
 import { contextWithSpan, resolveTracer } from './trace-context.js';
 import type { AttributesLike, ContextLike, SpanLike, TracerOption } from './tracer-like.js';
+import { withContext } from './with-context.js';
 
 const INVALID_TRACE_ID = '0'.repeat(32);
 const INVALID_SPAN_ID = '0'.repeat(16);

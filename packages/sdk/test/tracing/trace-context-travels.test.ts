@@ -6,7 +6,8 @@ import { defineTool, Parley, type TracerOption } from '@parley/sdk';
 import { runTool } from '@parley/sdk/tools';
 import { afterEach, describe, expect, test } from 'vitest';
 import { z } from 'zod';
-import { activeContext, withContext } from '../../src/tracing/active-context.js';
+import { activeContext } from '../../src/tracing/active-context.js';
+import { withContext } from '../../src/tracing/with-context.js';
 import { childrenOf, names, recordSpans } from '../helpers/tracing.js';
 
 type Recorder = ReturnType<typeof recordSpans>;

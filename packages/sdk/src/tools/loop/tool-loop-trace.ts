@@ -1,4 +1,3 @@
-import { withContext } from '../../tracing/active-context.js';
 import { endSpan, SPAN_KIND_INTERNAL } from '../../tracing/end-span.js';
 import { contextWithSpan, resolveTracer } from '../../tracing/trace-context.js';
 import type {
@@ -8,6 +7,7 @@ import type {
   TracerLike,
   TracerOption,
 } from '../../tracing/tracer-like.js';
+import { withContext } from '../../tracing/with-context.js';
 import type { MessageReply } from '../../wire/index.js';
 import type { ToolLoopResult, ToolLoopStep } from './tool-loop-run.js';
 

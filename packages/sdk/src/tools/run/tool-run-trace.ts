@@ -1,7 +1,7 @@
-import { withContext } from '../../tracing/active-context.js';
 import { endSpan, errorType, SPAN_KIND_INTERNAL } from '../../tracing/end-span.js';
 import { contextWithSpan, resolveTracer } from '../../tracing/trace-context.js';
 import type { ContextLike, TracerOption } from '../../tracing/tracer-like.js';
+import { withContext } from '../../tracing/with-context.js';
 import type { PendingTool } from '../../wire/index.js';
 import type { ToolRunResult } from './tool-run-result.js';
 import type { ToolTransport } from './tool-transport.js';
