@@ -124,7 +124,7 @@ describe('the trace context travels through the OpenTelemetry context API', () =
       await runTool(client, { sessionId, pending, tool: lookup });
     });
     app.end();
-    const children = names(childrenOf(rec.spans(), app));
+    const children = names(childrenOf(rec.spans(), rec.span('app.request')));
     expect(children).toEqual([
       'GET /v1/sessions',
       'POST /v1/messages/{sessionId}',
