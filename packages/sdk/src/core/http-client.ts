@@ -20,6 +20,9 @@ import { type Logger, type LogLevel, levelLogger, redactedHeaders } from './log-
 import type { FetchLike, RequestSpec } from './request-spec.js';
 import { validate, where } from './validate-response.js';
 
+/** The code of request spans, loaded on the first traced call; kept, so later calls await it at once. */
+let tracing: Promise<typeof import('../tracing/trace-request.js')> | undefined;
+
 export type { Logger } from './log-level.js';
 export type { FetchLike } from './request-spec.js';
 
@@ -200,7 +203,8 @@ export class HttpClient {
     if (!tracer) return call(exchange);
     // The span's parent: the call's `traceContext`, else the context active as the call is made.
     const parent = options.traceContext ?? activeContext();
-    const { traceRequest } = await import('../tracing/trace-request.js');
+    tracing ??= import('../tracing/trace-request.js');
+    const { traceRequest } = await tracing;
     const traced = { method: spec.method, path: spec.path, url: exchange.url, options: exchange.options };
     return traceRequest(tracer, traced, parent, () => call(exchange));
   }

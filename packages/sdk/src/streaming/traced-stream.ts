@@ -2,6 +2,9 @@ import type { StreamSpan } from '../tracing/stream-span.js';
 import type { ContextLike, TracerOption } from '../tracing/tracer-like.js';
 import type { StreamObserver } from './stream-consumers.js';
 
+/** The code of stream spans, loaded with the first traced stream; kept, so later streams await it at once. */
+let streamSpans: Promise<typeof import('../tracing/stream-span.js')> | undefined;
+
 /**
  * A stream's span, wired to the stream: `open` loads the tracing code, starts the span (once, a
  * child of `parent`) and sends a request of the stream inside it (the first, and a recovery's
@@ -22,7 +25,8 @@ export function tracedStream(
   let started: Promise<unknown> | undefined;
   return {
     async open(send) {
-      started ??= import('../tracing/stream-span.js').then(({ startStreamSpan }) => {
+      streamSpans ??= import('../tracing/stream-span.js');
+      started ??= streamSpans.then(({ startStreamSpan }) => {
         span = startStreamSpan(tracer, sessionId, parent);
       });
       await started;
