@@ -17,6 +17,7 @@ export interface Registry {
   context?: ContextManagerLike;
 }
 
+/** The registry, once a copy of `@opentelemetry/api` has registered something. */
 export function registry(): Registry | undefined {
   return (globalThis as Record<symbol, Registry | undefined>)[API_KEY];
 }
