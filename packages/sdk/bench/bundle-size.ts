@@ -65,7 +65,11 @@ export const BUNDLES: BundleSpec[] = [
     // `resume` beside `content` at once).
     // 21 KB once issues 31 and 33 landed together (21,210 B with Vite): each branch measured alone
     // was under 20 KB, together they are not; the issue's 20 KB goal is not met (docs/sdk.md).
-    budgetBytes: { vite: 21 * 1024, esbuild: 21 * 1024 },
+    // 22 KB since issue 31's trace context through the OpenTelemetry context API (21,755 B with
+    // Vite): a traced call reads the active context as it starts, which must be synchronous, so the
+    // context manager's lookup and the SDK's own manager (~0.45 KB) are in the first download.
+    // Both together with no module kept only to make a chunk: 21,907 B with Vite (21,749 esbuild).
+    budgetBytes: { vite: 22 * 1024, esbuild: 22 * 1024 },
     external: [],
   },
   {
@@ -74,8 +78,9 @@ export const BUNDLES: BundleSpec[] = [
     budgetOf: 'initial',
     // 25 KB with Vite since issue 28's recover and tracer wiring (as the chat app's).
     // 26 KB with Vite since issue 31 (as the chat app's: instanceof errors and the options check).
-    // 28 KB once issues 31 and 33 landed together (27,945 B with Vite).
-    budgetBytes: { vite: 28 * 1024, esbuild: 28 * 1024 },
+    // 28 KB once issues 31 and 33 landed together (27,945 B with Vite). 29 KB with the trace context
+    // through the context API and no module kept only to make a chunk (28,669 B with Vite).
+    budgetBytes: { vite: 29 * 1024, esbuild: 29 * 1024 },
     external: [],
   },
   {
@@ -96,8 +101,10 @@ export const BUNDLES: BundleSpec[] = [
     // 37 KB once issues 31 and 33 landed together (37,337 B with Vite).
     // 39 KB since the modules that only made a chunk went (issue 31): each call site imports the
     // module it runs (the tool loop's body, `runTool`, the loop's spans, the two recoveries), and
-    // the bundlers make a file of each (39,115 B with Vite, 38,230 B with esbuild).
-    budgetBytes: { vite: 39 * 1024, esbuild: 39 * 1024 },
+    // the bundlers make a file of each (39,115 B with Vite, 38,230 B with esbuild). 40 KB with the
+    // trace context through the context API beside it (40,003 B with Vite, 39,040 B with esbuild):
+    // the request's and the stream's spans are two more files.
+    budgetBytes: { vite: 40 * 1024, esbuild: 40 * 1024 },
     external: ['zod'],
   },
 ];

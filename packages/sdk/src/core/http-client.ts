@@ -8,10 +8,11 @@ import {
   ResponseValidationError,
 } from '../errors/index.js';
 import { linkedSignal } from '../internal/linked-signal.js';
+import { loadOnce } from '../internal/load-once.js';
 import { type OptionKeys, wrongValue } from '../internal/option-check.js';
 import { raceSignal } from '../internal/race-signal.js';
 import { MAX_TIMER_MS } from '../internal/timer-delay.js';
-import { loadTracingHelpers } from '../tracing/load-tracing-helpers.js';
+import { activeContext } from '../tracing/active-context.js';
 import type { ContextLike, TracerOption } from '../tracing/tracer-like.js';
 import { APIPromise, type WithResponse } from './api-promise.js';
 import { baseUrlHint, connectionFailureMessage, systemErrorCode } from './connection-failure.js';
@@ -19,6 +20,9 @@ import { Exchange, type ExchangeHost } from './exchange.js';
 import { type Logger, type LogLevel, levelLogger, redactedHeaders } from './log-level.js';
 import type { FetchLike, RequestSpec } from './request-spec.js';
 import { validate, where } from './validate-response.js';
+
+/** The code of request spans, loaded on the first traced call. */
+const loadTraceRequest = loadOnce(() => import('../tracing/trace-request.js'));
 
 export type { Logger } from './log-level.js';
 export type { FetchLike } from './request-spec.js';
@@ -198,9 +202,11 @@ export class HttpClient {
     const exchange = this.#exchange(spec, options, streaming);
     const { tracer } = this.#config;
     if (!tracer) return call(exchange);
-    const { traceRequest } = await loadTracingHelpers();
+    // The span's parent: the call's `traceContext`, else the context active as the call is made.
+    const parent = options.traceContext ?? activeContext();
+    const { traceRequest } = await loadTraceRequest();
     const traced = { method: spec.method, path: spec.path, url: exchange.url, options: exchange.options };
-    return traceRequest(tracer, traced, options.traceContext, () => call(exchange));
+    return traceRequest(tracer, traced, parent, () => call(exchange));
   }
 
   #exchange(spec: RequestSpec, options: RequestOptions, streaming: boolean): Exchange {

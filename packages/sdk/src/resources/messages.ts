@@ -11,6 +11,7 @@ import type { StreamTimeouts } from '../streaming/body-reader.js';
 import { MessageStream } from '../streaming/message-stream.js';
 import type { AnyToolInputs, PartialInput, ToolInputMap } from '../streaming/tool-input-delta.js';
 import { tracedStream } from '../streaming/traced-stream.js';
+import { activeContext } from '../tracing/active-context.js';
 import type {
   ExportMessagesResponse,
   Message,
@@ -113,6 +114,8 @@ export class Messages {
     if (options?.recover) {
       // `recover` is taken off here, once: the recovery sends and reads with the rest.
       const { recover, ...requestOptions } = options;
+      // Traced, its requests are children of the context active now (they are sent later).
+      if (this.#http.tracer) requestOptions.traceContext ??= activeContext();
       const call = { sessionId, body, options: requestOptions, recover };
       return new APIPromise(loadRecoveringSend().then((r) => r.sendWithRecovery(this.#recovery, call)));
     }
@@ -148,10 +151,13 @@ export class Messages {
     options: StreamRequestOptions<M> = {},
   ): MessageStream<M> {
     checkSend('messages.stream()', sessionId, options, STREAM_OPTION_KEYS);
-    const { firstEventTimeoutMs, idleTimeoutMs, partialInput, recover, ...requestOptions } = options;
+    const { firstEventTimeoutMs, idleTimeoutMs, partialInput, recover, traceContext, ...requestOptions } =
+      options;
     const tracer = this.#http.tracer;
-    const traced = tracer && tracedStream(tracer, sessionId, requestOptions.traceContext, !recover);
-    const send = (sent: SendMessageParams, signal: AbortSignal, traceContext = requestOptions.traceContext) =>
+    // With a tracer, the stream's span is a child of `traceContext`, else of the context active now,
+    // and each request of the stream a child of the span.
+    const traced = tracer && tracedStream(tracer, sessionId, traceContext ?? activeContext(), !recover);
+    const send = (sent: SendMessageParams, signal: AbortSignal) =>
       this.#http.open(
         {
           method: 'POST',
@@ -159,11 +165,10 @@ export class Messages {
           body: sent,
           idempotent: false,
         },
-        { ...requestOptions, signal, traceContext },
+        { ...requestOptions, signal },
       );
-    // With a tracer, each request of the stream is a child of the stream's span.
     const open = (sent: SendMessageParams, signal: AbortSignal) =>
-      traced ? traced.open((traceContext) => send(sent, signal, traceContext)) : send(sent, signal);
+      traced ? traced.open(() => send(sent, signal)) : send(sent, signal);
     // With `recover`, the recovery opens the stream and takes over failures.
     const recovery =
       recover &&

@@ -1,6 +1,7 @@
 import { endSpan, SPAN_KIND_INTERNAL } from './end-span.js';
 import { contextWithSpan, resolveTracer } from './trace-context.js';
 import type { ContextLike, SpanLike, TracerOption } from './tracer-like.js';
+import { withContext } from './with-context.js';
 
 /** What the span reads of a delivered item: an event (`replyStop` has the stop reason) or `recovered`. */
 interface DeliveredItem {
@@ -25,9 +26,14 @@ export class StreamSpan {
   #stopReason: string | undefined;
   #ended = false;
 
-  constructor(span: SpanLike, parent: ContextLike | undefined) {
+  constructor(span: SpanLike, parent: ContextLike) {
     this.#span = span;
     this.context = contextWithSpan(parent, span);
+  }
+
+  /** Runs `fn` with the span's context active: what it starts (a request of the stream) is the span's child. */
+  within<T>(fn: () => T): T {
+    return withContext(this.context, fn);
   }
 
   /** An item was delivered. */
@@ -56,11 +62,11 @@ export class StreamSpan {
   }
 }
 
-/** Starts the span of a stream of `sessionId`; `undefined` when `'global'` finds no provider. */
+/** Starts the span of a stream of `sessionId`, a child of `parent`; `undefined` when `'global'` finds no provider. */
 export function startStreamSpan(
   tracerOption: TracerOption,
   sessionId: string,
-  parent: ContextLike | undefined,
+  parent: ContextLike,
 ): StreamSpan | undefined {
   const tracer = resolveTracer(tracerOption);
   if (!tracer) return undefined;

@@ -2,8 +2,9 @@ import { type BeforeRetryHook, isHTTPError, isTimeoutError, type Options } from 
 import { APIError, REQUEST_ID_HEADER } from '../errors/index.js';
 import { endSpan, errorType, SPAN_KIND_CLIENT } from './end-span.js';
 import { routeTemplate } from './route-template.js';
-import { resolveTracer } from './trace-context.js';
+import { contextWithSpan, resolveTracer } from './trace-context.js';
 import type { AttributesLike, ContextLike, SpanLike, TracerOption } from './tracer-like.js';
+import { withContext } from './with-context.js';
 
 const INVALID_TRACE_ID = '0'.repeat(32);
 const INVALID_SPAN_ID = '0'.repeat(16);
@@ -51,12 +52,13 @@ export interface TracedCall {
  * `url.template`, `server.address`, `server.port`, then `http.response.status_code`, the request
  * id (`parley.request_id`), `http.request.resend_count` and a `parley.retry` event per retry, and
  * the error (`error.type` is the status code of an HTTP error, else the SDK error's class name).
- * The request carries the span's W3C `traceparent` header.
+ * The request carries the span's W3C `traceparent` header, and `send` runs with the span's context
+ * active. The span's parent is `parent`.
  */
 export async function traceRequest<R extends { response: Response }>(
   tracerOption: TracerOption,
   call: TracedCall,
-  parent: ContextLike | undefined,
+  parent: ContextLike,
   send: () => Promise<R>,
 ): Promise<R> {
   const tracer = resolveTracer(tracerOption);
@@ -91,7 +93,7 @@ export async function traceRequest<R extends { response: Response }>(
     call.options.hooks = { ...hooks, beforeRetry: [...(hooks?.beforeRetry ?? []), onRetry] };
   }
   try {
-    const result = await send();
+    const result = await withContext(contextWithSpan(parent, span), send);
     const { response } = result;
     endSpan(span, undefined, {
       'http.response.status_code': response.status,

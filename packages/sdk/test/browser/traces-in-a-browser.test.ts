@@ -3,7 +3,9 @@ import { describe, expect } from 'vitest';
 import { bundleForBrowser, itWithChromium, launchChromium, servePage } from '../helpers/browser.js';
 
 // The page's app: a tool loop traced by the OpenTelemetry SDK's browser build (an in-memory
-// exporter), and the same calls through a tracer written by hand (any object with `startSpan`).
+// exporter), and the same calls through a tracer written by hand (any object with `startSpan`). The
+// page registers no context manager and a browser has no AsyncLocalStorage: the spans nest through
+// the SDK's own manager, which holds a context while code runs synchronously.
 const APP = `
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { defineTool, jsonSchema, Parley } from '@parley/sdk';
@@ -41,37 +43,40 @@ export async function run(baseUrl) {
 `;
 
 describe('traces in a browser', () => {
-  itWithChromium('a tool loop in a page records its spans through any tracer', async () => {
-    const bundle = await bundleForBrowser({ contents: APP });
-    const api = await startServer({ port: 0 });
-    const app = await servePage({ '/app.js': bundle });
-    const chromium = await launchChromium();
-    try {
-      const page = chromium.context.pages()[0] ?? (await chromium.context.newPage());
-      await page.goto(app.url);
-      // A string, not a function: vitest rewrites `import()` inside test code, the page must not see that.
-      const script = `import(${JSON.stringify(`${app.url}/app.js`)}).then((m) => m.run(${JSON.stringify(api.url)}))`;
-      const result = (await page.evaluate(script)) as {
-        text: string;
-        tree: Array<[string, string | null]>;
-        started: string[];
-      };
-      expect(result.text).toBe('pong');
-      expect(result.tree).toEqual(
-        expect.arrayContaining([
-          ['parley.tool_loop', null],
-          ['parley.tool_loop.step', 'parley.tool_loop'],
-          ['parley.messages.stream', 'parley.tool_loop.step'],
-          ['POST /v1/messages/{sessionId}/stream', 'parley.messages.stream'],
-          ['execute_tool ping', 'parley.tool_loop.step'],
-          ['POST /v1/tools/response/{sessionId}/{requestId}', 'execute_tool ping'],
-        ]),
-      );
-      expect(result.started).toEqual(['parley.messages.stream', 'POST /v1/messages/{sessionId}/stream']);
-    } finally {
-      await chromium.close();
-      await api.close();
-      await app.close();
-    }
-  });
+  itWithChromium(
+    'a tool loop in a page records its spans through any tracer, nested with no context manager registered',
+    async () => {
+      const bundle = await bundleForBrowser({ contents: APP });
+      const api = await startServer({ port: 0 });
+      const app = await servePage({ '/app.js': bundle });
+      const chromium = await launchChromium();
+      try {
+        const page = chromium.context.pages()[0] ?? (await chromium.context.newPage());
+        await page.goto(app.url);
+        // A string, not a function: vitest rewrites `import()` inside test code, the page must not see that.
+        const script = `import(${JSON.stringify(`${app.url}/app.js`)}).then((m) => m.run(${JSON.stringify(api.url)}))`;
+        const result = (await page.evaluate(script)) as {
+          text: string;
+          tree: Array<[string, string | null]>;
+          started: string[];
+        };
+        expect(result.text).toBe('pong');
+        expect(result.tree).toEqual(
+          expect.arrayContaining([
+            ['parley.tool_loop', null],
+            ['parley.tool_loop.step', 'parley.tool_loop'],
+            ['parley.messages.stream', 'parley.tool_loop.step'],
+            ['POST /v1/messages/{sessionId}/stream', 'parley.messages.stream'],
+            ['execute_tool ping', 'parley.tool_loop.step'],
+            ['POST /v1/tools/response/{sessionId}/{requestId}', 'execute_tool ping'],
+          ]),
+        );
+        expect(result.started).toEqual(['parley.messages.stream', 'POST /v1/messages/{sessionId}/stream']);
+      } finally {
+        await chromium.close();
+        await api.close();
+        await app.close();
+      }
+    },
+  );
 });

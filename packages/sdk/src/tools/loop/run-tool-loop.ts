@@ -3,6 +3,7 @@ import { ToolNotDeclaredError } from '../../errors/index.js';
 import { loadOnce } from '../../internal/load-once.js';
 import { checkId, checkOptions, describeValue } from '../../internal/option-check.js';
 import { RECOVER_OPTION_KEYS } from '../../recovery/recover-options.js';
+import { activeContext } from '../../tracing/active-context.js';
 import type { AnyTool } from '../define/define-tool.js';
 import {
   RUN_TOOL_LOOP_OPTION_KEYS,
@@ -59,11 +60,13 @@ export function runToolLoop(client: ToolLoopClient, options: RunToolLoopOptions)
   }
   const config = { maxSteps, concurrency, tools };
   const { tracer } = client;
+  // The run's span is a child of `traceContext`, else of the context active as the run is made.
+  const parent = tracer && (options.traceContext ?? activeContext());
   return new ToolLoopRun(async (emit, signal) => {
     const { runToolLoopSteps } = await loadLoopSteps();
-    if (!tracer) return runToolLoopSteps(client, options, config, emit, signal);
+    if (!tracer || !parent) return runToolLoopSteps(client, options, config, emit, signal);
     const { ToolLoopTrace } = await loadLoopTrace();
-    return ToolLoopTrace.run(tracer, { ...options, maxSteps }, (trace) =>
+    return ToolLoopTrace.run(tracer, { sessionId: options.sessionId, maxSteps, parent }, (trace) =>
       runToolLoopSteps(client, options, { ...config, trace }, emit, signal),
     );
   }, options.signal);

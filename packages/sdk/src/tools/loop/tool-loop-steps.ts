@@ -3,7 +3,6 @@
 import { CallbackFailures, callbackError } from '../../internal/callback-failures.js';
 import { linkedSignal } from '../../internal/linked-signal.js';
 import type { RecoverOptions, RecoveryAttempt } from '../../recovery/recover-options.js';
-import type { ContextLike } from '../../tracing/tracer-like.js';
 import type { Message, MessageReply, PendingTool, SendMessageRequest } from '../../wire/index.js';
 import type { AnyTool } from '../define/define-tool.js';
 import { reportUnknownTool } from '../run/report-unknown-tool.js';
@@ -37,6 +36,15 @@ interface StepCallbacks {
   onAttempt: ((attempt: RecoveryAttempt) => void) | undefined;
 }
 
+/** What the steps of one run work with. */
+interface LoopRun {
+  client: ToolLoopClient;
+  options: RunToolLoopOptions;
+  config: ToolLoopConfig;
+  callbacks: StepCallbacks;
+  signal: AbortSignal;
+}
+
 /** Runs the loop to its end: `emit` each step as it completes. */
 export async function runToolLoopSteps(
   client: ToolLoopClient,
@@ -58,23 +66,14 @@ export async function runToolLoopSteps(
     onHeartbeatError: failures.guard('onHeartbeatError', options.onHeartbeatError),
     onAttempt: failures.guard('recover.onAttempt', recoverOptions(options.recover)?.onAttempt),
   };
+  const run: LoopRun = { client, options, config, callbacks, signal };
   const messages = new Map<number, Message>();
   const steps: ToolLoopStep[] = [];
   let body: SendMessageRequest = options.content === undefined ? {} : { content: options.content };
   let reattached: ToolLoopReattach | undefined;
   if (options.resume) {
     const found = await reattach(client, options, signal, (calls, attempts) =>
-      runCalls(
-        client,
-        calls,
-        options.heartbeatTimeoutMs,
-        options,
-        callbacks,
-        config,
-        signal,
-        undefined,
-        attempts,
-      ),
+      runCalls(run, calls, options.heartbeatTimeoutMs, attempts),
     );
     failures.throwIfFailed();
     if (!found.open) {
@@ -93,29 +92,11 @@ export async function runToolLoopSteps(
   }
   for (let step = 1; ; step++) {
     signal.throwIfAborted();
-    const traceContext = config.trace?.startStep(step);
+    config.trace?.startStep(step);
     const recovery = stepRecovery(options.recover, messages, callbacks.onAttempt);
-    const reply = await send(
-      client,
-      sessionId,
-      body,
-      options.stream,
-      callbacks,
-      signal,
-      recovery,
-      traceContext,
-    );
+    const reply = await inStep(config, () => send(run, body, recovery));
     for (const message of reply.messages) messages.set(message.index, message);
-    const toolResults = await runCalls(
-      client,
-      reply.pendingTools,
-      reply.heartbeatTimeoutMs,
-      options,
-      callbacks,
-      config,
-      signal,
-      traceContext,
-    );
+    const toolResults = await runCalls(run, reply.pendingTools, reply.heartbeatTimeoutMs);
     failures.throwIfFailed();
     const done: ToolLoopStep = { step, reply, toolResults, ...(recovery && { recovery: recovery.attempts }) };
     if (toolResults.some((r) => r.approval)) done.approvals = toolResults.flatMap((r) => r.approval ?? []);
@@ -160,34 +141,27 @@ function recoverOptions(recover: RunToolLoopOptions['recover']): RecoverOptions 
   return recover === true ? undefined : recover;
 }
 
+/** Runs `fn` inside the current step's span (the run's before the first step), when traced. */
+function inStep<T>(config: ToolLoopConfig, fn: () => T): T {
+  return config.trace ? config.trace.within(fn) : fn();
+}
+
 async function send(
-  client: ToolLoopClient,
-  sessionId: string,
+  { client, options, callbacks, signal }: LoopRun,
   body: SendMessageRequest,
-  streamed: boolean | undefined,
-  callbacks: StepCallbacks,
-  signal: AbortSignal,
   recovery: StepRecovery | undefined,
-  traceContext: ContextLike | undefined,
 ): Promise<MessageReply> {
-  const sendOptions = recovery
-    ? { signal, recover: recovery.recover, traceContext }
-    : { signal, traceContext };
-  if (!streamed) return client.messages.send(sessionId, body, sendOptions);
-  const stream = client.messages.stream(sessionId, body, sendOptions);
+  const sendOptions = recovery ? { signal, recover: recovery.recover } : { signal };
+  if (!options.stream) return client.messages.send(options.sessionId, body, sendOptions);
+  const stream = client.messages.stream(options.sessionId, body, sendOptions);
   if (callbacks.onText) stream.on('text', callbacks.onText);
   return stream.finalReply();
 }
 
 async function runCalls(
-  client: ToolLoopClient,
+  { client, options, callbacks, config, signal }: LoopRun,
   pendingTools: readonly PendingTool[],
   heartbeatTimeoutMs: number | undefined,
-  options: RunToolLoopOptions,
-  callbacks: StepCallbacks,
-  config: ToolLoopConfig,
-  signal: AbortSignal,
-  traceContext: ContextLike | undefined,
   attempts?: ReadonlyMap<string, number>,
 ): Promise<ToolRunResult[]> {
   if (pendingTools.length === 0) return [];
@@ -198,48 +172,47 @@ async function runCalls(
   const available = [...config.tools.keys()];
   // The calls' lifetimes count from here (an approval wait ends before the deadline).
   const receivedAt = Date.now();
+  const runOne = (pending: PendingTool) => {
+    const tool = config.tools.get(pending.name);
+    if (!tool)
+      return reportUnknownTool(client, {
+        sessionId: options.sessionId,
+        pending,
+        available,
+        signal: stepSignal,
+      });
+    const { onHeartbeatError, onHeartbeat } = callbacks;
+    // The call as the server reads it: the reply's PENDING until a beat succeeds, then PROCESSING.
+    let call = pending;
+    callbacks.onToolStart?.(pending);
+    return runTool(client, {
+      sessionId: options.sessionId,
+      pending,
+      tool,
+      heartbeatTimeoutMs,
+      signal: stepSignal,
+      random: options.random,
+      maxBodyBytes: options.maxBodyBytes,
+      onHeartbeatError: onHeartbeatError && ((error) => onHeartbeatError(error, call)),
+      onHeartbeat: (beats) => {
+        if (call.state !== 'PROCESSING') call = { ...pending, state: 'PROCESSING' };
+        onHeartbeat?.(beats, call);
+      },
+      approve: options.approve,
+      toolTimeoutMs: options.toolTimeoutMs,
+      receivedAt,
+      middleware: options.middleware,
+      repairToolInput: options.repairToolInput,
+      attempt: attempts?.get(pending.requestId),
+    });
+  };
   try {
     return await mapInTurns(
       pendingTools,
       config.concurrency,
       (pending) => config.tools.get(pending.name)?.exclusive === true,
-      (pending) => {
-        const tool = config.tools.get(pending.name);
-        if (!tool)
-          return reportUnknownTool(client, {
-            sessionId: options.sessionId,
-            pending,
-            available,
-            signal: stepSignal,
-            traceContext,
-          });
-        const { onHeartbeatError, onHeartbeat } = callbacks;
-        // The call as the server reads it: the reply's PENDING until a beat succeeds, then PROCESSING.
-        let call = pending;
-        callbacks.onToolStart?.(pending);
-        return runTool(client, {
-          sessionId: options.sessionId,
-          pending,
-          tool,
-          heartbeatTimeoutMs,
-          signal: stepSignal,
-          random: options.random,
-          maxBodyBytes: options.maxBodyBytes,
-          tracer: config.trace?.tracer,
-          traceContext,
-          onHeartbeatError: onHeartbeatError && ((error) => onHeartbeatError(error, call)),
-          onHeartbeat: (beats) => {
-            if (call.state !== 'PROCESSING') call = { ...pending, state: 'PROCESSING' };
-            onHeartbeat?.(beats, call);
-          },
-          approve: options.approve,
-          toolTimeoutMs: options.toolTimeoutMs,
-          receivedAt,
-          middleware: options.middleware,
-          repairToolInput: options.repairToolInput,
-          attempt: attempts?.get(pending.requestId),
-        });
-      },
+      // Each call starts inside the step's span: a call waits its turn, and may start after an await.
+      (pending) => inStep(config, () => runOne(pending)),
       (error) => step.abort(error),
     );
   } finally {

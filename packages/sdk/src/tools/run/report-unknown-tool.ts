@@ -1,5 +1,4 @@
 import { ConflictError } from '../../errors/index.js';
-import type { ContextLike } from '../../tracing/tracer-like.js';
 import type { PendingTool } from '../../wire/index.js';
 import { reportWithRetry } from './report.js';
 import type { ToolRunResult } from './tool-run-result.js';
@@ -16,8 +15,6 @@ export async function reportUnknownTool(
     pending: Pick<PendingTool, 'requestId' | 'name'>;
     available: readonly string[];
     signal?: AbortSignal | undefined;
-    /** The parent of the report's request span. */
-    traceContext?: ContextLike | undefined;
   },
 ): Promise<ToolRunResult> {
   const transport = 'tools' in client ? client.tools : client;
@@ -26,13 +23,9 @@ export async function reportUnknownTool(
   const message = `Unknown tool "${pending.name}". Available tools: ${list}`;
   const base = { requestId: pending.requestId, name: pending.name };
   try {
-    const { traceContext } = options;
-    await reportWithRetry(
-      (o) => transport.fail(sessionId, pending.requestId, message, { ...o, traceContext }),
-      {
-        signal: options.signal,
-      },
-    );
+    await reportWithRetry((o) => transport.fail(sessionId, pending.requestId, message, o), {
+      signal: options.signal,
+    });
   } catch (error) {
     if (error instanceof ConflictError) {
       return {

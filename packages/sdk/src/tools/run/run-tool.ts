@@ -2,6 +2,7 @@ import { APIUserAbortError } from '../../errors/index.js';
 import { CallbackFailures } from '../../internal/callback-failures.js';
 import { linkedSignal } from '../../internal/linked-signal.js';
 import { checkOptions, describeValue, type OptionKeys } from '../../internal/option-check.js';
+import { activeContext } from '../../tracing/active-context.js';
 import type { ContextLike, TracerOption } from '../../tracing/tracer-like.js';
 import type { PendingTool } from '../../wire/index.js';
 import type { AnyTool, ToolMiddleware } from '../define/define-tool.js';
@@ -136,7 +137,7 @@ export async function runTool<TTool extends AnyTool>(
   if (signal?.aborted) throw new APIUserAbortError('Tool run aborted', { cause: signal.reason });
   const controls = callControls(options);
   const tracer = options.tracer ?? ('tools' in client ? client.tracer : undefined);
-  const span = tracer ? startToolRunSpan(tracer, options) : undefined;
+  const span = tracer && startToolRunSpan(tracer, options, options.traceContext ?? activeContext());
   const tools = 'tools' in client ? client.tools : client;
   // The caller's hooks: one that throws does not stop the call; runTool rejects once it is settled.
   const hooks = new CallbackFailures('runTool');
@@ -145,9 +146,8 @@ export async function runTool<TTool extends AnyTool>(
   // One listener on the caller's signal for the whole call, released at its end (not one for each
   // part of it): a loop's step signal serves several calls at once, and Node warns past ten.
   const link = signal ? linkedSignal(signal) : undefined;
-  let result: ToolRunResult<TTool>;
-  try {
-    result = await runCall(span ? span.transport(tools) : tools, {
+  const run = () =>
+    runCall(span ? span.transport(tools) : tools, {
       sessionId: options.sessionId,
       pending: options.pending,
       tool: options.tool,
@@ -161,6 +161,9 @@ export async function runTool<TTool extends AnyTool>(
       maxReportAttempts: options.maxReportAttempts,
       attempt: options.attempt ?? 1,
     });
+  let result: ToolRunResult<TTool>;
+  try {
+    result = await (span ? span.within(run) : run());
   } catch (error) {
     span?.fail(error);
     throw error;

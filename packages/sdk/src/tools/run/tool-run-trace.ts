@@ -1,13 +1,20 @@
 import { endSpan, errorType, SPAN_KIND_INTERNAL } from '../../tracing/end-span.js';
 import { contextWithSpan, resolveTracer } from '../../tracing/trace-context.js';
 import type { ContextLike, TracerOption } from '../../tracing/tracer-like.js';
+import { withContext } from '../../tracing/with-context.js';
 import type { PendingTool } from '../../wire/index.js';
 import type { ToolRunResult } from './tool-run-result.js';
-import type { ToolRequestOptions, ToolTransport } from './tool-transport.js';
+import type { ToolTransport } from './tool-transport.js';
 
 /** The span of one tool run, as `runTool` drives it. */
 export interface ToolRunSpan {
-  /** `transport`, its requests (heartbeats, the report) made children of the span. */
+  /** Runs `fn` with the span's context active: what it starts (the handler's own spans too) is the span's child. */
+  within<T>(fn: () => T): T;
+  /**
+   * `transport`, each of its requests (heartbeats, the report) sent with the span's context active:
+   * they go out on timers and after `await`s, where a context manager that keeps a context only
+   * while code runs synchronously would have lost it.
+   */
   transport(transport: ToolTransport): ToolTransport;
   /** A successful heartbeat: a `parley.heartbeat` event. Undefined when the span records nothing. */
   beat: ((beats: number) => void) | undefined;
@@ -25,16 +32,13 @@ export interface ToolRunSpan {
  * `gen_ai.tool.type`), with each heartbeat as a `parley.heartbeat` event (a failed one as
  * `parley.heartbeat.error`), the result's status as `parley.tool.status` (and its approval, if it
  * needed one: `parley.tool.approval`, `parley.tool.approved_by`), and an `ERROR` or `LOST`
- * result, or a failure, recorded as the span's error. Undefined when nothing is traced (`'global'`
- * with no provider registered).
+ * result, or a failure, recorded as the span's error. A child of `parent`. Undefined when nothing
+ * is traced (`'global'` with no provider registered).
  */
 export function startToolRunSpan(
   tracerOption: TracerOption,
-  call: {
-    sessionId: string;
-    pending: Pick<PendingTool, 'requestId' | 'name'>;
-    traceContext?: ContextLike | undefined;
-  },
+  call: { sessionId: string; pending: Pick<PendingTool, 'requestId' | 'name'> },
+  parent: ContextLike,
 ): ToolRunSpan | undefined {
   const tracer = resolveTracer(tracerOption);
   if (!tracer) return undefined;
@@ -52,16 +56,19 @@ export function startToolRunSpan(
         'parley.session_id': call.sessionId,
       },
     },
-    call.traceContext,
+    parent,
   );
-  const traceContext = contextWithSpan(call.traceContext, span);
-  const child = (o: ToolRequestOptions | undefined): ToolRequestOptions => ({ ...o, traceContext });
+  const context = contextWithSpan(parent, span);
+  const within = <T>(fn: () => T): T => withContext(context, fn);
   const recording = span.isRecording();
   return {
+    within,
     transport: (transport) => ({
-      heartbeat: (sessionId, requestId, o) => transport.heartbeat(sessionId, requestId, child(o)),
-      respond: (sessionId, requestId, output, o) => transport.respond(sessionId, requestId, output, child(o)),
-      fail: (sessionId, requestId, message, o) => transport.fail(sessionId, requestId, message, child(o)),
+      heartbeat: (sessionId, requestId, o) => within(() => transport.heartbeat(sessionId, requestId, o)),
+      respond: (sessionId, requestId, output, o) =>
+        within(() => transport.respond(sessionId, requestId, output, o)),
+      fail: (sessionId, requestId, message, o) =>
+        within(() => transport.fail(sessionId, requestId, message, o)),
     }),
     beat: recording
       ? (beats) => span.addEvent('parley.heartbeat', { 'parley.heartbeat.beats': beats })

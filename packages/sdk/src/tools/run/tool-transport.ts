@@ -1,12 +1,10 @@
-import type { ContextLike, TracerOption } from '../../tracing/tracer-like.js';
+import type { TracerOption } from '../../tracing/tracer-like.js';
 
 /** The per-request options the tool helpers pass down (a subset of the client's `RequestOptions`). */
 export interface ToolRequestOptions {
   signal?: AbortSignal;
   timeoutMs?: number;
   maxRetries?: number;
-  /** The parent of the request's span (with a tracer). */
-  traceContext?: ContextLike | undefined;
 }
 
 /**
