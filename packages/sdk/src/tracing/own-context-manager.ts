@@ -7,25 +7,35 @@ export interface ContextManagerLike {
   with<T>(context: ContextLike, fn: () => T): T;
 }
 
-/** The entries of each context the SDK made, by context. */
-const entries = new WeakMap<ContextLike, ReadonlyMap<symbol, unknown>>();
-
 /** A context of the SDK's own, for when no context manager is registered (the API's `ROOT_CONTEXT` is one too). */
-function mapContext(values: Map<symbol, unknown>): ContextLike {
-  const context: ContextLike = {
-    getValue: (key) => values.get(key),
-    setValue: (key, value) => mapContext(new Map(values).set(key, value)),
-    deleteValue: (key) => {
-      const copy = new Map(values);
-      copy.delete(key);
-      return mapContext(copy);
-    },
-  };
-  entries.set(context, values);
-  return context;
+class MapContext implements ContextLike {
+  readonly #entries: ReadonlyMap<symbol, unknown>;
+
+  constructor(entries: ReadonlyMap<symbol, unknown>) {
+    this.#entries = entries;
+  }
+
+  /** The entries of `context`, if the SDK made it. */
+  static entriesOf(context: ContextLike): ReadonlyMap<symbol, unknown> | undefined {
+    return context instanceof MapContext ? context.#entries : undefined;
+  }
+
+  getValue(key: symbol): unknown {
+    return this.#entries.get(key);
+  }
+
+  setValue(key: symbol, value: unknown): ContextLike {
+    return new MapContext(new Map(this.#entries).set(key, value));
+  }
+
+  deleteValue(key: symbol): ContextLike {
+    const copy = new Map(this.#entries);
+    copy.delete(key);
+    return new MapContext(copy);
+  }
 }
 
-export const ROOT_CONTEXT = mapContext(new Map());
+export const ROOT_CONTEXT: ContextLike = new MapContext(new Map());
 
 /**
  * True for a context of the SDK's own that holds nothing but, at most, a span that records nothing
@@ -34,7 +44,7 @@ export const ROOT_CONTEXT = mapContext(new Map());
  * new root, and its sampler sees no parent), so such a context is worth as much as the empty one.
  */
 function carriesNothing(context: ContextLike): boolean {
-  const values = entries.get(context);
+  const values = MapContext.entriesOf(context);
   if (!values) return false;
   if (values.size === 0) return true;
   if (values.size !== 1 || !values.has(SPAN_KEY)) return false;
