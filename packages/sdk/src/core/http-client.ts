@@ -141,7 +141,8 @@ export class HttpClient {
       },
       timeout: config.timeoutMs,
       redirect: 'error',
-      hooks,
+      // Only lists with hooks: ky merges the client's hooks into each request's options.
+      ...((hooks.beforeRequest.length > 0 || hooks.beforeRetry.length > 0) && { hooks }),
     });
   }
 

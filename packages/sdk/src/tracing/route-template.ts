@@ -9,7 +9,14 @@ const ROUTES = [
   '/v1/tools/request/{sessionId}/{requestId}',
   '/v1/tools/request/{sessionId}/{requestId}/heartbeat',
   '/v1/tools/response/{sessionId}/{requestId}',
-].map((route) => ({ route, segments: route.slice(1).split('/') }));
+].map((route) => ({
+  route,
+  // A placeholder (`{sessionId}`) matches any segment: `undefined`.
+  segments: route
+    .slice(1)
+    .split('/')
+    .map((segment) => (segment.startsWith('{') ? undefined : segment)),
+}));
 
 /**
  * The route template of a path below the base URL (`v1/messages/sess_1/stream` is
@@ -18,10 +25,11 @@ const ROUTES = [
  */
 export function routeTemplate(path: string): string | undefined {
   const segments = path.split('/');
-  const found = ROUTES.find(
-    (r) =>
-      r.segments.length === segments.length &&
-      r.segments.every((segment, i) => segment.startsWith('{') || segment === segments[i]),
-  );
-  return found?.route;
+  for (const { route, segments: expected } of ROUTES) {
+    if (expected.length !== segments.length) continue;
+    let i = 0;
+    while (i < segments.length && (expected[i] === undefined || expected[i] === segments[i])) i++;
+    if (i === segments.length) return route;
+  }
+  return undefined;
 }

@@ -1,10 +1,8 @@
-import { ROOT_CONTEXT, registry } from './active-context.js';
+import { registry } from './active-context.js';
 import { guardedTracer } from './guarded-tracer.js';
+import { ROOT_CONTEXT } from './own-context-manager.js';
+import { SPAN_KEY } from './span-key.js';
 import type { ContextLike, SpanLike, TracerLike, TracerOption } from './tracer-like.js';
-
-// The context entry of the current span, which every copy of `@opentelemetry/api` 1.x shares, so
-// that the SDK nests spans in the API's contexts without importing it.
-const SPAN_KEY = Symbol.for('OpenTelemetry Context Key SPAN');
 
 /** The name the SDK's tracer has with `tracer: 'global'`. */
 export const TRACER_NAME = '@parley/sdk';
