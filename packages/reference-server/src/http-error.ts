@@ -1,4 +1,5 @@
 import { ERROR_CODES, type ErrorBody, type ErrorCode } from '@parley/protocol';
+import type { ErrorDetailsByCode } from '@parley/protocol/wire';
 
 /**
  * Error codes the reference server answers outside the protocol's table: refusals of its network
@@ -43,10 +44,35 @@ function statusOfCode(code: ServerErrorCode): number {
     : ERROR_CODES[code as ErrorCode].status;
 }
 
-/** Options of an {@link HttpError}. */
-export interface HttpErrorOptions {
-  /** Machine-readable details, rendered as `error.details`. `retryAfterSeconds` also sets `Retry-After`. */
-  details?: Record<string, unknown>;
+/** The `details` of the codes of {@link SERVER_ERROR_CODES} that carry any. */
+export type ServerErrorDetailsByCode = {
+  session_limit_reached: {
+    /** The server's `maxSessions` (`--max-sessions`). */
+    maxSessions: number;
+  };
+  invalid_test_id: {
+    /** The header refused: `x-parley-test-id`. */
+    header: string;
+  };
+};
+
+/**
+ * The `details` an {@link HttpError} of code `C` may carry: the protocol's `ErrorDetailsByCode`
+ * (or {@link ServerErrorDetailsByCode}) for `C`, and `never` (no details) for a code neither lists.
+ */
+export type HttpErrorDetailsOf<C extends ServerErrorCode> = C extends keyof ErrorDetailsByCode
+  ? ErrorDetailsByCode[C]
+  : C extends keyof ServerErrorDetailsByCode
+    ? ServerErrorDetailsByCode[C]
+    : never;
+
+/** Options of an {@link HttpError} of code `C`. */
+export interface HttpErrorOptions<C extends ServerErrorCode = ServerErrorCode> {
+  /**
+   * Machine-readable details, rendered as `error.details`: the shape the error-details table gives
+   * `C` (a code it does not list takes none). `retryAfterSeconds` also sets `Retry-After`.
+   */
+  details?: HttpErrorDetailsOf<C>;
   /** Extra response headers. */
   headers?: Record<string, string>;
   cause?: unknown;
@@ -59,20 +85,21 @@ export interface HttpErrorOptions {
  * @example
  * throw new HttpError('session_not_found', `Session ${id} was not found`);
  */
-export class HttpError extends Error {
+export class HttpError<C extends ServerErrorCode = ServerErrorCode> extends Error {
   override name = 'HttpError' as const;
-  readonly code: ServerErrorCode;
+  readonly code: C;
   readonly status: number;
-  readonly details: Record<string, unknown> | undefined;
+  readonly details: HttpErrorDetailsOf<C> | undefined;
   readonly headers: Record<string, string>;
 
-  constructor(code: ServerErrorCode, message: string, options: HttpErrorOptions = {}) {
+  constructor(code: C, message: string, options: HttpErrorOptions<NoInfer<C>> = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
     this.status = statusOfCode(code);
     this.details = options.details;
     this.headers = { ...options.headers };
-    const retryAfter = options.details?.retryAfterSeconds;
+    const details: Record<string, unknown> | undefined = options.details;
+    const retryAfter = details?.retryAfterSeconds;
     if (
       typeof retryAfter === 'number' &&
       Number.isFinite(retryAfter) &&

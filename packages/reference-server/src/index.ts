@@ -41,7 +41,12 @@ export type { AllowedHosts } from './http/allowed-hosts.js';
 export type { CorsOrigins } from './http/cors-policy.js';
 export type { ProtocolViolation } from './http/protocol-violation.js';
 export type { User } from './http/token-auth.js';
-export type { HttpErrorOptions, ServerErrorCode } from './http-error.js';
+export type {
+  HttpErrorDetailsOf,
+  HttpErrorOptions,
+  ServerErrorCode,
+  ServerErrorDetailsByCode,
+} from './http-error.js';
 export { HttpError, isHttpError, SERVER_ERROR_CODES, toHttpError } from './http-error.js';
 // The directive table of the stand-in model and the helpers for writing a directive of your own.
 export { DIRECTIVES, directiveError, parseJsonObjectArgument, splitFirstWord } from './model/directives.js';

@@ -15,19 +15,97 @@ export type OpenToolCall = {
 };
 
 /**
- * The `details` each error code carries. Codes not listed carry none. A newer server may add
- * fields: they pass through untouched.
+ * The `details` each error code carries: what the reference server sends (it types each error it
+ * builds against this table). Codes not listed carry none. A newer server may add fields: they pass
+ * through untouched. A fault injected by the testing toolkit (`x-parley-fault`) answers with
+ * `{ status, injected: true, retryAfterSeconds? }` whatever its code, as `injected_fault` lists.
  */
 export type ErrorDetailsByCode = {
-  invalid_request: { issues?: RequestIssue[]; maxDepth?: number };
-  unknown_agent: { agentId: string; known: string[] };
-  unknown_model: { model: string; known: string[] };
-  unknown_provider: { provider: string; known?: string[]; registered?: string[] };
-  unknown_index: { index: string; registered: string[] };
-  route_not_found: { served?: string[] };
-  reply_in_progress: { sessionId: string; startedAt?: number; streamed?: boolean };
-  tool_calls_open: { openToolCalls: OpenToolCall[] };
-  tool_call_terminal: { requestId: string; state: ToolCallState };
-  payload_too_large: { maxBytes: number };
-  quota_exceeded: { product?: string; messagesPerMinute?: number; retryAfterSeconds: number };
+  invalid_request: {
+    /** Each field that broke the schema; absent when the body nests too deep. */
+    issues?: RequestIssue[];
+    /** The deepest nesting a JSON body may have (64), when the body nests deeper. */
+    maxDepth?: number;
+  };
+  unknown_agent: {
+    /** The `customizations.agentId` sent. */
+    agentId: string;
+    /** The agent ids of the catalogue. */
+    known: string[];
+  };
+  unknown_model: {
+    /** The `customizations.model` sent. */
+    model: string;
+    /** The models of the catalogue. */
+    known: string[];
+  };
+  /**
+   * The server's session setup names its `known` providers; a server with extensions (its MCP
+   * gateway) names the `registered` ones. Either one is there, never both.
+   */
+  unknown_provider: {
+    /** The name in `extensions.mcpProviders` that is not registered. */
+    provider: string;
+    known?: string[];
+    registered?: string[];
+  };
+  unknown_index: {
+    /** The name in `extensions.rag.indexes` that is not loaded. */
+    index: string;
+    /** The document indexes loaded. */
+    registered: string[];
+  };
+  route_not_found: {
+    /** On an MCP endpoint path: the providers served over HTTP there. Absent on other paths. */
+    served?: string[];
+  };
+  reply_in_progress: {
+    /** The session whose reply is running. */
+    sessionId: string;
+    /** When the running reply started (epoch ms); absent when the server does not know. */
+    startedAt?: number;
+    /** Whether the running reply streams; absent with `startedAt`. */
+    streamed?: boolean;
+  };
+  tool_calls_open: {
+    /** The tool calls of the last turn that are not settled yet. */
+    openToolCalls: OpenToolCall[];
+  };
+  tool_call_terminal: {
+    requestId: string;
+    /** The terminal state it is in: COMPLETE, ERROR or ABANDONED. */
+    state: ToolCallState;
+  };
+  payload_too_large: {
+    /** The largest body the server accepts, in bytes. */
+    maxBytes: number;
+  };
+  /**
+   * The server's own quota sends all three; a quota an extension writes (its `checkQuota` hook)
+   * may send `retryAfterSeconds` alone.
+   */
+  quota_exceeded: {
+    product?: string;
+    /** The quota: messages a product may send per minute. */
+    messagesPerMinute?: number;
+    /** When a send fits the quota again; the `Retry-After` header says it too. */
+    retryAfterSeconds: number;
+  };
+  upstream_unreachable: {
+    /** The checking proxy's upstream base URL (any password masked). */
+    upstream: string;
+  };
+  upstream_timeout: {
+    /** The checking proxy's upstream base URL (any password masked). */
+    upstream: string;
+    /** How long the proxy waited for the upstream's answer (`--upstream-timeout-ms`). */
+    timeoutMs: number;
+  };
+  injected_fault: {
+    /** The HTTP status injected. */
+    status: number;
+    injected: true;
+    /** Injected with the fault's `retry-after`; the `Retry-After` header says it too. */
+    retryAfterSeconds?: number;
+  };
 };

@@ -1,4 +1,5 @@
 import { ERROR_CODES, type ErrorCode } from '@parley/protocol';
+import type { ErrorDetailsByCode } from '@parley/protocol/wire';
 import { HttpError } from '../http-error.js';
 
 /** The request header that injects a fault into that one request, e.g. `x-parley-fault: status=503`. */
@@ -119,7 +120,8 @@ export function faultResponse(fault: Fault): Response {
   const status = fault.status ?? ERROR_CODES[code].status;
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (fault.retryAfterSeconds !== undefined) headers['retry-after'] = String(fault.retryAfterSeconds);
-  const details: Record<string, unknown> = { status, injected: true };
+  // Whatever the code, an injected fault carries these (ErrorDetailsByCode['injected_fault']).
+  const details: ErrorDetailsByCode['injected_fault'] = { status, injected: true };
   if (fault.retryAfterSeconds !== undefined) details.retryAfterSeconds = fault.retryAfterSeconds;
   const body = { error: { code, message: `Injected fault: status ${status} (${code})`, details } };
   return new Response(JSON.stringify(body), { status, headers });
