@@ -109,6 +109,15 @@ expectTypeOf<Same<Sent<typeof P.ToolDefinitionSchema>, Strip<W.ToolDefinition>>>
 expectTypeOf<W.ToolDefinition>().toExtend<z.input<typeof P.ToolDefinitionSchema>>();
 expectTypeOf<Same<Sent<typeof P.RagConfigSchema>, W.RagConfig>>().toEqualTypeOf<true>();
 expectTypeOf<Same<Sent<typeof P.ExtensionsSchema>, Strip<W.Extensions>>>().toEqualTypeOf<true>();
+// The tool-call and rewind request bodies the SDK writes.
+expectTypeOf<W.HeartbeatRequest>().toExtend<z.input<typeof P.HeartbeatRequestSchema>>();
+expectTypeOf<Same<z.output<typeof P.HeartbeatRequestSchema>, W.HeartbeatRequest>>().toEqualTypeOf<true>();
+expectTypeOf<W.ToolResponseRequest>().toExtend<z.input<typeof P.ToolResponseRequestSchema>>();
+expectTypeOf<
+  Same<Sent<typeof P.ToolResponseRequestSchema>, Strip<W.ToolResponseRequest>>
+>().toEqualTypeOf<true>();
+expectTypeOf<W.RewindRequest>().toExtend<z.input<typeof P.RewindRequestSchema>>();
+expectTypeOf<Same<z.output<typeof P.RewindRequestSchema>, W.RewindRequest>>().toEqualTypeOf<true>();
 // `customizations`: the schema's static type is one flat object (its refinement rejects `agentId`
 // with `model`, and `sessionData` with either); the wire type is the union of the three variants,
 // each of which the schema accepts, and which together name the schema's fields.

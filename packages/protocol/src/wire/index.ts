@@ -29,6 +29,7 @@ export type {
   Message,
   MessageReply,
   PendingTool,
+  RewindRequest,
   RewindResponse,
   Role,
   SendMessageRequest,
@@ -59,3 +60,4 @@ export type {
   ToolUseBlockStart,
   ToolUseDelta,
 } from './stream-event-payloads.js';
+export type { HeartbeatRequest, ToolResponseRequest } from './tool-call-requests.js';

@@ -82,6 +82,12 @@ export type ExportMessagesResponse = {
   messages: Message[];
 };
 
+/** `POST /v1/messages/:sessionId/rewind` body. */
+export type RewindRequest = {
+  /** The index of a live, client-authored user message: it and everything after it are retracted. */
+  index: number;
+};
+
 /** `POST /v1/messages/:sessionId/rewind` → 200. */
 export type RewindResponse = {
   sessionId: string;

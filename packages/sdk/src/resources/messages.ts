@@ -16,6 +16,7 @@ import type {
   ExportMessagesResponse,
   Message,
   MessageReply,
+  RewindRequest,
   RewindResponse,
   UserContentBlock,
 } from '../wire/index.js';
@@ -237,7 +238,7 @@ export class Messages {
       {
         method: 'POST',
         path: `v1/messages/${pathSegment(sessionId, 'messages.rewind()', 'sessionId')}/rewind`,
-        body: { index },
+        body: { index } satisfies RewindRequest,
         idempotent: false,
         shape: RewindShape,
       },

@@ -7,7 +7,7 @@ import { pathSegment } from '../internal/path.js';
 import type { AnyTool } from '../tools/define/define-tool.js';
 import type { RunToolOptions } from '../tools/run/run-tool.js';
 import type { ToolRunResult } from '../tools/run/tool-run-result.js';
-import type { ToolCall } from '../wire/index.js';
+import type { HeartbeatRequest, ToolCall, ToolResponseRequest } from '../wire/index.js';
 
 // `runTool` (with the heartbeat), loaded with the first `client.tools.run`.
 const loadRunTool = loadOnce(() => import('../tools/run/run-tool.js'));
@@ -34,7 +34,7 @@ export class Tools {
       {
         method: 'POST',
         path: this.#path('tools.heartbeat()', options, 'request', sessionId, requestId, '/heartbeat'),
-        body: { state: 'PROCESSING', heartbeat: Date.now() },
+        body: { state: 'PROCESSING', heartbeat: Date.now() } satisfies HeartbeatRequest,
         idempotent: true,
       },
       options,
@@ -60,7 +60,7 @@ export class Tools {
       {
         method: 'POST',
         path: this.#path('tools.respond()', options, 'response', sessionId, requestId),
-        body: { response: { ...output, state: 'COMPLETE' } },
+        body: { response: { ...output, state: 'COMPLETE' } } satisfies ToolResponseRequest,
         idempotent: true,
       },
       options,
@@ -81,7 +81,7 @@ export class Tools {
       {
         method: 'POST',
         path: this.#path('tools.fail()', options, 'request', sessionId, requestId, '/heartbeat'),
-        body: { state: 'ERROR', error: message },
+        body: { state: 'ERROR', error: message } satisfies HeartbeatRequest,
         idempotent: true,
       },
       options,

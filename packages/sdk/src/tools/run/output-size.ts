@@ -1,9 +1,12 @@
 import { ToolOutputTooLargeError } from '../../errors/index.js';
+import type { ToolResponseRequest } from '../../wire/index.js';
 import type { ToolObject } from '../define/tool-schema.js';
 
 /** UTF-8 bytes of the body `tools.respond` sends for `output`. */
 export function responseBodyBytes(output: ToolObject): number {
-  return utf8Length(JSON.stringify({ response: { ...output, state: 'COMPLETE' } }));
+  return utf8Length(
+    JSON.stringify({ response: { ...output, state: 'COMPLETE' } } satisfies ToolResponseRequest),
+  );
 }
 
 /**
