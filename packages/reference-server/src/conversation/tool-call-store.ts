@@ -1,21 +1,14 @@
 import type { HeartbeatRequest, JsonObject, PendingTool, ToolCall, ToolCallState } from '@parley/protocol';
+import type { ToolCall as WireToolCall } from '@parley/protocol/wire';
 import { stringify as stableStringify } from 'safe-stable-stringify';
 import { HttpError } from '../http-error.js';
 import type { Clock } from '../time/clock.js';
 
-/** A client tool call as stored. `state` is the stored state; read it through {@link ToolCallStore.stateOf}. */
-export interface ToolCallRecord {
-  sessionId: string;
-  requestId: string;
-  name: string;
-  input: JsonObject;
-  state: ToolCallState;
-  createdAt: number;
-  deadlineAt: number;
-  /** Server receive time of the last PROCESSING heartbeat. */
-  lastHeartbeatAt: number | null;
-  settledAt: number | null;
-  error?: string;
+/**
+ * A client tool call as stored: the call as `GET /v1/tools/request/...` shows it, and the response
+ * submitted for it. `state` is the stored state; read it through {@link ToolCallStore.stateOf}.
+ */
+export interface ToolCallRecord extends WireToolCall {
   /** The submitted response, `state` included. */
   response?: JsonObject;
 }

@@ -1,3 +1,4 @@
+import { validSpanIds } from './span-ids.js';
 import { SPAN_KEY } from './span-key.js';
 import type { ContextLike, SpanLike } from './tracer-like.js';
 
@@ -51,8 +52,7 @@ function carriesNothing(context: ContextLike): boolean {
   const span = values.get(SPAN_KEY) as SpanLike | undefined;
   try {
     if (typeof span !== 'object' || span === null || span.isRecording()) return false;
-    const ids = span.spanContext?.();
-    return !ids || /^0*$/.test(ids.traceId) || /^0*$/.test(ids.spanId);
+    return validSpanIds(span) === undefined;
   } catch {
     return false;
   }

@@ -2,12 +2,10 @@ import { type BeforeRetryHook, isHTTPError, isTimeoutError, type Options } from 
 import { APIError, REQUEST_ID_HEADER } from '../errors/index.js';
 import { endSpan, errorType, SPAN_KIND_CLIENT } from './end-span.js';
 import { routeTemplate } from './route-template.js';
+import { validSpanIds } from './span-ids.js';
 import { contextWithSpan, resolveTracer } from './trace-context.js';
 import type { AttributesLike, ContextLike, SpanLike, TracerOption } from './tracer-like.js';
 import { withContext } from './with-context.js';
-
-const INVALID_TRACE_ID = '0'.repeat(32);
-const INVALID_SPAN_ID = '0'.repeat(16);
 
 /**
  * The W3C `traceparent` header of a request sent inside `span` (`00-{trace id}-{span id}-{flags}`),
@@ -15,9 +13,8 @@ const INVALID_SPAN_ID = '0'.repeat(16);
  * API's no-op span).
  */
 export function traceparentOf(span: SpanLike): string | undefined {
-  const context = span.spanContext?.();
-  if (!context || context.traceId === INVALID_TRACE_ID || context.spanId === INVALID_SPAN_ID)
-    return undefined;
+  const context = validSpanIds(span);
+  if (!context) return undefined;
   const flags = (context.traceFlags & 0xff).toString(16).padStart(2, '0');
   return `00-${context.traceId}-${context.spanId}-${flags}`;
 }
