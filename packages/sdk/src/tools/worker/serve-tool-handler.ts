@@ -1,3 +1,4 @@
+import type { ToolContext } from '../define/tool-context.js';
 import type { ToolObject } from '../define/tool-schema.js';
 import { findNonPlainData } from './plain-data.js';
 import {
@@ -10,8 +11,11 @@ import {
   type WorkerMessage,
 } from './tool-worker-messages.js';
 
-/** What a handler running in a tool worker gets besides its input. */
-export interface ToolWorkerContext {
+/**
+ * What a handler running in a tool worker gets besides its input: what a handler on the main thread
+ * gets ({@link ToolContext}), its signal made for the worker, and the `workerData`.
+ */
+export interface ToolWorkerContext extends Omit<ToolContext, 'signal'> {
   /**
    * Aborted when the call is lost, the run is aborted or `timeoutMs` passes. Its `aborted`,
    * `reason` and `throwIfAborted()` are correct even inside a loop that never awaits (the host
@@ -19,15 +23,6 @@ export interface ToolWorkerContext {
    * page that is not cross-origin isolated, only once the handler awaits).
    */
   signal: AbortSignal;
-  sessionId: string;
-  /** The `tool_use` id, which is the `:requestId` of the tool endpoints. */
-  requestId: string;
-  /** The tool's name as the model called it. */
-  name: string;
-  /** The input exactly as the model sent it, before the input schema parsed it. */
-  rawInput: ToolObject;
-  /** 1 for the call's first run, more when an earlier worker had claimed it (see `ToolContext.attempt`). */
-  attempt: number;
   /** The `workerData` given to `workerHandler` (structured-cloned: a `SharedArrayBuffer` stays shared). */
   workerData: unknown;
 }
