@@ -10,7 +10,7 @@ import { MCP_HTTP_PREFIX, mcpHttpEndpoint } from './extensions/mcp/mcp-http-endp
 import { createProtocolApp } from './http/app.js';
 import { isProbePath } from './http/routes/health-route.js';
 import type { ServerContext } from './http/server-context.js';
-import { bearerMatcher, type User } from './http/token-auth.js';
+import type { User } from './http/token-auth.js';
 import { withEdgePolicy } from './http/with-edge-policy.js';
 import { HttpError } from './http-error.js';
 import type { Model } from './model/model.js';
@@ -20,20 +20,19 @@ import { standInModel } from './model/stand-in-model.js';
 import { type CheckingProxy, createCheckingProxy } from './proxy/checking-proxy.js';
 import type { ProxyObserver } from './proxy/proxy-exchange.js';
 import type { UpstreamOptions } from './proxy/upstream-options.js';
-import {
-  type ControlTokenCheck,
-  controlTokenMatcher,
-  generateControlToken,
-} from './testing/control-access.js';
-import { controlOffHint, createControlRoutes, isControlPath } from './testing/control-routes.js';
+import { controlTokenMatcher, generateControlToken } from './testing/control-access.js';
+import { controlOffHint, createControlRoutes } from './testing/control-routes.js';
 import { ControlTokenGuard } from './testing/control-token-guard.js';
+import { faultPermission, userRequestMatcher } from './testing/fault-permission.js';
 import {
   DEFAULT_JOURNAL_LIMIT,
   DEFAULT_JOURNAL_MAX_BODY_BYTES,
   DEFAULT_JOURNAL_MAX_BYTES,
   type JournalLimits,
 } from './testing/journal.js';
-import { TestScopes } from './testing/test-scope.js';
+import { ScopeRegistry } from './testing/scope-registry.js';
+import { testHandle } from './testing/test-handle.js';
+import { withScopes } from './testing/with-scopes.js';
 import { type CoreFetch, withToolkit } from './testing/with-toolkit.js';
 import { systemClock } from './time/system-clock.js';
 
@@ -91,8 +90,9 @@ export function createReferenceServer(options: ReferenceServerOptions = {}): Ref
     controlToken === undefined ? undefined : new ControlTokenGuard(controlTokenMatcher(controlToken), clock);
   // Every scope (the default one, one per test id) starts from the server's own model, chaos and
   // journal limits; the chaos option is checked here, by the default scope.
-  const scopes = new TestScopes({
-    clock,
+  const scopes = new ScopeRegistry({
+    // Idleness is wall-clock time: a test moving the server's clock must not lose its own scope.
+    idleClock: systemClock,
     sessions,
     template: {
       model: cassette.model ?? options.model ?? standInModel,
@@ -149,31 +149,30 @@ export function createReferenceServer(options: ReferenceServerOptions = {}): Ref
       ? core.fetch
       : (request, hooks) =>
           isProtocolPath(getPath(request)) ? forwarding.fetch(request, hooks) : core.fetch(request, hooks);
-  // The testing toolkit wraps the core: journal and faults around it, stream faults as its pacer.
-  const protocolFetch = withToolkit(inner, {
-    clock,
-    faultHeader: options.faults !== false,
-    // Passing the client's token through, the proxy cannot tell a user's token: any bearer token may ask for a fault.
-    mayFault: faultPermission(
-      users,
-      forwarding !== undefined && options.upstream?.token === undefined,
-      (request) => controlTokenGuard?.verify(request),
-    ),
+  // Passing the client's token through, the proxy cannot tell a user's token: any bearer token counts.
+  const isUserRequest = userRequestMatcher(
+    users,
+    forwarding !== undefined && options.upstream?.token === undefined,
+  );
+  const scoped = withScopes(scopes, {
+    isUserRequest,
+    // The testing toolkit wraps the core: journal and faults around it, stream faults as its pacer.
+    protocol: withToolkit(inner, {
+      clock,
+      faultHeader: options.faults !== false,
+      mayFault: faultPermission(isUserRequest, (request) => controlTokenGuard?.verify(request)),
+    }),
+    control:
+      controlTokenGuard &&
+      createControlRoutes({
+        clock,
+        users,
+        sessions,
+        scopes,
+        checkControlToken: (request) => controlTokenGuard.verify(request),
+        ...(proxy === undefined ? {} : { proxyReport: () => proxy.report() }),
+      }),
   });
-  const controlRoutes =
-    controlToken === undefined
-      ? undefined
-      : createControlRoutes({
-          clock,
-          users,
-          sessions,
-          scopes,
-          checkControlToken: async (request) =>
-            controlTokenGuard === undefined
-              ? { kind: 'invalid', delayMs: 0 }
-              : controlTokenGuard.verify(request),
-          ...(proxy === undefined ? {} : { proxyReport: () => proxy.report() }),
-        });
   const abortReplies = (reason?: unknown) =>
     sessions.abortReplies(reason ?? new HttpError('internal_error', 'The server is shutting down'));
 
@@ -183,12 +182,7 @@ export function createReferenceServer(options: ReferenceServerOptions = {}): Ref
       // Hono's own path reading (no URL parse per request), so this dispatch and the routers agree.
       const pathname = getPath(request);
       // Readiness checks go straight to the core: no scope, no journal entry, no fault (a queued one stays).
-      if (isProbePath(pathname)) return core.fetch(request);
-      // The test scope, resolved once here: every layer below reads it from here on.
-      const scope = scopes.of(request);
-      if (scope instanceof HttpError) return scope.toResponse();
-      if (controlRoutes !== undefined && isControlPath(pathname)) return controlRoutes(request, scope);
-      return protocolFetch(request, scope);
+      return isProbePath(pathname) ? core.fetch(request) : scoped(request, pathname);
     },
     { cors: options.cors ?? true, allowedHosts: options.allowedHosts ?? true },
   );
@@ -213,15 +207,13 @@ export function createReferenceServer(options: ReferenceServerOptions = {}): Ref
     controlToken,
     journal: scopes.default.journal,
     faults: scopes.default.faults,
-    testScope: (testId) => scopes.get(testId),
+    testScope: (testId) => testHandle(scopes, testId),
     reset: (resetOptions = {}) => {
       checkOptions(resetOptions, { user: 'string', testId: 'string' }, 'server.reset()');
       const { testId, ...rest } = resetOptions;
-      scopes.reset(testId === undefined ? scopes.default : scopes.get(testId), rest);
+      scopes.reset(testId === undefined ? scopes.default : scopes.detached(testId), rest);
     },
-    setModel: (model: Model) => {
-      scopes.default.model = model;
-    },
+    setModel: (model: Model) => scopes.default.setModel(model),
     script: (script: Script) => scopes.default.script(script),
     setPace: (pace, scope) => paces.set(pace, scope),
     abortReplies,
@@ -276,22 +268,4 @@ function withObserver(upstream: UpstreamOptions, recorder: ProxyObserver | undef
   return recorder === undefined
     ? upstream
     : { ...upstream, observers: [...(upstream.observers ?? []), recorder] };
-}
-
-/**
- * Who may get a fault: a request with a user's bearer token (any bearer token when the proxy passes
- * the client's through), or the control token. A fault with a wrong control token is ignored, and
- * counts as a guess like any other (answered as slowly).
- */
-function faultPermission(
-  users: readonly User[],
-  anyBearer: boolean,
-  verifyControlToken: (request: Request) => Promise<ControlTokenCheck> | undefined,
-): (request: Request) => boolean | Promise<boolean> {
-  const isUser = bearerMatcher(users);
-  return (request) => {
-    const authorization = request.headers.get('authorization');
-    if (isUser(authorization) || (anyBearer && authorization !== null)) return true;
-    return Promise.resolve(verifyControlToken(request)).then((check) => check?.kind === 'valid');
-  };
 }

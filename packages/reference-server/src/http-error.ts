@@ -29,6 +29,20 @@ export const SERVER_ERROR_CODES = {
     status: 503,
     description: 'The server holds as many sessions as its maxSessions (--max-sessions) allows.',
   },
+  test_scope_expired: {
+    status: 410,
+    description:
+      'The x-parley-test-id names a test scope the server removed after testScopes.idleMs without a request.',
+  },
+  test_scope_reset: {
+    status: 410,
+    description:
+      'The x-parley-test-id names a test scope that was reset by id; a control request starts it again.',
+  },
+  test_scope_limit_reached: {
+    status: 503,
+    description: 'A new test scope while the server holds testScopes.max scopes, each in use.',
+  },
   not_ready: {
     status: 503,
     description: 'GET /readyz: the cassette is not loaded yet, or the upstream has not answered.',
@@ -53,6 +67,20 @@ export type ServerErrorDetailsByCode = {
   invalid_test_id: {
     /** The header refused: `x-parley-test-id`. */
     header: string;
+  };
+  test_scope_expired: {
+    /** The test id (the header's value). */
+    testId: string;
+    /** The server's `testScopes.idleMs`. */
+    idleMs: number;
+  };
+  test_scope_reset: {
+    /** The test id (the header's value). */
+    testId: string;
+  };
+  test_scope_limit_reached: {
+    /** The server's `testScopes.max`. */
+    maxTestScopes: number;
   };
 };
 

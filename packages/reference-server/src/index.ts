@@ -98,7 +98,12 @@ export { Journal } from './testing/journal.js';
 export type { PathPattern } from './testing/path-pattern.js';
 export type { ChaosMark } from './testing/seeded-chaos.js';
 export type { SessionSnapshot } from './testing/session-snapshot.js';
-export type { TestScope } from './testing/test-scope.js';
+
+import type { TestHandle } from './testing/test-handle.js';
+
+export type { TestFaults, TestHandle } from './testing/test-handle.js';
+/** @deprecated Renamed {@link TestHandle} (what `server.testScope(id)` returns). */
+export type TestScope = TestHandle;
 export type { Clock } from './time/clock.js';
 export { ManualClock } from './time/manual-clock.js';
 export { systemClock } from './time/system-clock.js';

@@ -15,7 +15,7 @@ import { UPSTREAM_OPTION_KEYS, type UpstreamOptions } from './proxy/upstream-opt
 import type { ChaosOptions } from './testing/chaos-options.js';
 import type { FaultQueue } from './testing/fault-queue.js';
 import type { Journal } from './testing/journal.js';
-import type { TestScope } from './testing/test-scope.js';
+import type { TestHandle } from './testing/test-handle.js';
 import type { Clock } from './time/clock.js';
 
 /** Options of {@link createReferenceServer}. Every option has a default. */
@@ -63,9 +63,10 @@ export interface ReferenceServerOptions {
   maxSessions?: number;
   /**
    * Test scopes (`x-parley-test-id`, docs/testing.md "One server for many test runners"): how many
-   * are kept (`max`, default 1024: beyond, the least recently used one is removed) and after how
-   * long without a request one is removed (`idleMs`, server clock, default 10 minutes). Removing a
-   * scope deletes its sessions.
+   * are held at most (`max`, default 1024: a new one beyond is `503 test_scope_limit_reached`; no
+   * scope is removed for it) and after how long without a request, and with no reply running, one
+   * is removed (`idleMs`, wall-clock time, not `clock`; default 10 minutes). Removing a scope
+   * deletes its sessions; the test's next request is `410 test_scope_expired`.
    */
   testScopes?: { max?: number; idleMs?: number };
   /**
@@ -188,10 +189,11 @@ export interface ReferenceServer {
    */
   reset(options?: { user?: string; testId?: string }): void;
   /**
-   * The scope of one test id (`x-parley-test-id`), made on first use: its `journal`, `faults`,
-   * `script(...)` and `model`, as the requests with that header see them.
+   * One test's view of its scope (`x-parley-test-id`): its `journal`, `faults`, `script(...)` and
+   * `model`, as the requests with that header see them. Reading makes no scope; setting a script,
+   * a fault or chaos does (as a control request would).
    */
-  testScope(testId: string): TestScope;
+  testScope(testId: string): TestHandle;
   /** Answers every following request with this model (until {@link reset}). */
   setModel(model: Model): void;
   /**

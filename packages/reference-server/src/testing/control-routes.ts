@@ -8,8 +8,9 @@ import type { Clock } from '../time/clock.js';
 import { type ControlTokenCheck, controlAccess, isJsonContentType } from './control-access.js';
 import type { QueuedFault } from './fault-queue.js';
 import type { JournalFilter } from './journal.js';
+import type { Scope } from './scope.js';
+import type { ScopeRegistry } from './scope-registry.js';
 import { snapshotSessions } from './session-snapshot.js';
-import type { TestScope, TestScopes } from './test-scope.js';
 
 /** The reserved path prefix of the control and inspection routes (outside `/v1`). */
 export const CONTROL_PREFIX = '/_parley';
@@ -22,7 +23,7 @@ export interface ControlTarget {
   clock: Clock;
   users: readonly User[];
   sessions: SessionStore;
-  scopes: TestScopes;
+  scopes: ScopeRegistry;
   /**
    * What the request's control token says (every route but the journal page's shell needs the
    * right one), once a wrong one's wait is over: repeated wrong ones are answered slowly.
@@ -50,6 +51,7 @@ export function controlOffHint(pathname: string): string | undefined {
 
 /** The journal page's shell: static HTML that holds no data, served without the control token. */
 const PAGE_PATHS = new Set([`${CONTROL_PREFIX}/ui`, `${CONTROL_PREFIX}/ui/`]);
+const RESET_PATH = `${CONTROL_PREFIX}/reset`;
 
 /**
  * The test-only control and inspection routes, `/_parley/...`. Each needs the control token in the
@@ -57,14 +59,21 @@ const PAGE_PATHS = new Set([`${CONTROL_PREFIX}/ui`, `${CONTROL_PREFIX}/ui/`]);
  */
 export function createControlRoutes(
   target: ControlTarget,
-): (request: Request, scope: TestScope) => Promise<Response> {
-  const app = new Hono<{ Bindings: { scope: TestScope } }>().basePath(CONTROL_PREFIX);
+): (request: Request, scope: Scope) => Promise<Response> {
+  const app = new Hono<{ Bindings: { scope: Scope } }>().basePath(CONTROL_PREFIX);
+  const isPage = (method: string, path: string) =>
+    (method === 'GET' || method === 'HEAD') && PAGE_PATHS.has(path);
   app.use(
     '*',
-    controlAccess(
-      (request) => target.checkControlToken(request),
-      (method, path) => (method === 'GET' || method === 'HEAD') && PAGE_PATHS.has(path),
-    ),
+    controlAccess((request) => target.checkControlToken(request), isPage),
+    // A control request sets its test up: its scope is registered (again, after a removal). A reset
+    // of a scope the server does not hold makes none.
+    async (c, next) => {
+      if (!isPage(c.req.method, c.req.path) && c.req.path !== RESET_PATH) {
+        c.env.scope = target.scopes.admit(c.env.scope);
+      }
+      await next();
+    },
   );
   const jsonBody = async (request: Request, limit: number): Promise<unknown> => {
     if (!isJsonContentType(request)) {

@@ -15,9 +15,9 @@ import {
   parseFaultHeader,
 } from './fault.js';
 import { type JournalRecord, splitUrl } from './journal-record.js';
+import type { Scope } from './scope.js';
 import type { ChaosMark } from './seeded-chaos.js';
 import { streamPacer } from './stream-pacer.js';
-import type { TestScope } from './test-scope.js';
 
 /** What the toolkit works with; the journal and the faults are the request's scope's. */
 export interface ToolkitDeps {
@@ -49,7 +49,7 @@ export type CoreFetch = (request: Request, hooks: RequestHooks) => Promise<Respo
 export function withToolkit(
   core: CoreFetch,
   deps: ToolkitDeps,
-): (request: Request, scope: TestScope) => Promise<Response> {
+): (request: Request, scope: Scope) => Promise<Response> {
   return (request, scope) => {
     const record = scope.journal.open(request.method.toUpperCase(), request.url, deps.clock);
     if (record !== undefined) record.scope = scope;
@@ -90,7 +90,7 @@ async function withFault(
   request: Request,
   core: CoreFetch,
   deps: ToolkitDeps,
-  scope: TestScope,
+  scope: Scope,
   record: JournalRecord | undefined,
 ): Promise<Response> {
   const { clock } = deps;
@@ -152,7 +152,7 @@ async function withFault(
 async function resolveFault(
   request: Request,
   deps: ToolkitDeps,
-  scope: TestScope,
+  scope: Scope,
 ): Promise<{ fault: Fault; chaos?: ChaosMark } | undefined> {
   const { faults } = scope;
   const header = deps.faultHeader === false ? null : request.headers.get(FAULT_HEADER);

@@ -143,31 +143,7 @@ describe('test scopes (x-parley-test-id)', () => {
     expect((await scoped(h.call, '')('GET', '/healthz')).status).toBe(200);
   });
 
-  it('test scopes are bounded: past max, the least recently used one goes with its sessions', async () => {
-    const h = harness({ testScopes: { max: 2 } });
-    const a = scoped(h.call, 'a');
-    const { sessionId } = (await a('POST', '/v1/sessions')).body;
-    await scoped(h.call, 'b')('POST', '/v1/sessions');
-    await a('GET', '/v1/sessions'); // a is used again: b is now the idlest
-    await scoped(h.call, 'c')('POST', '/v1/sessions');
-    expect(h.server.sessionCount).toBe(2);
-    expect((await a('GET', `/v1/messages/${sessionId}`)).status).toBe(200);
-    expect((await scoped(h.call, 'b')('GET', '/v1/sessions')).body.sessions).toEqual([]);
-  });
-
-  it('a test scope idle for idleMs (server clock) is removed with its sessions at the next scoped request', async () => {
-    const h = harness({ testScopes: { idleMs: 60_000 } });
-    const a = scoped(h.call, 'a');
-    await a('POST', '/v1/sessions');
-    await h.clock.advance(59_999);
-    await scoped(h.call, 'b')('POST', '/v1/sessions');
-    expect(h.server.sessionCount).toBe(2);
-    await h.clock.advance(1);
-    await scoped(h.call, 'c')('GET', '/v1/sessions');
-    expect(h.server.sessionCount).toBe(1);
-    expect((await a('GET', '/v1/sessions')).body.sessions).toEqual([]);
-  });
-
+  // Bounds, idle expiry and what follows a removal: scope-lifetime.test.ts.
   it('scopes bounds are checked when the server is created', () => {
     expect(() => harness({ testScopes: { max: 0 } })).toThrow(/max test scopes must be an integer >= 1/);
     expect(() => harness({ testScopes: { idleMs: -1 } })).toThrow(/idle ms must be an integer >= 1/);

@@ -1,0 +1,57 @@
+import { HttpError } from '../http-error.js';
+
+/** Why a test scope was removed while its test might still send requests. */
+export type RemovalReason = 'idle' | 'reset';
+
+/**
+ * The ids of test scopes the server removed (idle, or reset by id), newest last, so a later request
+ * of that test is refused with `410` rather than answered by a fresh scope and the server's default
+ * model. Bounded: beyond `limit` ids, the oldest is forgotten (its test's next request then starts
+ * a fresh scope, as a new test would).
+ */
+export class RemovedScopes {
+  readonly #removed = new Map<string, RemovalReason>();
+
+  constructor(private readonly limit: number) {}
+
+  /** Remembers that `id` was removed, and why. */
+  note(id: string, reason: RemovalReason): void {
+    this.#removed.delete(id);
+    this.#removed.set(id, reason);
+    if (this.#removed.size > this.limit) this.#removed.delete(this.#removed.keys().next().value as string);
+  }
+
+  /** Forgets `id`: its next request starts a fresh scope. */
+  forget(id: string): void {
+    this.#removed.delete(id);
+  }
+
+  clear(): void {
+    this.#removed.clear();
+  }
+
+  /** The error a protocol request of a removed scope gets; undefined when `id` was not removed. */
+  refusal(id: string, idleMs: number): HttpError | undefined {
+    const reason = this.#removed.get(id);
+    if (reason === undefined) return undefined;
+    const again =
+      'a control request with this x-parley-test-id (PUT /_parley/script, POST /_parley/reset, ...) ' +
+      'or server.testScope(id).script(...) starts it again, or use a new test id';
+    if (reason === 'reset') {
+      return new HttpError(
+        'test_scope_reset',
+        `The test scope ${JSON.stringify(id)} was reset, and a request after its reset is refused ` +
+          `rather than answered by the server's default model: ${again}`,
+        { details: { testId: id } },
+      );
+    }
+    return new HttpError(
+      'test_scope_expired',
+      `The test scope ${JSON.stringify(id)} was removed after ${idleMs} ms without a request ` +
+        `(its sessions, script and faults with it), so this request is refused rather than answered ` +
+        `by the server's default model: raise createReferenceServer({ testScopes: { idleMs } }), ` +
+        `or ${again}`,
+      { details: { testId: id, idleMs } },
+    );
+  }
+}
