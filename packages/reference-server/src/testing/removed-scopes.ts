@@ -34,24 +34,20 @@ export class RemovedScopes {
   refusal(id: string, idleMs: number): HttpError | undefined {
     const reason = this.#removed.get(id);
     if (reason === undefined) return undefined;
-    const again =
-      'a control request with this x-parley-test-id (PUT /_parley/script, POST /_parley/reset, ...) ' +
-      'or server.testScope(id).script(...) starts it again, or use a new test id';
-    if (reason === 'reset') {
-      return new HttpError(
-        'test_scope_reset',
-        `The test scope ${JSON.stringify(id)} was reset, and a request after its reset is refused ` +
-          `rather than answered by the server's default model: ${again}`,
-        { details: { testId: id } },
-      );
-    }
-    return new HttpError(
-      'test_scope_expired',
-      `The test scope ${JSON.stringify(id)} was removed after ${idleMs} ms without a request ` +
-        `(its sessions, script and faults with it), so this request is refused rather than answered ` +
-        `by the server's default model: raise createReferenceServer({ testScopes: { idleMs } }), ` +
-        `or ${again}`,
-      { details: { testId: id, idleMs } },
-    );
+    const what = `The test scope ${JSON.stringify(id)} was ${reason === 'reset' ? 'reset' : `removed after ${idleMs} ms idle`}`;
+    const again = 'a control request with this test id (or a new id) starts it again';
+    return reason === 'reset'
+      ? new HttpError(
+          'test_scope_reset',
+          `${what}; refused rather than answered by another model: ${again}`,
+          {
+            details: { testId: id },
+          },
+        )
+      : new HttpError(
+          'test_scope_expired',
+          `${what}; refused rather than answered by another model: raise testScopes: { idleMs }, or ${again}`,
+          { details: { testId: id, idleMs } },
+        );
   }
 }

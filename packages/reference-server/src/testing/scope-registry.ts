@@ -156,9 +156,8 @@ export class ScopeRegistry {
     if (this.#scopes.size >= this.#max) {
       return new HttpError(
         'test_scope_limit_reached',
-        `The server holds ${this.#max} test scopes, its limit (createReferenceServer({ testScopes: { max } })), ` +
-          `each used in the last ${this.#idleMs} ms or with a reply running: no scope is removed for a new ` +
-          'one. Raise the limit, or reset finished tests by id (POST /_parley/reset with x-parley-test-id)',
+        `The server holds ${this.#max} test scopes, its limit (testScopes: { max }), all in use: ` +
+          'raise it, or reset finished tests by id',
         { details: { maxTestScopes: this.#max } },
       );
     }
