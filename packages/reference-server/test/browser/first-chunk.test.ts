@@ -13,9 +13,12 @@ import { bundlePage, contains, gzipBytes, type PageBundle } from '../helpers/bro
  * file of its own, and each options type's key list) and a recording knows which tests ran, failed
  * or did not run, and what fixes a mismatch (about 2.5 KB gzip; writing the file loads on first use).
  * The streaming pace's checks and plumbing (`pace`, `setPace`, a turn's pace, a replay's `speed`)
- * add 0.6 KB; the pacing itself loads with the first paced reply.
+ * add 0.6 KB; the pacing itself loads with the first paced reply. 186 KB since a test scope lives
+ * while its test uses it (issue 39: a registry that refuses a new scope instead of evicting one,
+ * the ids of removed scopes answered 410, a test's read-only handle): 0.9 KB gzip, measured
+ * (184.8 KB before, 185.7 KB after).
  */
-const FIRST_CHUNK_LIMIT_BYTES = 185 * 1024;
+const FIRST_CHUNK_LIMIT_BYTES = 186 * 1024;
 
 // The baseline, bundled in the same run: a page with msw's worker and nothing of Parley.
 const MSW_ONLY = `
