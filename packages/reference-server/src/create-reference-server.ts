@@ -1,4 +1,3 @@
-import { checkOptions } from '@parley/protocol/option-check';
 import { getPath } from 'hono/utils/url';
 import { setUpCassette } from './cassette/cassette-setup.js';
 import { DEFAULT_AGENTS, DEFAULT_MODELS, DEFAULT_PROVIDERS } from './conversation/agents.js';
@@ -13,8 +12,6 @@ import type { ServerContext } from './http/server-context.js';
 import type { User } from './http/token-auth.js';
 import { withEdgePolicy } from './http/with-edge-policy.js';
 import { HttpError } from './http-error.js';
-import type { Model } from './model/model.js';
-import type { Script } from './model/scripted-model.js';
 import { ServerPaces } from './model/server-paces.js';
 import { standInModel } from './model/stand-in-model.js';
 import { type CheckingProxy, createCheckingProxy } from './proxy/checking-proxy.js';
@@ -30,8 +27,8 @@ import {
   DEFAULT_JOURNAL_MAX_BYTES,
   type JournalLimits,
 } from './testing/journal.js';
+import { scopeControls } from './testing/scope-controls.js';
 import { ScopeRegistry } from './testing/scope-registry.js';
-import { testHandle } from './testing/test-handle.js';
 import { withScopes } from './testing/with-scopes.js';
 import { type CoreFetch, withToolkit } from './testing/with-toolkit.js';
 import { systemClock } from './time/system-clock.js';
@@ -53,12 +50,11 @@ export function createReferenceServer(options: ReferenceServerOptions = {}): Ref
   const clock = options.clock ?? systemClock;
   const heartbeatTimeoutMs = options.heartbeatTimeoutMs ?? 15_000;
   const toolCallTimeoutMs = options.toolCallTimeoutMs ?? 600_000;
-  const { maxSessions } = options;
   const sessions = new SessionStore({
     clock,
     heartbeatTimeoutMs,
     toolCallTimeoutMs,
-    ...(maxSessions === undefined ? {} : { maxSessions }),
+    maxSessions: options.maxSessions,
   });
   if (options.replay !== undefined && options.model !== undefined) {
     throw new Error('createReferenceServer: pass either `model` or `replay` (the cassette is the model)');
@@ -99,8 +95,7 @@ export function createReferenceServer(options: ReferenceServerOptions = {}): Ref
       chaos: options.chaos,
       journal: journalLimitsOf(options),
     },
-    max: options.testScopes?.max,
-    idleMs: options.testScopes?.idleMs,
+    ...options.testScopes,
     onFullReset: () => {
       controlTokenGuard?.clear();
       paces.reset();
@@ -205,16 +200,7 @@ export function createReferenceServer(options: ReferenceServerOptions = {}): Ref
     control: controlToken !== undefined,
     mcpOverHttp,
     controlToken,
-    journal: scopes.default.journal,
-    faults: scopes.default.faults,
-    testScope: (testId) => testHandle(scopes, testId),
-    reset: (resetOptions = {}) => {
-      checkOptions(resetOptions, { user: 'string', testId: 'string' }, 'server.reset()');
-      const { testId, ...rest } = resetOptions;
-      scopes.reset(testId === undefined ? scopes.default : scopes.detached(testId), rest);
-    },
-    setModel: (model: Model) => scopes.default.setModel(model),
-    script: (script: Script) => scopes.default.script(script),
+    ...scopeControls(scopes),
     setPace: (pace, scope) => paces.set(pace, scope),
     abortReplies,
     extensions,

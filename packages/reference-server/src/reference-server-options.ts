@@ -8,14 +8,11 @@ import type { AllowedHosts } from './http/allowed-hosts.js';
 import type { CorsOrigins } from './http/cors-policy.js';
 import type { User } from './http/token-auth.js';
 import type { Model } from './model/model.js';
-import type { Script } from './model/scripted-model.js';
 import type { StreamPace } from './model/stream-pace.js';
 import type { CheckingProxy } from './proxy/checking-proxy.js';
 import { UPSTREAM_OPTION_KEYS, type UpstreamOptions } from './proxy/upstream-options.js';
 import type { ChaosOptions } from './testing/chaos-options.js';
-import type { FaultQueue } from './testing/fault-queue.js';
-import type { Journal } from './testing/journal.js';
-import type { TestHandle } from './testing/test-handle.js';
+import type { ScopeControls } from './testing/scope-controls.js';
 import type { Clock } from './time/clock.js';
 
 /** Options of {@link createReferenceServer}. Every option has a default. */
@@ -156,7 +153,7 @@ export interface ReferenceServerOptions {
 export type { RecordConfig, ReplayConfig } from './cassette/cassette-config.js';
 
 /** A running reference server: a web-standard fetch handler plus inspection and control. */
-export interface ReferenceServer {
+export interface ReferenceServer extends ScopeControls {
   /** Handles one request. An arrow property: pass it around freely. */
   readonly fetch: (request: Request) => Promise<Response>;
   readonly clock: Clock;
@@ -165,7 +162,7 @@ export interface ReferenceServer {
   readonly toolCallTimeoutMs: number;
   /** Number of sessions of all users. */
   readonly sessionCount: number;
-  /** The model answering now (see {@link setModel}). */
+  /** The model answering requests without a test id now (see `setModel`). */
   readonly model: Model;
   /** The server's pace now (the `pace` option, or {@link setPace}'s); undefined: at once. */
   readonly pace: StreamPace | undefined;
@@ -175,32 +172,6 @@ export interface ReferenceServer {
   readonly mcpOverHttp: boolean;
   /** The token the control routes need in `x-parley-control-token`; undefined without control. */
   readonly controlToken: string | undefined;
-  /** Every request and its reply, oldest first (testing toolkit). */
-  readonly journal: Journal;
-  /** One-shot faults for the next matching requests (testing toolkit). */
-  readonly faults: FaultQueue;
-  /**
-   * Resets state. With no argument: deletes every session (aborting running replies) and every test
-   * scope, clears the journal and the queued faults, puts back the model the server was created
-   * with, and asks the extension host to put back what requests changed (the built-in host: quota
-   * windows and the `erp` provider's data). With `{ user }`: deletes that user's sessions and
-   * journal entries only. With `{ testId }`: that test scope only (its sessions, journal, faults
-   * and script), as `POST /_parley/reset` with its `x-parley-test-id` does.
-   */
-  reset(options?: { user?: string; testId?: string }): void;
-  /**
-   * One test's view of its scope (`x-parley-test-id`): its `journal`, `faults`, `script(...)` and
-   * `model`, as the requests with that header see them. Reading makes no scope; setting a script,
-   * a fault or chaos does (as a control request would).
-   */
-  testScope(testId: string): TestHandle;
-  /** Answers every following request with this model (until {@link reset}). */
-  setModel(model: Model): void;
-  /**
-   * Answers every following request with a scripted model: rules, a list of turns or a function
-   * (see `scriptedModel`). Shorthand for `setModel(scriptedModel(script))`.
-   */
-  script(script: Script): void;
   /**
    * Sets the pace of the replies from now on: the server's, or with `{ sessionId }` one session's
    * (which wins over the server's). `undefined` removes it. `reset()` puts back the `pace` option.

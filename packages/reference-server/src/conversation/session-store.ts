@@ -55,7 +55,7 @@ export interface SessionStoreOptions {
   heartbeatTimeoutMs: number;
   toolCallTimeoutMs: number;
   /** Sessions kept at most, across users and scopes; a create beyond is `503 session_limit_reached`. */
-  maxSessions?: number;
+  maxSessions?: number | undefined;
 }
 
 /**
