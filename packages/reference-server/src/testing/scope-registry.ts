@@ -54,11 +54,11 @@ export class ScopeRegistry {
 
   /**
    * The scope of a request: the default scope without `x-parley-test-id`, the test's scope when the
-   * server holds it, else a new one, registered only when `authenticated` (a `410` for a removed
-   * id, a `503` when full) and otherwise detached (it lives as long as the request). An
-   * `invalid_test_id` error for an empty, over-long or control-character id.
+   * server holds it, else a new one, registered only when `mayCreate` says the request speaks for
+   * a user (a `410` for a removed id, a `503` when full) and otherwise detached (it lives as long
+   * as the request). An `invalid_test_id` error for an empty, over-long or control-character id.
    */
-  of(request: Request, authenticated: boolean): Scope | HttpError {
+  of(request: Request, mayCreate: (request: Request) => boolean): Scope | HttpError {
     const id = request.headers.get(TEST_ID_HEADER);
     if (id === null) return this.default;
     const problem = testIdProblem(id);
@@ -69,7 +69,7 @@ export class ScopeRegistry {
     }
     const held = this.#touch(id);
     if (held !== undefined) return held;
-    if (!authenticated) return new Scope(id, this.options.template);
+    if (!mayCreate(request)) return new Scope(id, this.options.template);
     return this.#removed.refusal(id, this.#idleMs) ?? this.#add(new Scope(id, this.options.template));
   }
 

@@ -24,8 +24,11 @@ export function withScopes(
 ): (request: Request, pathname: string) => Promise<Response> {
   return async (request, pathname) => {
     const control = parts.control !== undefined && isControlPath(pathname) ? parts.control : undefined;
-    const scope = scopes.of(request, control === undefined && parts.isUserRequest(request));
+    // The control routes admit the scope themselves, after their token check.
+    const scope = scopes.of(request, control === undefined ? parts.isUserRequest : never);
     if (scope instanceof HttpError) return scope.toResponse();
     return (control ?? parts.protocol)(request, scope);
   };
 }
+
+const never = () => false;
