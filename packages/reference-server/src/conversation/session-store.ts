@@ -216,14 +216,6 @@ export class SessionStore {
     if (owner === undefined) this.#scopeSeqs.delete(scope);
   }
 
-  /** Whether a session of test scope `scope` has a reply running (a stream being written included). */
-  hasReplyRunning(scope: string): boolean {
-    for (const session of this.#sessions.values()) {
-      if (session.scope === scope && session.reply !== undefined) return true;
-    }
-    return false;
-  }
-
   get size(): number {
     return this.#sessions.size;
   }

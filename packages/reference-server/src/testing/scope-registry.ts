@@ -4,6 +4,7 @@ import type { Clock } from '../time/clock.js';
 import { TEST_ID_HEADER, testIdProblem } from '../utils/test-id.js';
 import { RemovedScopes } from './removed-scopes.js';
 import { Scope, type ScopeTemplate } from './scope.js';
+import { hasWorkInFlight } from './scope-work.js';
 
 /** Test scopes held at most by default; a new one beyond is `503 test_scope_limit_reached`. */
 export const DEFAULT_MAX_TEST_SCOPES = 1024;
@@ -34,7 +35,7 @@ export interface ScopeRegistryOptions {
  * authenticated or control request (never by a refused or unauthenticated one, nor by reading it),
  * bounded in number (a new scope beyond is refused, no scope is evicted for it), and removed by its
  * reset or after an idle time (wall clock) in which it had no request and no work in flight (a
- * running reply). Removing a scope deletes its sessions; a removed id is remembered, so its test's
+ * running reply, a client tool call not settled). Removing a scope deletes its sessions; a removed id is remembered, so its test's
  * next protocol request gets `410` instead of a fresh scope answered by another model.
  */
 export class ScopeRegistry {
@@ -166,11 +167,11 @@ export class ScopeRegistry {
   }
 
   // From the idlest: a scope idle for idleMs goes, unless work is in flight in it (a running reply,
-  // a stream being written), which counts as a use. Stops at the first scope used recently.
+  // a client tool call not settled), which counts as a use. Stops at the first scope used recently.
   #expire(now: number): void {
     for (const [id, held] of this.#scopes) {
       if (now - held.lastUsed < this.#idleMs) return;
-      if (this.options.sessions.hasReplyRunning(id)) {
+      if (hasWorkInFlight(this.options.sessions, id)) {
         this.#scopes.delete(id);
         held.lastUsed = now;
         this.#scopes.set(id, held);

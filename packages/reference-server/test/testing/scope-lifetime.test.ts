@@ -71,6 +71,26 @@ describe('a scope lives while its test uses it', () => {
     expect((await scoped(h.call, 'another real test')('POST', '/v1/sessions')).status).toBe(201);
   });
 
+  it('a scope with a client tool call not settled is never removed: past the idle time its test sends the result and goes on', async () => {
+    const h = harness({ testScopes: { max: 1, idleMs: MINUTE } });
+    const a = scoped(h.call, 'tool test');
+    const { sessionId } = (await a('POST', '/v1/sessions')).body;
+    const reply = await a('POST', `/v1/messages/${sessionId}`, {
+      content: '/tool get_weather {"city":"Paris"}',
+    });
+    const requestId = reply.body.pendingTools[0].requestId as string;
+    wallClockAhead(5 * MINUTE);
+    expectError(await scoped(h.call, 'other test')('POST', '/v1/sessions'), 503, 'test_scope_limit_reached');
+    const answered = await a('POST', `/v1/tools/response/${sessionId}/${requestId}`, {
+      response: { state: 'COMPLETE', output: { temperature: 21 } },
+    });
+    expect(answered.status, answered.text).toBeLessThan(300);
+    // Settled and idle again: now it goes, and a new test gets its place.
+    wallClockAhead(MINUTE);
+    expect((await scoped(h.call, 'other test')('POST', '/v1/sessions')).status).toBe(201);
+    expectError(await a('GET', '/v1/sessions'), 410, 'test_scope_expired');
+  });
+
   it('reading a scope does not create it: server.testScope(id) reads an empty journal, no faults and the server model', async () => {
     const h = harness({ testScopes: { max: 1 } });
     const handle = h.server.testScope('only read');
