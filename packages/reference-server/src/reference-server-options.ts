@@ -61,9 +61,9 @@ export interface ReferenceServerOptions {
   /**
    * Test scopes (`x-parley-test-id`, docs/testing.md "One server for many test runners"): how many
    * are held at most (`max`, default 1024: a new one beyond is `503 test_scope_limit_reached`; no
-   * scope is removed for it) and after how long without a request, a running reply or an open client tool call, one
-   * is removed (`idleMs`, wall-clock time, not `clock`; default 10 minutes). Removing a scope
-   * deletes its sessions; the test's next request is `410 test_scope_expired`.
+   * scope is removed for it) and after how long without a request, a running reply or an open
+   * client tool call one is removed (`idleMs`, wall-clock time, not `clock`; default 10 minutes).
+   * Removing a scope deletes its sessions; the test's next request is `410 test_scope_expired`.
    */
   testScopes?: { max?: number; idleMs?: number };
   /**
