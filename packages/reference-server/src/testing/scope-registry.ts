@@ -35,8 +35,9 @@ export interface ScopeRegistryOptions {
  * authenticated or control request (never by a refused or unauthenticated one, nor by reading it),
  * bounded in number (a new scope beyond is refused, no scope is evicted for it), and removed by its
  * reset or after an idle time (wall clock) in which it had no request and no work in flight (a
- * running reply, a client tool call not settled). Removing a scope deletes its sessions; a removed id is remembered, so its test's
- * next protocol request gets `410` instead of a fresh scope answered by another model.
+ * running reply, a client tool call not settled). Removing a scope deletes its sessions; a removed
+ * id is remembered, so its test's next protocol request gets `410` instead of a fresh scope
+ * answered by another model.
  */
 export class ScopeRegistry {
   readonly default: Scope;
