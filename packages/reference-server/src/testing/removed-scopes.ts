@@ -34,20 +34,18 @@ export class RemovedScopes {
   refusal(id: string, idleMs: number): HttpError | undefined {
     const reason = this.#removed.get(id);
     if (reason === undefined) return undefined;
-    const what = `The test scope ${JSON.stringify(id)} was ${reason === 'reset' ? 'reset' : `removed after ${idleMs} ms idle`}`;
+    const scope = `The test scope ${JSON.stringify(id)}`;
+    const refused = 'refused rather than answered by another model';
     const again = 'a control request with this test id (or a new id) starts it again';
-    return reason === 'reset'
-      ? new HttpError(
-          'test_scope_reset',
-          `${what}; refused rather than answered by another model: ${again}`,
-          {
-            details: { testId: id },
-          },
-        )
-      : new HttpError(
-          'test_scope_expired',
-          `${what}; refused rather than answered by another model: raise testScopes: { idleMs }, or ${again}`,
-          { details: { testId: id, idleMs } },
-        );
+    if (reason === 'reset') {
+      return new HttpError('test_scope_reset', `${scope} was reset; ${refused}: ${again}`, {
+        details: { testId: id },
+      });
+    }
+    return new HttpError(
+      'test_scope_expired',
+      `${scope} was removed after ${idleMs} ms idle; ${refused}: raise testScopes: { idleMs }, or ${again}`,
+      { details: { testId: id, idleMs } },
+    );
   }
 }

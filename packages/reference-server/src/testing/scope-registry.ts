@@ -24,7 +24,7 @@ export interface ScopeRegistryOptions {
   template: ScopeTemplate;
   /** Scopes held at most. Default {@link DEFAULT_MAX_TEST_SCOPES}. */
   max?: number | undefined;
-  /** Idle time after which a scope without work in flight goes. Default {@link DEFAULT_TEST_SCOPE_IDLE_MS}. */
+  /** Idle time before a scope without work in flight goes. Default {@link DEFAULT_TEST_SCOPE_IDLE_MS}. */
   idleMs?: number | undefined;
   /** A full reset (no test id): what the server resets besides sessions and scopes. */
   onFullReset?: () => void;
