@@ -1,12 +1,12 @@
 import { useReferenceServer } from '@parley/reference-server/vitest';
 import { describe, expect, it } from 'vitest';
-import { testIdHeaderValue } from '../../src/adapters/test-scope.js';
+import { testIdHeaderValue } from '../../src/adapters/test-id-value.js';
 import { MAX_TEST_ID_LENGTH, testIdProblem } from '../../src/utils/test-id.js';
 
 describe('a helper given an option of another runner', () => {
   it("fails when called, naming the Playwright fixture's entry", () => {
-    expect(() => useReferenceServer({ blockServiceWorkers: true, serverUrl: 'http://x' } as object)).toThrow(
-      '@parley/reference-server/vitest: serverUrl, blockServiceWorkers are options of the Playwright fixture, ' +
+    expect(() => useReferenceServer({ blockServiceWorkers: true, attachJournal: true } as object)).toThrow(
+      '@parley/reference-server/vitest: blockServiceWorkers, attachJournal are options of the Playwright fixture, ' +
         'from @parley/reference-server/playwright, not of this vitest helper',
     );
   });
