@@ -1,7 +1,9 @@
 import type { EnvironmentContext, JestEnvironmentConfig } from '@jest/environment';
 import { TestEnvironment as JSDOMEnvironment } from 'jest-environment-jsdom';
-import { noteJestEvent } from './adapters/jest-outcomes.js';
-import type { JestEvent } from './jest-environment.js';
+// No extension: Jest loads an environment with Node's require outside its module map, where the
+// sources' `.js` spelling of a `.ts` file does not resolve (the built package bundles it anyway).
+import { noteJestEvent } from './adapters/jest-outcomes';
+import type { JestEvent } from './jest-environment';
 
 /**
  * What jsdom lacks or has in a shape Node's `fetch` refuses: the fetch API, streams, encoders,

@@ -1,6 +1,8 @@
 import type { JestEnvironment } from '@jest/environment';
 import { TestEnvironment as NodeEnvironment } from 'jest-environment-node';
-import { noteJestEvent } from './adapters/jest-outcomes.js';
+// No extension: Jest loads an environment with Node's require outside its module map, where the
+// sources' `.js` spelling of a `.ts` file does not resolve (the built package bundles it anyway).
+import { noteJestEvent } from './adapters/jest-outcomes';
 
 /**
  * Jest's `node` environment that tells `useReferenceServer` which tests failed or were skipped, so

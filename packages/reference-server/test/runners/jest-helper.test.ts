@@ -1,5 +1,8 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runFixture } from './run-fixture.js';
 
 const fixtures = fileURLToPath(new URL('../fixtures/jest/', import.meta.url));
@@ -12,13 +15,29 @@ interface JestFile {
   assertionResults: Array<{ fullName: string; status: string }>;
 }
 
+/** The test names of a cassette's sessions and their recorded text. */
+function recorded(file: string): string[] {
+  const { sessions } = JSON.parse(readFileSync(file, 'utf8')) as {
+    sessions: Array<{ test?: string; turns: Array<{ content: Array<{ text?: string }> }> }>;
+  };
+  return sessions.map((s) => `${s.test}: ${s.turns[0]?.content[0]?.text}`);
+}
+
 describe('useReferenceServer from @parley/reference-server/jest, run by Jest', () => {
   const files = new Map<string, JestFile>();
+  const dir = mkdtempSync(join(tmpdir(), 'parley-jest-record-'));
+  const perTest = join(dir, 'per-test.json');
+  const perFile = join(dir, 'per-file.json');
+  const seed = readFileSync(join(fixtures, 'per-test.cassette.json'), 'utf8');
   beforeAll(async () => {
+    // The recordings a failing run must keep, under the names the fixture's tests have.
+    writeFileSync(perTest, seed.replaceAll('"weather ', '"per test weather '));
+    writeFileSync(perFile, seed);
     const run = await runFixture(
       process.execPath,
       [jestBin, '--config', 'jest.config.cjs', '--ci', '--json'],
       fixtures,
+      { PER_TEST_CASSETTE: perTest, PER_FILE_CASSETTE: perFile },
     );
     const { testResults } = JSON.parse(run.stdout) as { testResults: JestFile[] };
     for (const file of testResults) files.set(file.name.slice(fixtures.length), file);
@@ -55,6 +74,35 @@ describe('useReferenceServer from @parley/reference-server/jest, run by Jest', (
     const file = files.get('jsdom/jsdom.fixture.ts');
     expect(file?.message).toBe('');
     expect(file?.assertionResults.map((t) => t.status)).toEqual(['passed', 'passed']);
+  });
+
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("a failed test's recording never replaces the one the cassette holds (per: 'test'); the tests that passed are recorded", () => {
+    const file = files.get('record-outcomes.fixture.ts');
+    expect(file?.assertionResults.map((t) => [t.fullName, t.status])).toEqual([
+      ['per test weather Oslo', 'failed'],
+      ['per test weather Paris', 'passed'],
+      ['per file, a test skipped Oslo', 'pending'],
+      ['per file, a test skipped Paris', 'passed'],
+    ]);
+    expect(recorded(perTest)).toEqual([
+      'per test weather Paris: Storm warning.',
+      'per test weather Oslo: Snow in Oslo.',
+    ]);
+  });
+
+  it("a run with a skipped test leaves a per: 'file' cassette as it was, byte for byte", () => {
+    expect(readFileSync(perFile, 'utf8')).toBe(seed);
+  });
+
+  it("refuses to record under an environment that cannot tell a failed test, naming Parley's environment", () => {
+    const file = files.get('record-needs-environment.fixture.ts');
+    expect(file?.status).toBe('failed');
+    expect(file?.message).toContain(
+      "useReferenceServer: recording a cassette under Jest needs Parley's test environment",
+    );
+    expect(file?.message).toContain("testEnvironment: '@parley/reference-server/jest-environment'");
   });
 
   it('fails at start when given an option of the Playwright fixture, naming its entry', () => {
