@@ -83,7 +83,7 @@ describe('useReferenceServer from @parley/reference-server/jest, run by Jest', (
     expect(file?.assertionResults.map((t) => [t.fullName, t.status])).toEqual([
       ['per test weather Oslo', 'failed'],
       ['per test weather Paris', 'passed'],
-      ['per file, a test skipped Oslo', 'pending'],
+      ['per file, a test skipped Oslo', 'todo'],
       ['per file, a test skipped Paris', 'passed'],
     ]);
     expect(recorded(perTest)).toEqual([
