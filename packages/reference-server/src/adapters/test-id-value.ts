@@ -14,23 +14,25 @@ export interface TestAttempt {
 
 const HASH_MARKER = '%#';
 const SHA1_HEX_LENGTH = 40;
+// The name's part of an id, the same for every run of a test (whose marks follow it): room is kept
+// for ` %repeat=N %retry=N %run=N` with numbers of up to 16 digits.
+const NAME_ROOM = MAX_TEST_ID_LENGTH - 72;
 
 /**
  * A test's id as the `x-parley-test-id` header carries it: its name with `%`, every character past
  * printable ASCII and a space or tab at either end percent-encoded (UTF-8; a lone surrogate as
  * `%uD800`), so that two names never give one value (`café` is `caf%C3%A9`, `caf%C3%A9` is
- * `caf%25C3%25A9`); then ` %repeat=N`, ` %retry=N` and ` %run=N` for a run beyond the first. A value
- * past the server's limit keeps its start, then `%#` and a SHA-1 of the whole encoded name. The
+ * `caf%25C3%25A9`); then ` %repeat=N`, ` %retry=N` and ` %run=N` for a run beyond the first. A name
+ * past 440 characters (the server takes 512) keeps its start, then `%#` and a SHA-1 of the whole encoded name. The
  * server treats it as an opaque key; the cassette keys the recording by the name alone
  * (`testIdWithoutAttempt`), so a retry replays what its test recorded.
  */
 export function testIdHeaderValue(name: string, attempt: TestAttempt = {}): string {
   const suffix = attemptSuffix(attempt);
   const encoded = encodeName(name);
-  const room = MAX_TEST_ID_LENGTH - suffix.length;
-  if (encoded.length <= room) return encoded + suffix;
+  if (encoded.length <= NAME_ROOM) return encoded + suffix;
   const hash = createHash('sha1').update(encoded).digest('hex');
-  return `${encoded.slice(0, room - HASH_MARKER.length - SHA1_HEX_LENGTH)}${HASH_MARKER}${hash}${suffix}`;
+  return `${encoded.slice(0, NAME_ROOM - HASH_MARKER.length - SHA1_HEX_LENGTH)}${HASH_MARKER}${hash}${suffix}`;
 }
 
 function attemptSuffix({ repeat = 0, retry = 0, run = 1 }: TestAttempt): string {
