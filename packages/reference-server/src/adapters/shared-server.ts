@@ -70,7 +70,8 @@ export async function connectSharedServer(options: SharedServerOptions): Promise
   } catch (error) {
     throw unreachable(caller, url, error);
   }
-  await response.body?.cancel();
+  // Read whole (a small JSON body): the connection is then free for the next call.
+  await response.arrayBuffer();
   if (response.status === 401) {
     throw new Error(
       `${caller}: the shared server at ${url} refused the control token: give its token as controlToken ` +
