@@ -1,7 +1,7 @@
 import { checkOptions } from '@parley/protocol/option-check';
-import { createReferenceServer, DEMO_USER, type ReferenceServer } from '../create-reference-server.js';
+import { DEMO_USER, type ReferenceServer } from '../create-reference-server.js';
 import { assertNoViolations, ProxyViolationsError } from '../proxy/proxy-violations-error.js';
-import { startMswMode } from './msw-mode.js';
+import { type Running, startOwnServer } from './own-server.js';
 import { runnerHandle } from './runner-handle.js';
 import {
   assertOwnRunnerOptions,
@@ -10,9 +10,8 @@ import {
   USE_OPTION_KEYS,
   type UseReferenceServerOptions,
 } from './runner-options.js';
-import { connectSharedServer, type SharedServer } from './shared-server.js';
+import { connectSharedServer } from './shared-server.js';
 import { sharedServerOf } from './shared-server-option.js';
-import { startServer } from './start-server.js';
 import type { TestAttempt } from './test-id-value.js';
 import { inProcessScope, type ScopeAccess } from './test-scope.js';
 import { cassettePlan } from './vitest-cassette.js';
@@ -40,14 +39,6 @@ export interface EndTestOptions {
   allowUnused?: boolean;
   /** This test's `failOnViolation`, over the helper's. */
   failOnViolation?: boolean;
-}
-
-/** The server of a file (or a Playwright worker): its own, or a shared one. */
-interface Running {
-  url: string;
-  server: ReferenceServer | undefined;
-  shared: SharedServer | undefined;
-  close(): Promise<void>;
 }
 
 /** The running test: its scope and what `endTest` needs. */
@@ -108,7 +99,7 @@ export function createRunnerHarness<Client>(
   setup: HarnessSetup,
   options: UseReferenceServerOptions<Client>,
   env: Readonly<Record<string, string | undefined>>,
-): RunnerHarness<Client> & { readonly resetAfterEach: boolean } {
+): RunnerHarness<Client> {
   const { runner, verdict } = setup;
   const caller = runner === 'playwright' ? '@parley/reference-server/playwright' : 'useReferenceServer';
   assertOwnRunnerOptions(runner, options);
@@ -140,40 +131,7 @@ export function createRunnerHarness<Client>(
   // Tests begun by name: a name begun again (a retry, a repeat, a second test of one title) is another run.
   const runs = new Map<string, number>();
 
-  const startOwn = async (): Promise<Running> => {
-    if (mode === 'msw') {
-      const server = createReferenceServer({ ...serverOptions, control });
-      const url = baseUrl.replace(/\/+$/, '');
-      const mock = await startMswMode(server, url);
-      // Closing the server aborts running replies, closes providers and, when recording, writes the cassette.
-      return {
-        url,
-        server,
-        shared: undefined,
-        close: async () => {
-          mock.close();
-          await server.close();
-        },
-      };
-    }
-    const { allowedHosts } = serverOptions;
-    const server = await startServer({
-      ...serverOptions,
-      control,
-      port: 0,
-      ...(host === undefined ? {} : { host }),
-      ...(setup.allowedHost === undefined
-        ? {}
-        : {
-            // The page's requests keep the Host of the base URL on their way to the worker's port.
-            allowedHosts: allowedHosts === true ? true : [...(allowedHosts ?? []), setup.allowedHost],
-          }),
-    });
-    return { url: server.url, server: server.server, shared: undefined, close: () => server.close() };
-  };
-
-  const harness: RunnerHarness<Client> & { readonly resetAfterEach: boolean } = {
-    resetAfterEach,
+  const harness: RunnerHarness<Client> = {
     per,
     get current() {
       return current;
@@ -187,7 +145,14 @@ export function createRunnerHarness<Client>(
         running = { url: shared.url, server: undefined, shared, close: async () => {} };
         return;
       }
-      running = await startOwn();
+      running = await startOwnServer({
+        mode,
+        baseUrl,
+        host,
+        control,
+        allowedHost: setup.allowedHost,
+        serverOptions,
+      });
       running.server?.cassette?.testsNotRun(notRun);
     },
     async beginTest(test) {

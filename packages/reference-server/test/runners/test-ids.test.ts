@@ -31,7 +31,7 @@ describe("a test's id in x-parley-test-id is one to one", () => {
         fc.pre(key(a, runA) !== key(b, runB));
         expect(testIdHeaderValue(a, runA)).not.toBe(testIdHeaderValue(b, runB));
       }),
-      { numRuns: 2000 },
+      { numRuns: 600 },
     );
   });
 
@@ -43,7 +43,7 @@ describe("a test's id in x-parley-test-id is one to one", () => {
         expect(testIdProblem(value)).toBeUndefined();
         expect(new Headers({ 'x-parley-test-id': value }).get('x-parley-test-id')).toBe(value);
       }),
-      { numRuns: 1000 },
+      { numRuns: 300 },
     );
   });
 
@@ -52,7 +52,7 @@ describe("a test's id in x-parley-test-id is one to one", () => {
       fc.property(names, attempts, (name, attempt) => {
         expect(testIdWithoutAttempt(testIdHeaderValue(name, attempt))).toBe(testIdHeaderValue(name));
       }),
-      { numRuns: 1000 },
+      { numRuns: 300 },
     );
   });
 
