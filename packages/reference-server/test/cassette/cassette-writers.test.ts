@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import * as fs from 'node:fs';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeCassetteFile } from '../../src/cassette/cassette-file.js';
+import { withFileLock } from '../../src/cassette/cassette-lock.js';
 import { formatCassette } from '../../src/cassette/cassette-text.js';
 import { cassetteOf } from './fixtures/cassette-writer.js';
 
@@ -68,5 +70,28 @@ describe('one cassette written by several processes at once', () => {
     await writeCassetteFile(file, cassetteOf('after the crash'));
     expect(testsIn(file)).toEqual(['after the crash']);
     expect(readdirSync(dir).filter((name) => name.startsWith('crashed.json.'))).toEqual([]);
+  });
+
+  it('a lock a live process holds is waited for, then the write fails naming the lock file, and the cassette is as it was', async () => {
+    const file = join(dir, 'held.json');
+    const before = formatCassette(cassetteOf('held'));
+    writeFileSync(file, before);
+    await withFileLock(fs, file, async () => {
+      await expect(
+        withFileLock(fs, file, async () => writeFileSync(file, 'never'), { waitMs: 50 }),
+      ).rejects.toThrow(
+        `Cassette ${file}: another writer has held ${file}.lock for over 0 s; if no test run is writing it, delete that file`,
+      );
+    });
+    expect(readFileSync(file, 'utf8')).toBe(before);
+    expect(existsSync(`${file}.lock`)).toBe(false);
+  });
+
+  it('a lock file that is not a lock (not its JSON) is taken over', async () => {
+    const file = join(dir, 'junk-lock.json');
+    writeFileSync(`${file}.lock`, 'not a lock');
+    await writeCassetteFile(file, cassetteOf('written'));
+    expect(testsIn(file)).toEqual(['written']);
+    expect(existsSync(`${file}.lock`)).toBe(false);
   });
 });
