@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type RunningServer, startServer } from '@parley/reference-server/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runFixture } from './run-fixture.js';
 
@@ -29,7 +30,10 @@ describe('useReferenceServer from @parley/reference-server/jest, run by Jest', (
   const perTest = join(dir, 'per-test.json');
   const perFile = join(dir, 'per-file.json');
   const seed = readFileSync(join(fixtures, 'per-test.cassette.json'), 'utf8');
+  let shared: RunningServer;
   beforeAll(async () => {
+    // The shared server of shared.fixture.ts, as `parley-server run --control` gives a command.
+    shared = await startServer({ port: 0, control: true, controlToken: 'shared-control-token' });
     // The recordings a failing run must keep, under the names the fixture's tests have.
     writeFileSync(perTest, seed.replaceAll('"weather ', '"per test weather '));
     writeFileSync(perFile, seed);
@@ -37,7 +41,12 @@ describe('useReferenceServer from @parley/reference-server/jest, run by Jest', (
       process.execPath,
       [jestBin, '--config', 'jest.config.cjs', '--ci', '--json'],
       fixtures,
-      { PER_TEST_CASSETTE: perTest, PER_FILE_CASSETTE: perFile },
+      {
+        PER_TEST_CASSETTE: perTest,
+        PER_FILE_CASSETTE: perFile,
+        PARLEY_BASE_URL: shared.url,
+        PARLEY_CONTROL_TOKEN: 'shared-control-token',
+      },
     );
     const { testResults } = JSON.parse(run.stdout) as { testResults: JestFile[] };
     for (const file of testResults) files.set(file.name.slice(fixtures.length), file);
@@ -76,7 +85,25 @@ describe('useReferenceServer from @parley/reference-server/jest, run by Jest', (
     expect(file?.assertionResults.map((t) => t.status)).toEqual(['passed', 'passed']);
   });
 
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  afterAll(async () => {
+    rmSync(dir, { recursive: true, force: true });
+    await shared.close();
+  });
+
+  it("runs against a shared server (mode: 'shared', PARLEY_BASE_URL): each test its own script and journal, reset after it", async () => {
+    const file = files.get('shared.fixture.ts');
+    expect(file?.message).toBe('');
+    expect(file?.assertionResults.map((t) => [t.fullName, t.status])).toEqual([
+      ['on the shared server Oslo', 'passed'],
+      ['on the shared server Paris', 'passed'],
+    ]);
+    // Every request was in a test's scope, and each scope was reset: the server holds nothing.
+    expect(shared.server.journal.size).toBe(0);
+    const health = await fetch(`${shared.url}/_parley/health`, {
+      headers: { 'x-parley-control-token': 'shared-control-token' },
+    });
+    expect(((await health.json()) as { sessions: number }).sessions).toBe(0);
+  });
 
   it("a failed test's recording never replaces the one the cassette holds (per: 'test'); the tests that passed are recorded", () => {
     const file = files.get('record-outcomes.fixture.ts');
