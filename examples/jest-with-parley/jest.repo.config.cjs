@@ -8,12 +8,15 @@ const repo = {
   transform: { '\\.[cm]?[jt]s$': '<rootDir>/esbuild-transform.cjs' },
   transformIgnorePatterns: ['/node_modules/(?!(\\.pnpm/[^/]+/node_modules/)?(ky|p-limit|yocto-queue)/)'],
 };
-const sourceEnvironment = require.resolve('../../packages/reference-server/src/jest-environment-jsdom.ts');
+const sourceEnvironments = {
+  node: require.resolve('../../packages/reference-server/src/jest-environment.ts'),
+  jsdom: require.resolve('../../packages/reference-server/src/jest-environment-jsdom.ts'),
+};
 
 module.exports = {
   projects: base.projects.map((project) => ({
     ...project,
     ...repo,
-    ...(project.displayName === 'jsdom' ? { testEnvironment: sourceEnvironment } : {}),
+    testEnvironment: sourceEnvironments[project.displayName],
   })),
 };

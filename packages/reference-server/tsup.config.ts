@@ -21,6 +21,7 @@ export default defineConfig([
       node: 'src/node.ts',
       vitest: 'src/vitest.ts',
       jest: 'src/jest.ts',
+      'jest-environment': 'src/jest-environment.ts',
       'jest-environment-jsdom': 'src/jest-environment-jsdom.ts',
       'node-test': 'src/node-test.ts',
       playwright: 'src/playwright.ts',

@@ -1,4 +1,6 @@
+import { relative } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from '@jest/globals';
+import { jestOutcomes } from './adapters/jest-outcomes.js';
 import { createRunnerHarness } from './adapters/runner-harness.js';
 import type { ReferenceServerHandle, UseReferenceServerOptions } from './adapters/runner-options.js';
 import type { JournalFilter } from './testing/journal.js';
@@ -61,10 +63,28 @@ export type { ReceivedOptions } from './testing/received-matcher.js';
 export function useReferenceServer<Client = never>(
   options: UseReferenceServerOptions<Client> = {},
 ): ReferenceServerHandle<Client> {
-  const harness = createRunnerHarness('jest', options, process.env);
-  beforeAll(() => harness.start());
-  beforeEach(() => harness.beginTest(expect.getState().currentTestName ?? ''));
-  if (harness.resetAfterEach) afterEach(() => harness.endTest());
-  afterAll(() => harness.finish());
+  const harness = createRunnerHarness({ runner: 'jest', verdict: 'file' }, options, process.env);
+  const recording =
+    harness.handle.cassetteMode === 'record' || harness.handle.cassetteMode === 'record-missing';
+  beforeAll(() => {
+    if (recording && jestOutcomes() === undefined) throw new Error(NEEDS_ENVIRONMENT);
+    return harness.start();
+  });
+  beforeEach(async () => {
+    const { currentTestName = '', testPath = '' } = expect.getState();
+    await harness.beginTest({ name: currentTestName, file: relative(process.cwd(), testPath) || testPath });
+  });
+  // While recording, what a failed test recorded is not written: Parley's environment tells which failed.
+  afterEach(() => {
+    const failed = jestOutcomes()?.failed.has(expect.getState().currentTestName ?? '') === true;
+    return harness.endTest(failed ? 'failed' : 'passed');
+  });
+  afterAll(() => harness.finish([...(jestOutcomes()?.notRun ?? [])]));
   return harness.handle;
 }
+
+const NEEDS_ENVIRONMENT =
+  "useReferenceServer: recording a cassette under Jest needs Parley's test environment, which tells " +
+  "which tests failed (a failed test's recording is never written): set testEnvironment: " +
+  "'@parley/reference-server/jest-environment' (or '@parley/reference-server/jest-environment-jsdom') " +
+  'in the Jest config, or /** @jest-environment @parley/reference-server/jest-environment */ atop the file';

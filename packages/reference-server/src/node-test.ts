@@ -1,3 +1,4 @@
+import { relative } from 'node:path';
 import { after, afterEach, before, beforeEach } from 'node:test';
 import { createRunnerHarness } from './adapters/runner-harness.js';
 import type { ReferenceServerHandle, UseReferenceServerOptions } from './adapters/runner-options.js';
@@ -35,10 +36,16 @@ export type { ReceivedOptions } from './testing/received-matcher.js';
 export function useReferenceServer<Client = never>(
   options: UseReferenceServerOptions<Client> = {},
 ): ReferenceServerHandle<Client> {
-  const harness = createRunnerHarness('node:test', options, process.env);
+  const harness = createRunnerHarness({ runner: 'node:test', verdict: 'file' }, options, process.env);
+  // The file that called the helper: node:test runs one file per process.
+  const file = relative(process.cwd(), process.argv[1] ?? '') || 'node:test';
   before(() => harness.start());
-  beforeEach((t) => harness.beginTest('fullName' in t ? t.fullName : t.name));
-  if (harness.resetAfterEach) afterEach(() => harness.endTest());
+  beforeEach(async (t) => {
+    await harness.beginTest({ name: 'fullName' in t ? t.fullName : t.name, file });
+  });
+  // While recording, what a failed test recorded is not written: `t.passed` (Node 20.12 and later,
+  // which @types/node of Node 20 does not declare yet) is false after a failure.
+  afterEach((t) => harness.endTest((t as { passed?: boolean }).passed === false ? 'failed' : 'passed'));
   after(() => harness.finish());
   return harness.handle;
 }

@@ -1,10 +1,19 @@
 export type { CliContext, CliEnv, CliIo, CliResult } from './adapters/cli-main.js';
 export { runCli } from './adapters/cli-main.js';
+export type {
+  SharedServer,
+  SharedServerOptions,
+  SharedTestScope,
+} from './adapters/shared-server.js';
+export { connectSharedServer } from './adapters/shared-server.js';
 export type { RunningServer, StartServerOptions } from './adapters/start-server.js';
 export { startServer } from './adapters/start-server.js';
 export { StopFailure } from './adapters/stop-failure.js';
 export type { SignalSource, StopSignal } from './adapters/stop-on-signals.js';
 export { stopOnSignals } from './adapters/stop-on-signals.js';
+export type { TestAttempt } from './adapters/test-id-value.js';
+export { testIdHeaderValue } from './adapters/test-id-value.js';
+export type { ScopeAccess } from './adapters/test-scope.js';
 export type {
   CassetteLintOptions,
   CassetteLintResult,

@@ -12,16 +12,13 @@ import {
   type ParleyHandle,
   type ParleyWorker,
   testIdOf,
-  unusedError,
 } from './adapters/playwright-handle.js';
 import { type ParleyRouting, routeToParley } from './adapters/playwright-routing.js';
-import { describeFault } from './adapters/runner-harness.js';
+import { createRunnerHarness, type RunnerHarness } from './adapters/runner-harness.js';
 import { assertOwnRunnerOptions } from './adapters/runner-options.js';
-import { type RunningServer, startServer } from './adapters/start-server.js';
-import { inProcessScope, remoteScope, type ScopeAccess, testIdHeaderValue } from './adapters/test-scope.js';
-import { type CassetteUse, cassettePlan } from './adapters/vitest-cassette.js';
-import { DEMO_USER, type ReferenceServerOptions } from './create-reference-server.js';
-import { ProxyViolationsError } from './proxy/proxy-violations-error.js';
+import type { ScopeAccess } from './adapters/test-scope.js';
+import type { CassetteUse } from './adapters/vitest-cassette.js';
+import type { ReferenceServerOptions } from './create-reference-server.js';
 import { TEST_ID_HEADER } from './utils/test-id.js';
 
 export { expect } from '@playwright/test';
@@ -40,9 +37,10 @@ export interface ParleyFixtureOptions extends ReferenceServerOptions {
    * A shared server (`parley-server --control`, one per CI job or machine) instead of one per
    * worker: every request and control call carries the test's id in `x-parley-test-id`, which
    * scopes scripts, faults, the journal and sessions to the test. Scripts are then data (the script
-   * file format), and `parley.server` is not there.
+   * file format), and `parley.server` is not there. `serverUrl: process.env.PARLEY_BASE_URL` that is
+   * unset fails, naming `parley-server run`: never a server per worker instead.
    */
-  serverUrl?: string;
+  serverUrl?: string | undefined;
   /** The shared server's control token. Default: `PARLEY_CONTROL_TOKEN` from the environment. */
   controlToken?: string;
   /** Record and replay: as `useReferenceServer`'s, with `per: 'test'` (keyed by the test's id). */
@@ -91,8 +89,8 @@ export function parleyFixtures(
   defaults: ParleyFixtureOptions = {},
   testDefaults: ParleyTestOptions = {},
 ): Fixtures<ParleyTestFixtures, ParleyWorkerFixtures, BaseTestArgs, BaseWorkerArgs> {
-  // Per worker: what the test-scoped fixture needs besides the handle's data.
-  const perWorker = new WeakMap<ParleyWorker, { per: 'file' | 'test'; shared: boolean }>();
+  // Per worker: the harness every runner's helper shares.
+  const harnesses = new WeakMap<ParleyWorker, RunnerHarness<never>>();
   // The routing of each running test (by its id), set up by `parley` and installed by `context`.
   const routings = new Map<string, ParleyRouting>();
   return {
@@ -100,7 +98,6 @@ export function parleyFixtures(
     parleyTestOptions: [testDefaults, { option: true }],
     parleyWorker: [
       async ({ parleyOptions }, use) => {
-        assertOwnRunnerOptions('playwright', parleyOptions);
         const misplaced = TEST_OPTIONS.filter((name) => name in parleyOptions);
         if (misplaced.length > 0) {
           throw new TypeError(
@@ -108,44 +105,25 @@ export function parleyFixtures(
               'to one test: test.use({ parleyTestOptions: { ... } }), not parleyOptions',
           );
         }
-        const {
-          baseUrl = DEFAULT_BASE_URL,
-          serverUrl,
-          controlToken = process.env.PARLEY_CONTROL_TOKEN,
-          cassette,
-          ...serverOptions
-        } = parleyOptions;
-        const token = (serverOptions.users?.[0] ?? DEMO_USER).token;
-        if (serverUrl !== undefined) {
-          if (controlToken === undefined) {
-            throw new TypeError(
-              "@parley/reference-server/playwright: serverUrl needs the shared server's controlToken (or PARLEY_CONTROL_TOKEN)",
-            );
-          }
-          const worker = { url: serverUrl.replace(/\/+$/, ''), server: undefined, controlToken, token };
-          perWorker.set(worker, { per: 'test', shared: true });
-          await use(worker);
-          return;
-        }
-        const plan = cassettePlan(serverOptions, cassette, process.env, 'playwright');
-        const { allowedHosts } = plan.serverOptions;
-        const host = new URL(baseUrl).host;
-        const running: RunningServer = await startServer({
-          ...plan.serverOptions,
-          control: true,
-          port: 0,
-          // The page's requests keep the Host of the base URL on their way to the worker's port.
-          allowedHosts: allowedHosts === true ? true : [...(allowedHosts ?? []), host],
-        });
-        const worker = {
+        const { baseUrl = DEFAULT_BASE_URL, ...options } = parleyOptions;
+        const harness = createRunnerHarness<never>(
+          { runner: 'playwright', verdict: 'test', allowedHost: new URL(baseUrl).host },
+          options,
+          process.env,
+        );
+        await harness.start();
+        const running = harness.running;
+        if (running === undefined)
+          throw new Error('@parley/reference-server/playwright: the server did not start');
+        const worker: ParleyWorker = {
           url: running.url,
           server: running.server,
-          controlToken: running.server.controlToken ?? '',
-          token,
+          controlToken: running.shared?.controlToken ?? running.server?.controlToken ?? '',
+          token: harness.handle.token,
         };
-        perWorker.set(worker, { per: plan.per, shared: false });
+        harnesses.set(worker, harness);
         await use(worker);
-        await running.close();
+        await harness.finish();
       },
       { scope: 'worker' },
     ],
@@ -162,49 +140,44 @@ export function parleyFixtures(
     parley: [
       async ({ parleyWorker, parleyOptions, parleyTestOptions }, use, testInfo) => {
         assertOwnRunnerOptions('playwright', parleyTestOptions);
-        const { shared, per } = perWorker.get(parleyWorker) ?? { shared: false, per: 'file' };
-        const testId = testIdOf(testInfo);
+        const harness = harnesses.get(parleyWorker);
+        if (harness === undefined)
+          throw new Error('@parley/reference-server/playwright: no server in this worker');
         const baseUrl = (parleyOptions.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
+        // Repeats (--repeat-each) and retries are tests of their own on a shared server.
+        const test = await harness.beginTest({
+          name: testIdOf(testInfo),
+          attempt: { repeat: testInfo.repeatEachIndex, retry: testInfo.retry },
+        });
         const server = parleyWorker.server;
-        const scope: ScopeAccess =
-          server === undefined
-            ? remoteScope(parleyWorker.url, parleyWorker.controlToken, testId)
-            : inProcessScope(server);
-        if (server !== undefined && per === 'test') server.cassette?.beginTest(testId);
-        const violationsBefore = (await scope.proxyReport())?.violations ?? 0;
-        const routing: ParleyRouting = {
+        const shared = server === undefined;
+        routings.set(testInfo.testId, {
           baseUrl,
           serverUrl: parleyWorker.url,
           // A server of the worker's own answers buffered requests in process; it runs one test at a time.
-          ...(server === undefined ? {} : { fetch: server.fetch }),
-          headers: shared ? { [TEST_ID_HEADER]: testIdHeaderValue(testId) } : {},
-        };
-        routings.set(testInfo.testId, routing);
-        await use(handleOf({ testId, baseUrl, worker: parleyWorker, scope, shared }));
-
-        // After the test: what it left unused or the deployment broke fails it; a failed test
-        // carries the journal and its page.
-        const problems: string[] = [];
-        for (const fault of await scope.pendingFaults()) {
-          problems.push(`${describeFault(fault)} queued in test ${JSON.stringify(testId)}`);
+          ...(shared ? {} : { fetch: server.fetch }),
+          headers: shared ? { [TEST_ID_HEADER]: test.testId } : {},
+        });
+        try {
+          await use(
+            handleOf({ testId: test.testId, baseUrl, worker: parleyWorker, scope: test.scope, shared }),
+          );
+        } finally {
+          routings.delete(testInfo.testId);
         }
-        if (server !== undefined && per === 'test') {
-          for (const line of server.cassette?.describeUnused() ?? []) {
-            if (line.includes(`(test ${JSON.stringify(testId)})`)) problems.push(`recording ${line}`);
-          }
-        }
-        const report = await scope.proxyReport();
-        const violated =
-          report !== undefined &&
-          report.violations > violationsBefore &&
-          parleyTestOptions.failOnViolation !== false;
-        const unusedFails = problems.length > 0 && parleyTestOptions.allowUnused !== true;
-        const failed = testInfo.status !== testInfo.expectedStatus || violated || unusedFails;
-        if (failed && parleyTestOptions.attachJournal !== false) await attachJournal(testInfo, scope);
-        await scope.reset();
-        routings.delete(testInfo.testId);
-        if (violated) throw new ProxyViolationsError(report);
-        if (unusedFails) throw unusedError(problems);
+        // After the test, through the harness: what it left unused or the deployment broke fails it;
+        // a failed test carries the journal and its page, and its recording is not written.
+        const { status, expectedStatus } = testInfo;
+        await harness.endTest(
+          status === 'skipped' ? 'skipped' : status === expectedStatus ? 'passed' : 'failed',
+          {
+            ...(parleyTestOptions.attachJournal === false
+              ? {}
+              : { attach: (scope: ScopeAccess) => attachJournal(testInfo, scope) }),
+            allowUnused: parleyTestOptions.allowUnused === true,
+            failOnViolation: parleyTestOptions.failOnViolation !== false,
+          },
+        );
       },
       { auto: true },
     ],

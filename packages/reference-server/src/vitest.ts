@@ -1,3 +1,4 @@
+import { relative } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import { createRunnerHarness } from './adapters/runner-harness.js';
 import type { ReferenceServerHandle, UseReferenceServerOptions } from './adapters/runner-options.js';
@@ -56,16 +57,19 @@ export type { CassetteUse } from './adapters/vitest-cassette.js';
 export function useReferenceServer<Client = never>(
   options: UseReferenceServerOptions<Client> = {},
 ): ReferenceServerHandle<Client> {
-  const harness = createRunnerHarness('vitest', options, process.env);
+  const harness = createRunnerHarness({ runner: 'vitest', verdict: 'file' }, options, process.env);
   // biome-ignore lint/correctness/noEmptyPattern: vitest reads a hook's first parameter as the fixtures it uses
   beforeAll(({}, suite) => harness.start(testsNotRun(suite)));
-  beforeEach((context) => {
-    const name = context.task.fullTestName ?? context.task.name;
-    harness.beginTest(name, rerecordOf(context.task, harness.per));
-    // While recording, what a failed test recorded is not written.
-    context.onTestFailed(() => harness.failTest(name));
+  beforeEach(async ({ task }) => {
+    const file = relative(process.cwd(), task.file.filepath) || task.file.filepath;
+    await harness.beginTest({ name: task.fullTestName, file, rerecord: rerecordOf(task, harness.per) });
   });
-  if (harness.resetAfterEach) afterEach(() => harness.endTest());
+  // While recording, what a failed or skipped test recorded is not written.
+  afterEach(({ task }) =>
+    harness.endTest(
+      task.result?.state === 'fail' ? 'failed' : task.result?.state === 'skip' ? 'skipped' : 'passed',
+    ),
+  );
   afterAll(() => harness.finish());
   return harness.handle;
 }

@@ -7,7 +7,7 @@ import type { JournalEntry, JournalFilter } from '../testing/journal.js';
 import { journalSnapshotPage } from '../testing/journal-snapshot-page.js';
 import type { SessionSnapshot } from '../testing/session-snapshot.js';
 import { TEST_ID_HEADER } from '../utils/test-id.js';
-import { type ScopeAccess, testIdHeaderValue } from './test-scope.js';
+import type { ScopeAccess } from './test-scope.js';
 
 /** The worker's server: its own, or the shared one. */
 export interface ParleyWorker {
@@ -22,7 +22,10 @@ export interface ParleyWorker {
 
 /** What a test gets as `parley`: its scope on the server, and what the page's requests reach. */
 export interface ParleyHandle {
-  /** The test's id: the project, file, describe blocks and title, joined by ` > `. */
+  /**
+   * The test's id: the project, file, describe blocks and title, joined by ` > `; on a shared server
+   * as `x-parley-test-id` carries it (encoded one to one, a repeat or retry marked: `... %retry=1`).
+   */
   readonly testId: string;
   /** The URL the server listens at. */
   readonly url: string;
@@ -86,7 +89,7 @@ export function handleOf(options: {
       if (url.pathname.startsWith('/_parley') && !headers.has(CONTROL_TOKEN_HEADER)) {
         headers.set(CONTROL_TOKEN_HEADER, worker.controlToken);
       }
-      if (shared) headers.set(TEST_ID_HEADER, testIdHeaderValue(testId));
+      if (shared) headers.set(TEST_ID_HEADER, testId);
       return fetch(url, { ...init, headers });
     },
   };
@@ -103,11 +106,4 @@ export async function attachJournal(testInfo: TestInfo, scope: ScopeAccess): Pro
     body: journalSnapshotPage({ entries, sessions }),
     contentType: 'text/html',
   });
-}
-
-export function unusedError(lines: readonly string[]): Error {
-  return new Error(
-    `@parley/reference-server/playwright: ${lines.length} thing${lines.length === 1 ? ' was' : 's were'} never used ` +
-      `(pass allowUnused: true to let this pass):\n  ${lines.join('\n  ')}`,
-  );
 }

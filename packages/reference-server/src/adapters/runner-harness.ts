@@ -1,10 +1,8 @@
 import { checkOptions } from '@parley/protocol/option-check';
-import { getPath } from 'hono/utils/url';
-import { createReferenceServer, DEMO_USER, type ReferenceServer } from '../create-reference-server.js';
-import { assertNoViolations } from '../proxy/proxy-violations-error.js';
-import { CONTROL_TOKEN_HEADER } from '../testing/control-access.js';
-import { isControlPath } from '../testing/control-routes.js';
-import { startMswMode } from './msw-mode.js';
+import { DEMO_USER, type ReferenceServer } from '../create-reference-server.js';
+import { assertNoViolations, ProxyViolationsError } from '../proxy/proxy-violations-error.js';
+import { type Running, startOwnServer } from './own-server.js';
+import { runnerHandle } from './runner-handle.js';
 import {
   assertOwnRunnerOptions,
   type ReferenceServerHandle,
@@ -12,46 +10,100 @@ import {
   USE_OPTION_KEYS,
   type UseReferenceServerOptions,
 } from './runner-options.js';
-import { type RunningServer, startServer } from './start-server.js';
+import { connectSharedServer } from './shared-server.js';
+import { sharedServerOf } from './shared-server-option.js';
+import type { TestAttempt } from './test-id-value.js';
+import { inProcessScope, type ScopeAccess } from './test-scope.js';
 import { cassettePlan } from './vitest-cassette.js';
 
-/**
- * What `useReferenceServer` does, whichever runner calls it: the runner's entry registers its hooks
- * and calls {@link start} before all tests, {@link beginTest} and {@link endTest} around each, and
- * {@link finish} after all; {@link handle} is what the user gets.
- */
-export interface RunnerHarness<Client> {
-  readonly handle: ReferenceServerHandle<Client>;
-  /** Whether {@link endTest} should run after each test (`resetAfterEach`). */
-  readonly resetAfterEach: boolean;
-  /** How the cassette keys its recordings: by file, or by test. */
-  readonly per: 'file' | 'test';
-  /** Starts the server; `notRun`: the full names of the tests this run skips (`-t`, `.skip`, `.only`). */
-  start(notRun?: readonly string[]): Promise<void>;
-  /**
-   * A test starts: `name` is its full name (`describe > it`), the key of its cassette recordings;
-   * `rerecord` the command that records it again, named when a replay mismatches.
-   */
-  beginTest(name: string, rerecord?: { command: string; oneTest: boolean }): void;
-  /** The test failed: while recording, what it recorded is not written. */
-  failTest(name: string): void;
-  /** The test ended: faults it left untaken are noted, and the server is reset. */
-  endTest(): void;
-  /** After all tests: closes the server, then throws on protocol violations or unused things. */
-  finish(): Promise<void>;
+/** A test as its runner names it. */
+export interface HarnessTest {
+  /** Its full name (`describe > it`): the key of its recordings in the file's cassette. */
+  name: string;
+  /** Its file: on a shared server its id is `file > name`, so two files' tests never meet. */
+  file?: string;
+  /** Playwright's repeat and retry; a name begun again in this process counts as a run of its own. */
+  attempt?: TestAttempt;
+  /** The command that records it again, named when a replay mismatches. */
+  rerecord?: { command: string; oneTest: boolean };
+}
+
+/** How a test ended: a failed or skipped test's recording is never written. */
+export type TestOutcome = 'passed' | 'failed' | 'skipped';
+
+/** What one test (Playwright's `parleyTestOptions`) says about its end. */
+export interface EndTestOptions {
+  /** Gets the test's scope, before its reset, when it failed: Playwright attaches the journal. */
+  attach?: (scope: ScopeAccess) => Promise<void>;
+  /** This test's `allowUnused`, over the helper's. */
+  allowUnused?: boolean;
+  /** This test's `failOnViolation`, over the helper's. */
+  failOnViolation?: boolean;
+}
+
+/** The running test: its scope and what `endTest` needs. */
+export interface CurrentTest {
+  readonly testId: string;
+  readonly cassetteKey: string;
+  readonly scope: ScopeAccess;
+  readonly fetch: ((path: string | URL, init?: RequestInit) => Promise<Response>) | undefined;
+  readonly violationsBefore: number;
 }
 
 /**
- * The runner-neutral part of `useReferenceServer`. Options are checked here, when the helper is
- * called: a bad cassette setting, or an option of another runner's helper, fails at once.
+ * What every runner's helper does, whichever runner calls it (vitest, Jest, node:test and the
+ * Playwright fixture): the runner's adapter calls {@link start} before all tests (of a file, or of a
+ * Playwright worker), {@link beginTest} and {@link endTest} around each, and {@link finish} after
+ * all; {@link handle} is what `useReferenceServer` returns.
+ */
+export interface RunnerHarness<Client> {
+  readonly handle: ReferenceServerHandle<Client>;
+  /** How the cassette keys its recordings: by file, or by test. */
+  readonly per: 'file' | 'test';
+  /** Starts the server, or checks the shared one answers; `notRun`: the tests this run skips. */
+  start(notRun?: readonly string[]): Promise<void>;
+  beginTest(test: HarnessTest): Promise<CurrentTest>;
+  /**
+   * The test ended: a failed or skipped one's recording is not written; what it left unused (a
+   * fault, with `verdict: 'test'` a recording or a protocol violation) is noted; `attach` (before the
+   * reset) gets its scope when it failed; then its scope is reset. With `verdict: 'test'`, throws what
+   * it left.
+   */
+  endTest(outcome: TestOutcome, how?: EndTestOptions): Promise<void>;
+  /**
+   * After all tests: closes the server, then throws on protocol violations or unused things.
+   * `notRun`: tests the runner skipped, told after they were (Jest).
+   */
+  finish(notRun?: readonly string[]): Promise<void>;
+  /** The running test, or undefined between tests. */
+  readonly current: CurrentTest | undefined;
+  /** The server (its own) or shared one, once started. */
+  readonly running: Running | undefined;
+}
+
+/** What differs between runners: who names the helper, and whether unused things fail a test or a file. */
+export interface HarnessSetup {
+  runner: Runner;
+  /** `'test'` (Playwright): unused things and violations fail the test; `'file'`: the file, after all. */
+  verdict: 'test' | 'file';
+  /** Playwright: hosts the worker's server lets in (the page's base URL). */
+  allowedHost?: string;
+}
+
+/**
+ * The runner-neutral part of every helper. Options are checked here, when the helper is called: a
+ * bad cassette setting, a shared server without its URL, or an option of another runner's helper
+ * fails at once.
  */
 export function createRunnerHarness<Client>(
-  runner: Exclude<Runner, 'playwright'>,
+  setup: HarnessSetup,
   options: UseReferenceServerOptions<Client>,
   env: Readonly<Record<string, string | undefined>>,
 ): RunnerHarness<Client> {
+  const { runner, verdict } = setup;
+  const caller = runner === 'playwright' ? '@parley/reference-server/playwright' : 'useReferenceServer';
   assertOwnRunnerOptions(runner, options);
-  checkOptions(options, USE_OPTION_KEYS, 'useReferenceServer()');
+  checkOptions(options, USE_OPTION_KEYS, `${caller}()`);
   const {
     mode = 'http',
     baseUrl = 'http://parley.test',
@@ -62,121 +114,152 @@ export function createRunnerHarness<Client>(
     cassette,
     allowUnused = false,
     failOnViolation = true,
+    serverUrl: _serverUrl,
     ...givenServerOptions
   } = options;
-  const { serverOptions, cassetteMode, per } = cassettePlan(givenServerOptions, cassette, env, runner);
-  const token = (serverOptions.users?.[0] ?? DEMO_USER).token;
-  let state: { url: string; server: ReferenceServer; close(): Promise<void> } | undefined;
-  let client: { value: Client } | undefined;
+  const sharedServer = sharedServerOf(caller, options, env);
+  const plan =
+    sharedServer === undefined
+      ? cassettePlan(givenServerOptions, cassette, env, runner)
+      : { serverOptions: givenServerOptions, cassetteMode: undefined, per: 'test' as const };
+  const { serverOptions, per } = plan;
+  const token = sharedServer?.token ?? (serverOptions.users?.[0] ?? DEMO_USER).token;
+  let running: Running | undefined;
+  let current: CurrentTest | undefined;
   // Faults queued in a test and never taken, by test: the reset after it drops them.
   const untaken: string[] = [];
-  let test: string | undefined;
+  // Tests begun by name: a name begun again (a retry, a repeat, a second test of one title) is another run.
+  const runs = new Map<string, number>();
 
-  const started = () => {
-    if (state === undefined) {
-      throw new Error('useReferenceServer: the server runs only inside tests and hooks of this file');
-    }
-    return state;
-  };
-  const noteUntaken = (where: string) => {
-    for (const fault of state?.server.faults.pending ?? []) untaken.push(`${describeFault(fault)} ${where}`);
-  };
-
-  return {
-    resetAfterEach,
+  const harness: RunnerHarness<Client> = {
     per,
+    get current() {
+      return current;
+    },
+    get running() {
+      return running;
+    },
     async start(notRun = []) {
-      if (mode === 'msw') {
-        const server = createReferenceServer({ ...serverOptions, control });
-        const url = baseUrl.replace(/\/+$/, '');
-        const mock = await startMswMode(server, url);
-        state = {
-          url,
-          server,
-          close: async () => {
-            mock.close();
-            // Aborts running replies, closes providers and, when recording, writes the cassette.
-            await server.close();
-          },
-        };
-      } else {
-        const running: RunningServer = await startServer({
-          ...serverOptions,
-          control,
-          port: 0,
-          ...(host === undefined ? {} : { host }),
-        });
-        state = { url: running.url, server: running.server, close: () => running.close() };
+      if (sharedServer !== undefined) {
+        const shared = await connectSharedServer({ ...sharedServer, caller });
+        running = { url: shared.url, server: undefined, shared, close: async () => {} };
+        return;
       }
-      state.server.cassette?.testsNotRun(notRun);
+      running = await startOwnServer({
+        mode,
+        baseUrl,
+        host,
+        control,
+        allowedHost: setup.allowedHost,
+        serverOptions,
+      });
+      running.server?.cassette?.testsNotRun(notRun);
     },
-    beginTest(name, rerecord) {
-      test = name;
-      state?.server.cassette?.beginTest(name, rerecord === undefined ? undefined : { rerecord });
+    async beginTest(test) {
+      const own = started(running, caller);
+      const run = (runs.get(test.name) ?? 0) + 1;
+      runs.set(test.name, run);
+      const attempt = { ...test.attempt, run };
+      let scope: ScopeAccess;
+      let testId = test.name;
+      let fetch: CurrentTest['fetch'];
+      if (own.shared !== undefined) {
+        const shared = own.shared.testScope(
+          test.file === undefined ? test.name : `${test.file} > ${test.name}`,
+          attempt,
+        );
+        ({ testId, fetch } = shared);
+        scope = shared;
+      } else {
+        scope = inProcessScope(own.server as ReferenceServer);
+        own.server?.cassette?.beginTest(
+          test.name,
+          test.rerecord === undefined ? undefined : { rerecord: test.rerecord },
+        );
+      }
+      const violationsBefore = verdict === 'test' ? ((await scope.proxyReport())?.violations ?? 0) : 0;
+      current = { testId, cassetteKey: test.name, scope, fetch, violationsBefore };
+      return current;
     },
-    failTest(name) {
-      state?.server.cassette?.failTest(name);
+    async endTest(outcome, how = {}) {
+      const { attach, allowUnused: allowed = allowUnused, failOnViolation: strict = failOnViolation } = how;
+      const test = current;
+      if (test === undefined) return;
+      const { scope, testId, cassetteKey } = test;
+      const server = running?.server;
+      const problems = (await scope.pendingFaults()).map(
+        (fault) => `${describeFault(fault)} queued in test ${JSON.stringify(testId)}`,
+      );
+      let report: Awaited<ReturnType<ScopeAccess['proxyReport']>>;
+      if (verdict === 'test') {
+        const key = `(test ${JSON.stringify(cassetteKey)})`;
+        if (per === 'test') {
+          for (const line of server?.cassette?.describeUnused() ?? []) {
+            if (line.includes(key)) problems.push(`recording ${line}`);
+          }
+        }
+        report = await scope.proxyReport();
+      }
+      const violated = report !== undefined && report.violations > test.violationsBefore && strict;
+      const unusedFails = verdict === 'test' && problems.length > 0 && !allowed;
+      const failed = outcome === 'failed' || violated || unusedFails;
+      if (failed && attach !== undefined) await attach(scope);
+      // A failed or skipped test's recording is never written over the one the file holds.
+      if (failed) server?.cassette?.failTest(cassetteKey);
+      else if (outcome === 'skipped') server?.cassette?.skipTest(cassetteKey);
+      if (verdict === 'file' && !resetAfterEach) {
+        current = undefined;
+        return;
+      }
+      if (verdict === 'file') untaken.push(...problems);
+      await scope.reset();
+      current = undefined;
+      if (violated && report !== undefined) throw new ProxyViolationsError(report);
+      if (unusedFails) throw unusedError(caller, problems);
     },
-    endTest() {
-      noteUntaken(`queued in test ${JSON.stringify(test)}`);
-      state?.server.reset();
-    },
-    async finish() {
-      if (!resetAfterEach) noteUntaken('still queued');
+    async finish(notRun = []) {
+      const server = running?.server;
+      server?.cassette?.testsNotRun(notRun);
+      if (!resetAfterEach && server !== undefined) {
+        for (const fault of server.faults.pending) untaken.push(`${describeFault(fault)} still queued`);
+      }
       // A file that failed on a replay mismatch was told its fix: what it left unused follows from it.
-      const mismatched = (state?.server.cassette?.mismatches() ?? 0) > 0;
-      const unused = state?.server.cassette?.describeUnused() ?? [];
-      const proxy = state?.server.proxy;
-      await state?.close();
-      state = undefined;
-      client = undefined;
+      const mismatched = (server?.cassette?.mismatches() ?? 0) > 0;
+      const unused = verdict === 'file' ? (server?.cassette?.describeUnused() ?? []) : [];
+      const proxy = server?.proxy;
+      await running?.close();
+      running = undefined;
       // After every request ended: the deployment's answers broke the protocol, the file fails.
-      if (proxy !== undefined && failOnViolation) assertNoViolations(proxy.report());
+      if (verdict === 'file' && proxy !== undefined && failOnViolation) assertNoViolations(proxy.report());
       const lines = [...unused.map((line) => `recording ${line}`), ...untaken];
       if (allowUnused || mismatched || lines.length === 0) return;
-      throw new Error(
-        `useReferenceServer: ${lines.length} thing${lines.length === 1 ? ' was' : 's were'} never used ` +
-          `(pass allowUnused: true to let this pass):\n  ${lines.join('\n  ')}`,
-      );
+      throw unusedError(caller, lines);
     },
-    handle: {
-      mode,
-      cassetteMode,
-      get url() {
-        return started().url;
-      },
+    handle: runnerHandle<Client>({
+      mode: sharedServer === undefined ? mode : 'shared',
+      cassetteMode: plan.cassetteMode,
       token,
-      get controlToken() {
-        return started().server.controlToken;
-      },
-      get server() {
-        return started().server;
-      },
-      get client(): Client {
-        const { url } = started();
-        if (createClient === undefined) {
-          throw new Error('useReferenceServer: pass createClient, e.g. (init) => new Parley(init)');
-        }
-        client ??= { value: createClient({ baseUrl: url, token }) };
-        return client.value;
-      },
-      fetch(path, init = {}) {
-        const { url: base, server } = started();
-        const url = new URL(path, `${base}/`);
-        const headers = new Headers(init.headers);
-        if (!headers.has('authorization')) headers.set('authorization', `Bearer ${token}`);
-        if (
-          server.controlToken !== undefined &&
-          // Read as the server's dispatch reads it (percent-decoded, like Hono's routers).
-          isControlPath(getPath(new Request(url))) &&
-          !headers.has(CONTROL_TOKEN_HEADER)
-        ) {
-          headers.set(CONTROL_TOKEN_HEADER, server.controlToken);
-        }
-        return fetch(url, { ...init, headers });
-      },
-    },
+      createClient,
+      caller,
+      running: () => started(running, caller),
+      current: () => current,
+    }),
   };
+  return harness;
+}
+
+function started(running: Running | undefined, caller: string): Running {
+  if (running === undefined) {
+    throw new Error(`${caller}: the server runs only inside tests and hooks of this file`);
+  }
+  return running;
+}
+
+function unusedError(caller: string, lines: readonly string[]): Error {
+  return new Error(
+    `${caller}: ${lines.length} thing${lines.length === 1 ? ' was' : 's were'} never used ` +
+      `(pass allowUnused: true to let this pass):\n  ${lines.join('\n  ')}`,
+  );
 }
 
 /** `fault {"status":503} for POST /v1/messages/* (1 of it left)`. */

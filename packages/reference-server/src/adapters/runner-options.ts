@@ -1,6 +1,10 @@
 import type { OptionKeys } from '@parley/protocol/option-check';
 import type { ReferenceServer, ReferenceServerOptions } from '../create-reference-server.js';
+import type { Script } from '../model/scripted-model.js';
 import { SERVER_OPTION_KEYS } from '../reference-server-options.js';
+import type { QueuedFault } from '../testing/fault-queue.js';
+import type { JournalEntry, JournalFilter } from '../testing/journal.js';
+import type { SessionSnapshot } from '../testing/session-snapshot.js';
 import type { CassetteUse } from './vitest-cassette.js';
 
 /** What a client factory gets: where the server is and whose token to send. */
@@ -9,6 +13,11 @@ export interface ClientInit {
   baseUrl: string;
   /** The bearer token of the first user (the demo user's by default). */
   token: string;
+  /**
+   * With a shared server only: a `fetch` that adds the running test's `x-parley-test-id` to every
+   * request. Pass it on to your client (`new Parley(init)` does), or its requests land in no test's scope.
+   */
+  fetch?: (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>;
 }
 
 /**
@@ -19,9 +28,18 @@ export interface UseReferenceServerOptions<Client = never> extends ReferenceServ
   /**
    * `'http'` (default): a real socket on a free port (`startServer`), reachable from any client,
    * also another process. `'msw'`: no socket; msw answers `fetch` calls to `baseUrl` in-process
-   * (msw is an optional peer dependency: install it for this mode).
+   * (msw is an optional peer dependency: install it for this mode). `'shared'`: no server of its
+   * own; the one at `serverUrl` or `PARLEY_BASE_URL`, each test in a scope of its own.
    */
-  mode?: 'http' | 'msw';
+  mode?: 'http' | 'msw' | 'shared';
+  /**
+   * A shared server (`parley-server run --control -- <command>`, one per CI job) instead of one per
+   * file: every request of the client and every call of the handle carries the test's id in
+   * `x-parley-test-id`, which gives each test its own script, faults, journal, sessions and
+   * cassette key there. Default `PARLEY_BASE_URL` with `mode: 'shared'`. Its control token comes
+   * from `controlToken` or `PARLEY_CONTROL_TOKEN`. A URL that does not answer fails the file.
+   */
+  serverUrl?: string | undefined;
   /** msw mode: the base URL the handlers answer under. Default `http://parley.test`. */
   baseUrl?: string;
   /** HTTP mode: interface to bind. Default `127.0.0.1`. */
@@ -62,6 +80,7 @@ export interface UseReferenceServerOptions<Client = never> extends ReferenceServ
 export const USE_OPTION_KEYS = {
   ...SERVER_OPTION_KEYS,
   mode: 'string',
+  serverUrl: 'string',
   baseUrl: 'string',
   host: 'string',
   resetAfterEach: 'boolean',
@@ -74,7 +93,7 @@ export const USE_OPTION_KEYS = {
 
 /** What `useReferenceServer` returns; its members are usable inside tests and hooks. */
 export interface ReferenceServerHandle<Client = never> {
-  readonly mode: 'http' | 'msw';
+  readonly mode: 'http' | 'msw' | 'shared';
   /** With a cassette: whether this run replays it, records it or records what it lacks; undefined without one. */
   readonly cassetteMode: 'replay' | 'record' | 'record-missing' | undefined;
   /** The base URL: give it to your client. */
@@ -83,14 +102,32 @@ export interface ReferenceServerHandle<Client = never> {
   readonly token: string;
   /** The token of the control routes (`x-parley-control-token`); undefined with `control: false`. */
   readonly controlToken: string | undefined;
-  /** The server in this process: `server.script(...)`, `server.faults.next(...)`, `server.journal`. */
+  /**
+   * The server in this process: `server.script(...)`, `server.faults.next(...)`, `server.journal`.
+   * With a shared server it throws: use {@link script}, {@link faults} and {@link journal}.
+   */
   readonly server: ReferenceServer;
+  /** The running test's `x-parley-test-id` with a shared server (its full name otherwise); undefined between tests. */
+  readonly testId: string | undefined;
+  /** Scripted turns for the running test: a list, rules or (own server only) a function. */
+  script(script: Script): Promise<void>;
+  readonly faults: {
+    /** Queues a fault for the next matching request of the running test. */
+    next(fault: QueuedFault): Promise<void>;
+    /** Faults queued and not taken yet. */
+    pending(): Promise<ReferenceServer['faults']['pending']>;
+  };
+  /** The running test's journal entries, oldest first. */
+  journal(filter?: JournalFilter): Promise<JournalEntry[]>;
+  /** The running test's sessions. */
+  sessions(): Promise<SessionSnapshot[]>;
   /** The client built by `createClient` (the same one for every test of the file). */
   readonly client: Client;
   /**
    * `fetch` against the server: a relative path is resolved against {@link url}, the bearer token
    * is sent unless the request has an `authorization` header, and to the `/_parley/` routes the
-   * control token unless the request has an `x-parley-control-token` header.
+   * control token unless the request has an `x-parley-control-token` header; with a shared server,
+   * the running test's id.
    */
   fetch(path: string | URL, init?: RequestInit): Promise<Response>;
 }
@@ -107,7 +144,7 @@ export const RUNNER_ENTRIES: Readonly<Record<Runner, string>> = {
 };
 
 /** Options only the Playwright fixture takes. */
-export const PLAYWRIGHT_ONLY_OPTIONS = ['serverUrl', 'blockServiceWorkers', 'attachJournal'] as const;
+export const PLAYWRIGHT_ONLY_OPTIONS = ['blockServiceWorkers', 'attachJournal'] as const;
 
 /** Options only `useReferenceServer` (vitest, Jest, node:test) takes: the fixture routes a page instead. */
 export const USE_REFERENCE_SERVER_ONLY_OPTIONS = ['mode', 'host', 'resetAfterEach', 'createClient'] as const;

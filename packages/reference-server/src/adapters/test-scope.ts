@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { ReferenceServer } from '../create-reference-server.js';
 import type { Script } from '../model/scripted-model.js';
 import type { ProxyReportSnapshot } from '../proxy/proxy-report.js';
@@ -6,18 +5,7 @@ import { CONTROL_TOKEN_HEADER } from '../testing/control-access.js';
 import type { QueuedFault } from '../testing/fault-queue.js';
 import type { JournalEntry, JournalFilter } from '../testing/journal.js';
 import type { SessionSnapshot } from '../testing/session-snapshot.js';
-import { MAX_TEST_ID_LENGTH, TEST_ID_HEADER } from '../utils/test-id.js';
-
-/**
- * A test's id as the `x-parley-test-id` header can carry it: characters a header cannot hold
- * (beyond ASCII, controls) percent-encoded, and a name past the server's limit shortened to its
- * start and a hash of the whole.
- */
-export function testIdHeaderValue(testId: string): string {
-  const value = testId.replace(/[^\t\u0020-\u007e]/gu, (c) => encodeURIComponent(c));
-  if (value.length <= MAX_TEST_ID_LENGTH) return value;
-  return `${value.slice(0, MAX_TEST_ID_LENGTH - 42)} #${createHash('sha1').update(value).digest('hex')}`;
-}
+import { TEST_ID_HEADER } from '../utils/test-id.js';
 
 /**
  * What one test sets up and reads on its server: in this process (a server of the worker's own), or
@@ -56,19 +44,27 @@ export function inProcessScope(server: ReferenceServer): ScopeAccess {
 }
 
 /**
- * The scope of test `testId` on a shared server at `url`, through its control routes: scripts in
- * the script file format (JSON; no functions, regexes as `{ "regex", "flags" }`).
+ * The scope of a test on a shared server at `url`, through its control routes (`testId`: the
+ * `x-parley-test-id` value): scripts in the script file format (JSON; no functions, regexes as
+ * `{ "regex", "flags" }`). `unreachable` makes the error of a call that found no server.
  */
-export function remoteScope(url: string, controlToken: string, testId: string): ScopeAccess {
+export function remoteScope(
+  url: string,
+  controlToken: string,
+  testId: string,
+  unreachable: (error: unknown) => Error = (error) => error as Error,
+): ScopeAccess {
   const call = async (method: string, path: string, body?: unknown): Promise<unknown> => {
     const response = await fetch(`${url}/_parley${path}`, {
       method,
       headers: {
         [CONTROL_TOKEN_HEADER]: controlToken,
-        [TEST_ID_HEADER]: testIdHeaderValue(testId),
+        [TEST_ID_HEADER]: testId,
         ...(body === undefined ? {} : { 'content-type': 'application/json' }),
       },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    }).catch((error: unknown) => {
+      throw unreachable(error);
     });
     const text = await response.text();
     if (!response.ok) throw new Error(`${method} ${url}/_parley${path} answered ${response.status}: ${text}`);

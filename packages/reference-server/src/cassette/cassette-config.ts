@@ -81,6 +81,11 @@ export interface CassetteControl {
    */
   failTest(name: string): void;
   /**
+   * The test was skipped after it began (`t.skip()`, `test.skip()` inside it): like a failed one,
+   * what it recorded is not written, and its recording in the file is kept.
+   */
+  skipTest(name: string): void;
+  /**
    * Tests this run does not run (`-t`, `.skip`, `.only`): a recording per file (`per: 'file'`),
    * which replaces the file whole, is then not written over the recording the file holds.
    */

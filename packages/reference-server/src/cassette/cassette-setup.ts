@@ -2,6 +2,7 @@ import { checkOptions } from '@parley/protocol/option-check';
 import type { Model, ModelEvent } from '../model/model.js';
 import type { ProxyObserver } from '../proxy/proxy-exchange.js';
 import type { Clock } from '../time/clock.js';
+import { testIdWithoutAttempt } from '../utils/test-id.js';
 import type { CassetteAdditions } from './cassette-additions.js';
 import {
   type CassetteControl,
@@ -11,7 +12,7 @@ import {
   type ReplayConfig,
 } from './cassette-config.js';
 import { expiryVerdict } from './cassette-expiry.js';
-import { loadCassette, writeCassetteFile } from './cassette-file.js';
+import { loadCassette, updateCassetteFile } from './cassette-file.js';
 import type { Cassette } from './cassette-format.js';
 import { REDACTION_KEYS } from './cassette-redaction.js';
 import { mismatchFix } from './mismatch-fix.js';
@@ -198,7 +199,8 @@ function replaying(
     // A session of a test scope belongs to that test; otherwise to the test begun last (beginTest).
     testOf: (sessionId) => {
       const session = deps.sessionOf(sessionId);
-      if (session?.scope !== undefined) return { name: session.scope, rank: session.scopeSeq };
+      if (session?.scope !== undefined)
+        return { name: testIdWithoutAttempt(session.scope), rank: session.scopeSeq };
       if (test === undefined || session === undefined || session.seq < test.first) return undefined;
       return { name: test.name, rank: session.seq - test.first };
     },
@@ -242,6 +244,9 @@ function replaying(
       failTest: (testName) => {
         failed.add(testName);
       },
+      skipTest: (testName) => {
+        failed.add(testName);
+      },
       testsNotRun: () => {},
       mismatches: () => usage.mismatches,
       unused: () => usage.unused(),
@@ -257,9 +262,10 @@ function replaying(
       if (additions.isEmpty) return;
       const redact = typeof recordMissing === 'object' ? recordMissing.redact : undefined;
       const { provenanceOf } = await import('./cassette-provenance.js');
-      await writeCassetteFile(
-        config.cassette,
-        additions.merge(cassette, provenanceOf(deps.clock, upstreamUrl), redact),
+      const added = additions;
+      // Into the file as it is now, under its lock: another process adding to it at once keeps its part.
+      await updateCassetteFile(config.cassette, (current) =>
+        added.merge(current ?? cassette, provenanceOf(deps.clock, upstreamUrl), redact),
       );
       deps.log(`cassette ${config.cassette}: ${additions.describe()} added (record-missing)`);
     },

@@ -1,6 +1,6 @@
 import type { ProxyExchange, ProxyObserver } from '../proxy/proxy-exchange.js';
 import type { Clock } from '../time/clock.js';
-import { TEST_ID_HEADER } from '../utils/test-id.js';
+import { TEST_ID_HEADER, testIdWithoutAttempt } from '../utils/test-id.js';
 import type { CassetteControl, RecordConfig } from './cassette-config.js';
 import type { CassetteRecorderOptions } from './cassette-recorder.js';
 import type { TestOutcomes } from './recording-merge.js';
@@ -33,7 +33,7 @@ export function recordingObserver(options: RecordingOptions): ProxyObserver & { 
       const test =
         options.testName === undefined
           ? undefined
-          : (exchange.requestHeaders[TEST_ID_HEADER] ?? options.testName());
+          : (withoutAttempt(exchange.requestHeaders[TEST_ID_HEADER]) ?? options.testName());
       if (test !== undefined) tests.set(exchange.seq, test);
     },
     async close() {
@@ -69,6 +69,7 @@ export function recordingControl(
   let test: string | undefined;
   const ran = new Set<string>();
   const failed = new Set<string>();
+  const skipped = new Set<string>();
   const notRun = new Set<string>();
   const { per = 'file', ...recorderOptions } = config;
   const recorder = recordingObserver({
@@ -76,7 +77,7 @@ export function recordingControl(
     per,
     clock: deps.clock,
     upstream: upstreamUrl,
-    outcomes: () => ({ ran, failed, notRun }),
+    outcomes: () => ({ ran, failed, skipped, notRun }),
     log: deps.log,
     ...(per === 'test' ? { testName: () => test } : {}),
   });
@@ -90,6 +91,9 @@ export function recordingControl(
     failTest: (name) => {
       failed.add(name);
     },
+    skipTest: (name) => {
+      skipped.add(name);
+    },
     testsNotRun: (names) => {
       for (const name of names) notRun.add(name);
     },
@@ -98,4 +102,9 @@ export function recordingControl(
     describeUnused: () => [],
   };
   return { recorder, control };
+}
+
+/** A shared server's test id, without the run (a retry records what its test does). */
+function withoutAttempt(testId: string | undefined): string | undefined {
+  return testId === undefined ? undefined : testIdWithoutAttempt(testId);
 }

@@ -4,6 +4,8 @@ import type { Cassette, CassetteSession } from './cassette-format.js';
 export interface TestOutcomes {
   readonly ran: ReadonlySet<string>;
   readonly failed: ReadonlySet<string>;
+  /** Tests skipped after they began: like failed ones, what they recorded is not written. */
+  readonly skipped?: ReadonlySet<string>;
   /** Tests of the file this run did not run. */
   readonly notRun: ReadonlySet<string>;
 }
@@ -42,7 +44,9 @@ export function mergeTestRecording(
   // A test that recorded sessions ran, begun or not (a test scope of another process keys them).
   const ran = new Set([...outcomes.ran, ...fresh.sessions.map(groupOf)]);
   const replaces = (group: string) =>
-    group === OUTSIDE_TESTS ? ranOutsideTests : ran.has(group) && !outcomes.failed.has(group);
+    group === OUTSIDE_TESTS
+      ? ranOutsideTests
+      : ran.has(group) && !outcomes.failed.has(group) && outcomes.skipped?.has(group) !== true;
   const freshByGroup = new Map<string, CassetteSession[]>();
   for (const session of fresh.sessions) {
     const group = groupOf(session);

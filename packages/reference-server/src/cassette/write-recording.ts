@@ -1,6 +1,11 @@
-import { cassetteFileExists, readCassetteFile, writeCassetteFile } from './cassette-file.js';
+import { cassetteFileExists, updateCassetteFile, writeCassetteFile } from './cassette-file.js';
 import type { Cassette } from './cassette-format.js';
-import { describeMerge, mergeTestRecording, type TestOutcomes } from './recording-merge.js';
+import {
+  describeMerge,
+  mergeTestRecording,
+  type RecordingMerge,
+  type TestOutcomes,
+} from './recording-merge.js';
 
 /**
  * Writes what a recording run recorded, and says what it wrote. A recording never costs one the
@@ -13,23 +18,30 @@ export async function writeRecording(
   how: { per: 'file' | 'test'; outcomes: TestOutcomes; log: (line: string) => void },
 ): Promise<void> {
   const { per, outcomes, log } = how;
-  const exists = cassetteFileExists(file);
   if (per === 'test') {
-    // A file that cannot be read is not overwritten: its recordings could not be kept.
-    const old = exists ? readCassetteFile(file) : undefined;
-    const merge = mergeTestRecording(old, fresh, outcomes);
-    if (merge.cassette !== undefined) await writeCassetteFile(file, merge.cassette);
-    log(describeMerge(file, merge));
+    // Read and written under the cassette's lock: another process recording other tests of the
+    // same cassette at once keeps its tests, and this one keeps its own. A file that cannot be read
+    // is not overwritten: its recordings could not be kept.
+    let merge: RecordingMerge | undefined;
+    await updateCassetteFile(file, (old) => {
+      merge = mergeTestRecording(old, fresh, outcomes);
+      return merge.cassette;
+    });
+    if (merge !== undefined) log(describeMerge(file, merge));
     return;
   }
+  const exists = cassetteFileExists(file);
   const failed = [...outcomes.failed].filter((test) => outcomes.ran.has(test)).length;
+  const skipped = outcomes.skipped?.size ?? 0;
   const tests = (n: number) => `${n} test${n === 1 ? '' : 's'}`;
   const why =
     failed > 0
       ? `${tests(failed)} failed in this run`
-      : outcomes.notRun.size > 0
-        ? `${tests(outcomes.notRun.size)} of the file did not run (-t, .skip, .only), and per: 'file' records a file whole`
-        : undefined;
+      : skipped > 0
+        ? `${tests(skipped)} skipped in this run, and per: 'file' records a file whole`
+        : outcomes.notRun.size > 0
+          ? `${tests(outcomes.notRun.size)} of the file did not run (-t, .skip, .only), and per: 'file' records a file whole`
+          : undefined;
   if (why !== undefined && exists) {
     log(
       `cassette ${file}: not written, ${why} (the file's recording is kept; ` +

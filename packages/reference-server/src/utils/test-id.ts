@@ -26,3 +26,14 @@ export function testIdProblem(value: string): string | undefined {
   if (CONTROL_CHARACTER.test(value)) return 'holds a control character';
   return undefined;
 }
+
+const ATTEMPT_SUFFIX = /(?: %repeat=\d+)?(?: %retry=\d+)?(?: %run=\d+)?$/;
+
+/**
+ * A test id without the run its runner helper appends (` %repeat=N`, ` %retry=N`, ` %run=N`: a
+ * name's own `%` is always encoded, so these end only a run's id): what the runs of one test share,
+ * the key of its cassette recordings.
+ */
+export function testIdWithoutAttempt(testId: string): string {
+  return testId.replace(ATTEMPT_SUFFIX, '');
+}

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,6 +11,7 @@ const playwrightBin = fileURLToPath(new URL('../../node_modules/@playwright/test
 
 interface PlaywrightResult {
   status: string;
+  retry: number;
   parallelIndex: number;
   errors: Array<{ message?: string }>;
   attachments: Array<{ name: string; contentType: string; body?: string }>;
@@ -21,17 +22,25 @@ interface PlaywrightSuite {
   suites?: PlaywrightSuite[];
 }
 
-/** Each test's result by its title path (`file > describe > title`). */
-function resultsOf(suites: readonly PlaywrightSuite[], path: string[] = []): Map<string, PlaywrightResult> {
-  const results = new Map<string, PlaywrightResult>();
+/** Each test's results (a retry's after the first) by its title path (`file > describe > title`). */
+function attemptsOf(
+  suites: readonly PlaywrightSuite[],
+  path: string[] = [],
+): Map<string, PlaywrightResult[]> {
+  const results = new Map<string, PlaywrightResult[]>();
   for (const suite of suites) {
     const here = [...path, suite.title];
-    for (const spec of suite.specs) {
-      const result = spec.tests[0]?.results[0];
-      if (result !== undefined) results.set([...here, spec.title].join(' > '), result);
-    }
-    for (const [name, result] of resultsOf(suite.suites ?? [], here)) results.set(name, result);
+    for (const spec of suite.specs)
+      results.set([...here, spec.title].join(' > '), spec.tests[0]?.results ?? []);
+    for (const [name, result] of attemptsOf(suite.suites ?? [], here)) results.set(name, result);
   }
+  return results;
+}
+
+/** Each test's first result by its title path. */
+function resultsOf(suites: readonly PlaywrightSuite[]): Map<string, PlaywrightResult> {
+  const results = new Map<string, PlaywrightResult>();
+  for (const [name, [first]] of attemptsOf(suites)) if (first !== undefined) results.set(name, first);
   return results;
 }
 
@@ -42,8 +51,18 @@ describeWithChromium(
   'the Playwright fixture of @parley/reference-server/playwright, run by Playwright in Chromium',
   () => {
     const output = mkdtempSync(join(tmpdir(), 'parley-playwright-'));
+    // Beside the output folder, which Playwright empties when it starts.
+    const cassetteDir = mkdtempSync(join(tmpdir(), 'parley-playwright-cassette-'));
+    const cassette = join(cassetteDir, 'recording.json');
     let results: Map<string, PlaywrightResult>;
+    let attempts: Map<string, PlaywrightResult[]>;
     beforeAll(async () => {
+      // The recordings a failing test must keep, under the names recording.pw.ts's tests have.
+      const seed = readFileSync(
+        new URL('../fixtures/node-test/per-test.cassette.json', import.meta.url),
+        'utf8',
+      );
+      writeFileSync(cassette, seed.replaceAll('"weather > ', '"recording.pw.ts > weather > '));
       const run = await runFixture(
         process.execPath,
         [
@@ -54,11 +73,41 @@ describeWithChromium(
           '--reporter=json',
         ],
         packageDir,
-        { NODE_OPTIONS: '--conditions=@parley/source', PARLEY_PW_OUTPUT: output },
+        {
+          NODE_OPTIONS: '--conditions=@parley/source',
+          PARLEY_PW_OUTPUT: output,
+          PARLEY_PW_CASSETTE: cassette,
+        },
       );
-      results = resultsOf((JSON.parse(run.stdout) as { suites: PlaywrightSuite[] }).suites);
+      const { suites } = JSON.parse(run.stdout) as { suites: PlaywrightSuite[] };
+      results = resultsOf(suites);
+      attempts = attemptsOf(suites);
     }, 180_000);
-    afterAll(() => rmSync(output, { recursive: true, force: true }));
+    afterAll(() => {
+      rmSync(output, { recursive: true, force: true });
+      rmSync(cassetteDir, { recursive: true, force: true });
+    });
+
+    it("never writes a failed test's recording over the cassette's (per: 'test'); the test that passed is recorded", () => {
+      expect(results.get('recording.pw.ts > weather > Oslo')?.status).toBe('failed');
+      expect(results.get('recording.pw.ts > weather > Paris')?.status).toBe('passed');
+      const { sessions } = JSON.parse(readFileSync(cassette, 'utf8')) as {
+        sessions: Array<{ test: string; turns: Array<{ content: Array<{ text: string }> }> }>;
+      };
+      expect(sessions.map((s) => `${s.test}: ${s.turns[0]?.content[0]?.text}`)).toEqual([
+        'recording.pw.ts > weather > Paris: Storm warning.',
+        'recording.pw.ts > weather > Oslo: Snow in Oslo.',
+      ]);
+    });
+
+    it('gives a retry on the shared server an id and a scope of its own', () => {
+      const runs = attempts.get('retries.pw.ts > a retry gets an id and a scope of its own') ?? [];
+      expect(runs.map((run) => [run.retry, run.status])).toEqual([
+        [0, 'failed'],
+        [1, 'passed'],
+      ]);
+      expect(messageOf(runs[0])).toContain('Expected: 1');
+    });
 
     it("answers the page's buffered requests from the worker's server, and queued faults reach the page", () => {
       expect(

@@ -1,0 +1,122 @@
+import { DEMO_USER } from '../create-reference-server.js';
+import { CONTROL_TOKEN_HEADER } from '../testing/control-access.js';
+import { TEST_ID_HEADER } from '../utils/test-id.js';
+import { type TestAttempt, testIdHeaderValue } from './test-id-value.js';
+import { remoteScope, type ScopeAccess } from './test-scope.js';
+
+/** Where a shared server is and how to reach it: `connectSharedServer`'s options. */
+export interface SharedServerOptions {
+  /** Its base URL, `http://127.0.0.1:4010` (what `parley-server run` puts in `PARLEY_BASE_URL`). */
+  baseUrl: string;
+  /** Its control token (`PARLEY_CONTROL_TOKEN`): the server runs with `--control`. */
+  controlToken: string;
+  /** The bearer token a test's client sends. Default the demo user's, `parley-demo-token`. */
+  token?: string;
+  /** Names the caller in errors. Default `connectSharedServer`. */
+  caller?: string;
+}
+
+/** One test's scope on a shared server: its id, the headers that reach it, and its control calls. */
+export interface SharedTestScope extends ScopeAccess {
+  /** The `x-parley-test-id` value: the test's name, encoded one to one, with its run. */
+  readonly testId: string;
+  /** `{ 'x-parley-test-id': testId }`: send it with every request of the test. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** `fetch` with the test's id, the bearer token, and the control token on `/_parley/` paths. */
+  fetch(path: string | URL, init?: RequestInit): Promise<Response>;
+}
+
+/** A reference server shared by many runners (`parley-server run --control`), checked reachable. */
+export interface SharedServer {
+  readonly url: string;
+  readonly token: string;
+  readonly controlToken: string;
+  /** The scope of the test named `name` (its full name, with its file), run `attempt`. */
+  testScope(name: string, attempt?: TestAttempt): SharedTestScope;
+}
+
+/** How to start a shared server, named in every error about one. */
+export const SHARED_SERVER_HINT =
+  'start one around the test command with `npx parley-server run --control -- <command>`, which sets ' +
+  'PARLEY_BASE_URL and PARLEY_CONTROL_TOKEN';
+
+/**
+ * Connects to a shared reference server and checks it answers its control routes, so a test run
+ * fails at once, saying what to do, when the server is not there (never a bare `fetch failed`).
+ * The test scopes it gives are what the runner helpers and the Playwright fixture use.
+ *
+ * @example
+ * const shared = await connectSharedServer({ baseUrl: process.env.PARLEY_BASE_URL!, controlToken });
+ * const scope = shared.testScope('chat.test.ts > answers');
+ * await scope.script([turn.text('Hello!')]);
+ * const client = new Parley({ baseUrl: shared.url, token: shared.token, headers: scope.headers });
+ * // ... the test ...
+ * await scope.reset();
+ */
+export async function connectSharedServer(options: SharedServerOptions): Promise<SharedServer> {
+  const { controlToken, token = DEMO_USER.token, caller = 'connectSharedServer' } = options;
+  let url: string;
+  try {
+    url = new URL(options.baseUrl).href.replace(/\/+$/, '');
+  } catch {
+    throw new TypeError(
+      `${caller}: the shared server's URL ${JSON.stringify(options.baseUrl)} (serverUrl or PARLEY_BASE_URL) ` +
+        'is not a URL',
+    );
+  }
+  let response: Response;
+  try {
+    response = await fetch(`${url}/_parley/health`, { headers: { [CONTROL_TOKEN_HEADER]: controlToken } });
+  } catch (error) {
+    throw unreachable(caller, url, error);
+  }
+  // Read whole (a small JSON body): the connection is then free for the next call.
+  await response.arrayBuffer();
+  if (response.status === 401) {
+    throw new Error(
+      `${caller}: the shared server at ${url} refused the control token: give its token as controlToken ` +
+        'or PARLEY_CONTROL_TOKEN',
+    );
+  }
+  if (!response.ok) {
+    throw new Error(
+      `${caller}: ${url} (serverUrl or PARLEY_BASE_URL) answered GET /_parley/health with ${response.status}: ` +
+        `it is not a reference server with control routes; ${SHARED_SERVER_HINT}`,
+    );
+  }
+  return {
+    url,
+    token,
+    controlToken,
+    testScope(name, attempt) {
+      const testId = testIdHeaderValue(name, attempt);
+      const headers = { [TEST_ID_HEADER]: testId };
+      const scope = remoteScope(url, controlToken, testId, (error) => unreachable(caller, url, error));
+      return {
+        ...scope,
+        testId,
+        headers,
+        fetch(path, init = {}) {
+          const target = new URL(path, `${url}/`);
+          const all = new Headers(init.headers);
+          if (!all.has('authorization')) all.set('authorization', `Bearer ${token}`);
+          if (target.pathname.startsWith('/_parley') && !all.has(CONTROL_TOKEN_HEADER)) {
+            all.set(CONTROL_TOKEN_HEADER, controlToken);
+          }
+          all.set(TEST_ID_HEADER, testId);
+          return fetch(target, { ...init, headers: all });
+        },
+      };
+    },
+  };
+}
+
+function unreachable(caller: string, url: string, error: unknown): Error {
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+  const why = cause?.code ?? cause?.message ?? (error as Error).message;
+  return new Error(
+    `${caller}: the shared server at ${url} (serverUrl or PARLEY_BASE_URL) cannot be reached (${why}): ` +
+      `${SHARED_SERVER_HINT}; or leave out serverUrl for a server of the test file's own`,
+    { cause: error },
+  );
+}
