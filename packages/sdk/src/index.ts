@@ -15,6 +15,7 @@ export type {
   APIErrorInit,
   StreamErrorInit,
   ToolCallLostReason,
+  ToolExecutionFailure,
   ValidationIssue,
 } from './errors/index.js';
 export {
@@ -36,6 +37,7 @@ export {
   StreamError,
   ToolApprovalTimeoutError,
   ToolCallLostError,
+  ToolExecutionError,
   ToolNotDeclaredError,
   ToolOutputTooLargeError,
   ToolReportError,

@@ -3,7 +3,7 @@
 // own, the answer to a call for an unknown tool, and the awaitable, iterable run of a custom loop.
 
 // The errors the tool helpers throw, also on `@parley/sdk`.
-export { ToolApprovalTimeoutError, ToolTimeoutError } from './errors/index.js';
+export { ToolApprovalTimeoutError, ToolExecutionError, ToolTimeoutError } from './errors/index.js';
 export { RESERVED_OUTPUT_FIELD } from './tools/define/define-tool.js';
 export { formatIssues } from './tools/define/tool-schema.js';
 export type { ToolLoopExecutor, ToolLoopResult, ToolLoopStep } from './tools/loop/tool-loop-run.js';

@@ -40,6 +40,8 @@ const factories: Record<string, (m: ErrorClasses) => Error> = {
   ToolOutputTooLargeError: (m) => new m.ToolOutputTooLargeError('x', { bytes: 2, maxBytes: 1 }),
   ToolNotDeclaredError: (m) => new m.ToolNotDeclaredError({ sessionId: 's', toolNames: ['a'], declared: [] }),
   ToolTimeoutError: (m) => new m.ToolTimeoutError('a', 5),
+  ToolExecutionError: (m) =>
+    new m.ToolExecutionError('x', { reason: 'HANDLER_FAILED', toolName: 'a', requestId: 'r' }),
   ToolApprovalTimeoutError: (m) =>
     new m.ToolApprovalTimeoutError({ sessionId: 's', requestId: 'r', toolName: 'a', waitedMs: 5 }),
   ToolWorkerError: (m) => new m.ToolWorkerError('x'),

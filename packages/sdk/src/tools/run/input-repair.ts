@@ -1,7 +1,6 @@
 import { thrownText } from '../../internal/thrown-text.js';
 import type { AnyTool, ToolApprovalCall } from '../define/define-tool.js';
 import { formatIssues, type SchemaIssue, type ToolObject, validateWith } from '../define/tool-schema.js';
-import type { ErrorOutcome } from './tool-middleware.js';
 
 /** What `repairToolInput` is asked about: a call whose input failed the tool's input schema. */
 export interface ToolInputRepairRequest {
@@ -34,7 +33,9 @@ export interface ToolInputRepair {
 }
 
 /** Either the parsed input to run with (and the repair's record), or the call's ERROR. */
-export type RepairResult = { value: unknown; repair: ToolInputRepair } | { refused: ErrorOutcome };
+export type RepairResult =
+  | { value: unknown; repair: ToolInputRepair }
+  | { refused: { message: string; cause: unknown } };
 
 /**
  * Asks `repair` about an input that failed the schema with `issues`. Undefined when it has no fix
@@ -53,7 +54,6 @@ export async function repairInput(
   } catch (error) {
     return {
       refused: {
-        kind: 'error',
         message: `Invalid input for tool "${name}", and repairToolInput failed: ${thrownText(error)}`,
         cause: error,
       },
@@ -63,7 +63,6 @@ export async function repairInput(
   if (typeof fixed !== 'object' || fixed === null || Array.isArray(fixed)) {
     return {
       refused: {
-        kind: 'error',
         message: `Invalid input for tool "${name}", and repairToolInput returned ${fixed === null ? 'null' : Array.isArray(fixed) ? 'an array' : typeof fixed}, not an input object`,
         cause: fixed,
       },
@@ -74,12 +73,11 @@ export async function repairInput(
     checked = await validateWith(tool.input, fixed);
   } catch (error) {
     const message = `Tool "${name}" could not check its repaired input: its input schema threw: ${thrownText(error)}`;
-    return { refused: { kind: 'error', message, cause: error } };
+    return { refused: { message, cause: error } };
   }
   if ('issues' in checked) {
     return {
       refused: {
-        kind: 'error',
         message: `Invalid input for tool "${name}" (also after repairToolInput):\n${formatIssues(checked.issues)}`,
         cause: checked.issues,
       },

@@ -214,7 +214,7 @@ describe('approval before a tool runs', () => {
     expect(malformed).toMatchObject({
       status: 'ERROR',
       error:
-        'Tool "send_email" was not run: approve answered true, not { approved: true } or { approved: false, reason }',
+        'Tool "send_email" was not run: approve answered true, not { approved: true, input? }, { approved: false, reason } or { respond: output }',
     });
     expect(sent).toEqual([]);
   });
