@@ -104,7 +104,11 @@ export async function askApproval(options: AskApprovalOptions): Promise<Decision
     if (expired) {
       // The model reads the error's own words: `Tool "x" was not run: no one approved ...`.
       const { error: ended, approval } = expired;
-      return { kind: 'refuse', approval, error: stageFailure(ctx, 'APPROVAL_TIMED_OUT', ended.message, ended) };
+      return {
+        kind: 'refuse',
+        approval,
+        error: stageFailure(ctx, 'APPROVAL_TIMED_OUT', ended.message, ended),
+      };
     }
     if (ctx.signal.aborted) {
       // The call is lost or the run aborted: the call ends on that already; nothing is reported.
@@ -126,7 +130,12 @@ async function read(
   answer: unknown,
   { tool, input }: AskApprovalOptions,
   record: (outcome: ToolApproval['outcome'], extra?: Partial<ToolApproval>) => ToolApproval,
-  refuse: (reason: ToolExecutionFailure, approval: ToolApproval, message: string, cause?: unknown) => Decision,
+  refuse: (
+    reason: ToolExecutionFailure,
+    approval: ToolApproval,
+    message: string,
+    cause?: unknown,
+  ) => Decision,
 ): Promise<Decision> {
   const given = (isObject(answer) ? answer : {}) as Partial<
     Record<'approved' | 'reason' | 'by' | 'input' | 'respond', unknown>
@@ -134,7 +143,8 @@ async function read(
   const who = typeof given.by === 'string' ? { by: given.by } : {};
   const edited = given.input;
   if (given.approved === true && given.respond === undefined && (edited === undefined || isObject(edited))) {
-    if (edited === undefined || sameValue(edited, input)) return { kind: 'run', input, approval: record('approved', who) };
+    if (edited === undefined || sameValue(edited, input))
+      return { kind: 'run', input, approval: record('approved', who) };
     const editedInput = edited as ToolObject;
     let checked: Awaited<ReturnType<typeof validateWith>>;
     try {
@@ -145,7 +155,12 @@ async function read(
     }
     if ('issues' in checked) {
       const why = `the input approve gave does not match its input schema:\n${formatIssues(checked.issues)}`;
-      return refuse('APPROVAL_FAILED', record('failed', { ...who, editedInput, reason: why }), why, checked.issues);
+      return refuse(
+        'APPROVAL_FAILED',
+        record('failed', { ...who, editedInput, reason: why }),
+        why,
+        checked.issues,
+      );
     }
     return { kind: 'run', input: checked.value, approval: record('edited', { ...who, editedInput }) };
   }
@@ -191,7 +206,9 @@ export function sameValue(a: unknown, b: unknown): boolean {
   const other = b as Record<string, unknown>;
   return (
     keys.length === Object.keys(b).length &&
-    keys.every((key) => Object.hasOwn(other, key) && sameValue((a as Record<string, unknown>)[key], other[key]))
+    keys.every(
+      (key) => Object.hasOwn(other, key) && sameValue((a as Record<string, unknown>)[key], other[key]),
+    )
   );
 }
 

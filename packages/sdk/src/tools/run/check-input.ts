@@ -8,7 +8,11 @@ import { type CallState, stageFailure, type ToolStage } from './tool-pipeline.js
  * gets. Input that fails it goes to `repairToolInput`, when given, whose fixed input is checked
  * again (and recorded); else, or when that fails too, `INVALID_INPUT` with the schema's issues.
  */
-export function checkInputStage(tool: AnyTool, repairer: ToolInputRepairer | undefined, state: CallState): ToolStage {
+export function checkInputStage(
+  tool: AnyTool,
+  repairer: ToolInputRepairer | undefined,
+  state: CallState,
+): ToolStage {
   return async ({ input, ctx }, next) => {
     const checked = await checkValue(tool.input, input, 'input', ctx.name);
     if ('value' in checked) return next(checked.value, ctx);

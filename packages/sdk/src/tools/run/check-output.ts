@@ -27,14 +27,20 @@ export function checkOutputStage(tool: AnyTool, maxBodyBytes = DEFAULT_MAX_BODY_
       output = checked.value as ToolObject;
     }
     if (Object.hasOwn(output, RESERVED_OUTPUT_FIELD)) {
-      throw invalid(`Tool "${name}" returned a "${RESERVED_OUTPUT_FIELD}" field, which the protocol reserves`, output);
+      throw invalid(
+        `Tool "${name}" returned a "${RESERVED_OUTPUT_FIELD}" field, which the protocol reserves`,
+        output,
+      );
     }
     let bytes: number;
     try {
       bytes = responseBodyBytes(output);
     } catch (error) {
       // A bigint or a cycle: no report could carry it, and the model can be told why.
-      throw invalid(`Tool "${name}" returned output that cannot be sent as JSON: ${thrownText(error)}`, error);
+      throw invalid(
+        `Tool "${name}" returned output that cannot be sent as JSON: ${thrownText(error)}`,
+        error,
+      );
     }
     if (bytes > maxBodyBytes) {
       const tooLarge = toolOutputTooLarge(name, bytes, maxBodyBytes);

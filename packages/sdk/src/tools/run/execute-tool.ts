@@ -74,7 +74,8 @@ export function pipelineStages(options: ExecuteToolOptions, state: CallState): T
   const expiresAt =
     controls?.deadline === undefined ? undefined : controls.deadline - options.heartbeatIntervalMs;
   // A deadline further away than a timer can keep is no deadline the call can act on.
-  const bounded = expiresAt !== undefined && (expiresAt <= Date.now() || isTimerDelay(expiresAt - Date.now()));
+  const bounded =
+    expiresAt !== undefined && (expiresAt <= Date.now() || isTimerDelay(expiresAt - Date.now()));
   const stages: Array<ToolStage | false | undefined> = [
     bounded && callDeadlineStage(expiresAt, state),
     checkInputStage(tool, controls?.repairToolInput, state),
@@ -124,6 +125,7 @@ const STOPPED: Outcome = { kind: 'stopped' };
 
 function failed(error: unknown, name: string): Outcome {
   // A stage's failure carries what the model reads and what caused it.
-  if (error instanceof ToolExecutionError) return { kind: 'error', message: error.message, cause: error.cause };
+  if (error instanceof ToolExecutionError)
+    return { kind: 'error', message: error.message, cause: error.cause };
   return { kind: 'error', message: failureText(error, name), cause: error };
 }
