@@ -15,9 +15,9 @@ export type {
   APIErrorInit,
   StreamErrorInit,
   ToolCallLostReason,
-  ToolExecutionFailure,
   ValidationIssue,
 } from './errors/index.js';
+export type { ToolExecutionFailure } from './errors/tool-execution-error.js';
 export {
   APIConnectionError,
   APIError,
@@ -37,7 +37,6 @@ export {
   StreamError,
   ToolApprovalTimeoutError,
   ToolCallLostError,
-  ToolExecutionError,
   ToolNotDeclaredError,
   ToolOutputTooLargeError,
   ToolReportError,

@@ -24,8 +24,6 @@ export {
 export { ToolApprovalTimeoutError } from './tool-approval-timeout-error.js';
 export type { ToolCallLostReason } from './tool-errors.js';
 export { ToolCallLostError, ToolOutputTooLargeError, ToolReportError } from './tool-errors.js';
-export type { ToolExecutionFailure } from './tool-execution-error.js';
-export { ToolExecutionError } from './tool-execution-error.js';
 export { ToolNotDeclaredError } from './tool-not-declared-error.js';
 export { ToolTimeoutError, toolTimeoutMessage } from './tool-timeout-error.js';
 export { ToolWorkerDataError, ToolWorkerError, ToolWorkerTimeoutError } from './tool-worker-errors.js';

@@ -27,7 +27,7 @@ export function approvalStage(
       throw stageFailure(
         ctx,
         'INPUT_CHANGED',
-        `Tool "${ctx.name}" was not run: its input changed after approval was asked (a middleware passed another input to next()); approval covers only the input it was asked about`,
+        `Tool "${ctx.name}" was not run: a middleware passed next() another input than the one approval was asked about`,
       );
     }
     const decision = await askApproval({ tool, input, ctx, approve, expiresAt, state });

@@ -3,7 +3,8 @@ import type { ToolExecutionError, ToolExecutionFailure } from '../../errors/tool
 import { raceSignal } from '../../internal/race-signal.js';
 import { thrownText } from '../../internal/thrown-text.js';
 import type { AnyTool, ToolContext } from '../define/define-tool.js';
-import { formatIssues, type ToolObject, validateWith } from '../define/tool-schema.js';
+import type { ToolObject } from '../define/tool-schema.js';
+import { checkValue } from './check-value.js';
 import type { ToolApproval, ToolApprover } from './tool-approval.js';
 import { type CallState, stageFailure } from './tool-pipeline.js';
 
@@ -28,6 +29,13 @@ export type Decision =
   /** No record when the call ended (lost, aborted) while the answer was awaited. */
   | { kind: 'refuse'; error: ToolExecutionError; approval?: ToolApproval };
 
+type Refuse = (
+  failure: ToolExecutionFailure,
+  approval: ToolApproval,
+  cause: unknown,
+  message?: string,
+) => Decision;
+
 const NONE: Decision = { kind: 'none' };
 const EXPECTED = 'not { approved: true, input? }, { approved: false, reason } or { respond: output }';
 
@@ -46,23 +54,24 @@ export async function askApproval(options: AskApprovalOptions): Promise<Decision
     outcome,
     ...extra,
   });
-  const refuse = (
-    reason: ToolExecutionFailure,
-    approval: ToolApproval,
-    message: string,
-    cause?: unknown,
-  ): Decision => ({
+  /** A refusal: the model reads `message`, by default the record's reason after `Tool "x" was not run: `. */
+  const refuse: Refuse = (
+    failure,
+    approval,
+    cause,
+    message = `Tool "${name}" was not run: ${approval.reason}`,
+  ) => ({
     kind: 'refuse',
     approval,
-    error: stageFailure(ctx, reason, `Tool "${name}" was not run: ${message}`, cause),
+    error: stageFailure(ctx, failure, message, cause),
   });
   const needs = tool.needsApproval;
   if (typeof needs === 'function') {
     try {
       if (!(await needs(input, { sessionId, requestId, name, rawInput }))) return NONE;
     } catch (error) {
-      const why = `its needsApproval check failed: ${thrownText(error)}`;
-      return refuse('APPROVAL_FAILED', record('failed', { reason: why }), why, error);
+      const reason = `its needsApproval check failed: ${thrownText(error)}`;
+      return refuse('APPROVAL_FAILED', record('failed', { reason }), error);
     }
   } else if (needs !== true) {
     return NONE;
@@ -101,15 +110,8 @@ export async function askApproval(options: AskApprovalOptions): Promise<Decision
       ctx.signal,
     );
   } catch (error) {
-    if (expired) {
-      // The model reads the error's own words: `Tool "x" was not run: no one approved ...`.
-      const { error: ended, approval } = expired;
-      return {
-        kind: 'refuse',
-        approval,
-        error: stageFailure(ctx, 'APPROVAL_TIMED_OUT', ended.message, ended),
-      };
-    }
+    // The model reads the error's own words: `Tool "x" was not run: no one approved ...`.
+    if (expired) return refuse('APPROVAL_TIMED_OUT', expired.approval, expired.error, expired.error.message);
     if (ctx.signal.aborted) {
       // The call is lost or the run aborted: the call ends on that already; nothing is reported.
       return {
@@ -117,8 +119,8 @@ export async function askApproval(options: AskApprovalOptions): Promise<Decision
         error: stageFailure(ctx, 'APPROVAL_FAILED', 'the call ended while its approval was awaited', error),
       };
     }
-    const why = `asking for approval failed: ${thrownText(error)}`;
-    return refuse('APPROVAL_FAILED', record('failed', { reason: why }), why, error);
+    const reason = `asking for approval failed: ${thrownText(error)}`;
+    return refuse('APPROVAL_FAILED', record('failed', { reason }), error);
   } finally {
     state.expireApproval = undefined;
   }
@@ -128,14 +130,9 @@ export async function askApproval(options: AskApprovalOptions): Promise<Decision
 /** The decision an answer makes: run (as asked, or edited), respond, deny, or fail as malformed. */
 async function read(
   answer: unknown,
-  { tool, input }: AskApprovalOptions,
+  { tool, input, ctx }: AskApprovalOptions,
   record: (outcome: ToolApproval['outcome'], extra?: Partial<ToolApproval>) => ToolApproval,
-  refuse: (
-    reason: ToolExecutionFailure,
-    approval: ToolApproval,
-    message: string,
-    cause?: unknown,
-  ) => Decision,
+  refuse: Refuse,
 ): Promise<Decision> {
   const given = (isObject(answer) ? answer : {}) as Partial<
     Record<'approved' | 'reason' | 'by' | 'input' | 'respond', unknown>
@@ -143,42 +140,38 @@ async function read(
   const who = typeof given.by === 'string' ? { by: given.by } : {};
   const edited = given.input;
   if (given.approved === true && given.respond === undefined && (edited === undefined || isObject(edited))) {
-    if (edited === undefined || sameValue(edited, input))
+    if (edited === undefined || sameValue(edited, input)) {
       return { kind: 'run', input, approval: record('approved', who) };
+    }
     const editedInput = edited as ToolObject;
-    let checked: Awaited<ReturnType<typeof validateWith>>;
-    try {
-      checked = await validateWith(tool.input, editedInput);
-    } catch (error) {
-      const why = `its input schema threw on the input approve gave: ${thrownText(error)}`;
-      return refuse('APPROVAL_FAILED', record('failed', { ...who, editedInput, reason: why }), why, error);
+    const checked = await checkValue(tool.input, editedInput, 'input', ctx.name, ' (as approve edited it)');
+    if ('value' in checked) {
+      return { kind: 'run', input: checked.value, approval: record('edited', { ...who, editedInput }) };
     }
-    if ('issues' in checked) {
-      const why = `the input approve gave does not match its input schema:\n${formatIssues(checked.issues)}`;
-      return refuse(
-        'APPROVAL_FAILED',
-        record('failed', { ...who, editedInput, reason: why }),
-        why,
-        checked.issues,
-      );
-    }
-    return { kind: 'run', input: checked.value, approval: record('edited', { ...who, editedInput }) };
+    const { message, cause } = checked.failed;
+    return refuse(
+      'APPROVAL_FAILED',
+      record('failed', { ...who, editedInput, reason: message }),
+      cause,
+      message,
+    );
   }
   if (given.approved === false && given.respond === undefined) {
     const { reason } = given;
     const why = typeof reason === 'string' && reason.trim() !== '' ? reason : 'no reason given';
+    const denied = record('denied', { ...who, reason: why });
     return refuse(
       'APPROVAL_DENIED',
-      record('denied', { ...who, reason: why }),
-      `approval was denied: ${why}`,
+      denied,
       answer,
+      `Tool "${ctx.name}" was not run: approval was denied: ${why}`,
     );
   }
   if (given.approved === undefined && isObject(given.respond)) {
     return { kind: 'respond', output: given.respond as ToolObject, approval: record('responded', who) };
   }
-  const problem = `approve answered ${describeAnswer(answer)}, ${EXPECTED}`;
-  return refuse('APPROVAL_FAILED', record('failed', { reason: problem }), problem, answer);
+  const reason = `approve answered ${describeAnswer(answer)}, ${EXPECTED}`;
+  return refuse('APPROVAL_FAILED', record('failed', { reason }), answer);
 }
 
 function isObject(value: unknown): value is object {
@@ -186,29 +179,19 @@ function isObject(value: unknown): value is object {
 }
 
 /**
- * Whether two inputs are the same as data: primitives, arrays, plain objects and dates by their
- * contents, any other object by identity.
+ * Whether two inputs are the same as data: primitives, plain objects and arrays by their contents,
+ * any other object (a date, a map) by identity, so that a changed one never passes for the same.
  */
 export function sameValue(a: unknown, b: unknown): boolean {
   if (Object.is(a, b)) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a) || Array.isArray(b)) {
-    return (
-      Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((v, i) => sameValue(v, b[i]))
-    );
-  }
-  if (a instanceof Date || b instanceof Date) {
-    return a instanceof Date && b instanceof Date && a.getTime() === b.getTime();
-  }
+  if (!a || !b || typeof a !== 'object' || typeof b !== 'object') return false;
   const proto = Object.getPrototypeOf(a);
-  if ((proto !== Object.prototype && proto !== null) || Object.getPrototypeOf(b) !== proto) return false;
-  const keys = Object.keys(a);
-  const other = b as Record<string, unknown>;
+  if (proto !== Object.getPrototypeOf(b) || (proto !== Object.prototype && proto !== Array.prototype))
+    return false;
+  const [x, y] = [a as Record<string, unknown>, b as Record<string, unknown>];
+  const keys = Object.keys(x);
   return (
-    keys.length === Object.keys(b).length &&
-    keys.every(
-      (key) => Object.hasOwn(other, key) && sameValue((a as Record<string, unknown>)[key], other[key]),
-    )
+    keys.length === Object.keys(y).length && keys.every((k) => Object.hasOwn(y, k) && sameValue(x[k], y[k]))
   );
 }
 

@@ -14,23 +14,19 @@ export function checkInputStage(
   state: CallState,
 ): ToolStage {
   return async ({ input, ctx }, next) => {
-    const checked = await checkValue(tool.input, input, 'input', ctx.name);
-    if ('value' in checked) return next(checked.value, ctx);
-    const { failed } = checked;
-    const fixed =
-      repairer && failed.issues
-        ? await repairInput(
-            repairer,
-            tool,
-            { sessionId: ctx.sessionId, requestId: ctx.requestId, name: ctx.name, rawInput: ctx.rawInput },
-            failed.issues,
-          )
-        : undefined;
-    if (fixed === undefined) throw stageFailure(ctx, 'INVALID_INPUT', failed.message, failed.cause);
-    if ('refused' in fixed) {
-      throw stageFailure(ctx, 'INVALID_INPUT', fixed.refused.message, fixed.refused.cause);
+    const { sessionId, requestId, name, rawInput } = ctx;
+    let checked = await checkValue(tool.input, input, 'input', name);
+    if ('failed' in checked && repairer && checked.failed.issues) {
+      const call = { sessionId, requestId, name, rawInput };
+      const repaired = await repairInput(repairer, tool, call, checked.failed.issues);
+      if (repaired && 'refused' in repaired) checked = { failed: repaired.refused };
+      else if (repaired) {
+        const { fixed } = repaired;
+        checked = await checkValue(tool.input, fixed, 'input', name, ' (also after repairToolInput)');
+        if ('value' in checked) state.repair = { requestId, name, input: rawInput, repairedInput: fixed };
+      }
     }
-    state.repair = fixed.repair;
-    return next(fixed.value, ctx);
+    if ('value' in checked) return next(checked.value, ctx);
+    throw stageFailure(ctx, 'INVALID_INPUT', checked.failed.message, checked.failed.cause);
   };
 }

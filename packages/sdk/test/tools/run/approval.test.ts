@@ -268,7 +268,7 @@ describe('approval before a tool runs', () => {
     });
     expect(result.status).toBe('ERROR');
     expect(result.error).toMatch(
-      /^Tool "send_email" was not run: the input approve gave does not match its input schema:\n✖ .*\n {2}→ at to$/,
+      /^Invalid input for tool "send_email" \(as approve edited it\):\n✖ .*\n {2}→ at to$/,
     );
     expect(result.approval).toMatchObject({ outcome: 'failed', editedInput: { to: 3 } });
     expect(transport.of('fail').map((c) => c.message)).toEqual([result.error]);

@@ -6,11 +6,10 @@ import {
   defineTool,
   ParleyError,
   ToolApprovalTimeoutError,
-  ToolExecutionError,
   type ToolMiddleware,
   ToolTimeoutError,
 } from '@parley/sdk';
-import { runTool } from '@parley/sdk/tools';
+import { runTool, ToolExecutionError } from '@parley/sdk/tools';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { z } from 'zod';
 import { FakeTransport } from '../helpers/fake-transport.js';
@@ -70,7 +69,7 @@ describe('approval covers what runs', () => {
     expect(result).toMatchObject({
       status: 'ERROR',
       error:
-        'Tool "pay" was not run: its input changed after approval was asked (a middleware passed another input to next()); approval covers only the input it was asked about',
+        'Tool "pay" was not run: a middleware passed next() another input than the one approval was asked about',
     });
     expect(result.approval).toEqual({
       requestId: 'tooluse_1',
