@@ -4,10 +4,12 @@ import type { Screen } from './screen.js';
 
 const YES = /^\s*y(es)?\s*$/i;
 const NO_WITH_REASON = /^\s*no?\b\s*(.*)$/i;
+const EDIT = /^\s*e(dit)?\s+(\{.*\})\s*$/i;
 
 /**
  * An `approve` callback for `runToolLoop` that asks the person at the terminal: it prints the call
- * and reads one line. `y` approves; `n` denies, and what follows it is the reason the model reads
+ * and reads one line. `y` approves; `e {...}` approves with that input instead (the SDK checks it
+ * with the tool's schema); `n` denies, and what follows it is the reason the model reads
  * (`n wrong address`); anything else, or the end of the input, denies. While it waits the SDK keeps
  * the call's lease with heartbeats; at the call's deadline the question is withdrawn.
  */
@@ -20,9 +22,9 @@ export function askOnTerminal(options: {
   echo: boolean;
 }): ToolApprover {
   const { lines, screen, who, echo } = options;
-  return async ({ name, rawInput, signal }) => {
+  return async ({ name, input, signal }) => {
     screen.end();
-    screen.write(`approve › ${name} ${JSON.stringify(rawInput)}? [y/N, or "n REASON"] `);
+    screen.write(`approve › ${name} ${JSON.stringify(input)}? [y/N, "n REASON" or "e EDITED_JSON"] `);
     let line: string | undefined;
     try {
       line = await lines.read(signal);
@@ -42,6 +44,14 @@ export function askOnTerminal(options: {
 function decide(line: string | undefined, who: string): ToolApprovalAnswer {
   if (line === undefined) return { approved: false, reason: 'No one answered: the input ended', by: who };
   if (YES.test(line)) return { approved: true, by: who };
+  const edit = EDIT.exec(line)?.[2];
+  if (edit !== undefined) {
+    try {
+      return { approved: true, input: JSON.parse(edit) as Record<string, unknown>, by: who };
+    } catch {
+      return { approved: false, reason: 'The edited input was not JSON', by: who };
+    }
+  }
   const reason = NO_WITH_REASON.exec(line)?.[1]?.trim();
   return { approved: false, reason: reason ? reason : 'The person at the terminal said no', by: who };
 }

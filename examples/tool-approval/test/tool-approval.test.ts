@@ -38,19 +38,36 @@ describe('tool-approval', () => {
       'assistant › Looking up ada.',
       'tool › lookup_contact → {"email":"ada@example.com"}',
       'assistant › Sending it to ada@example.com.',
-      'approve › send_email {"to":"ada@example.com","body":"the build is green"}? [y/N, or "n REASON"] y',
+      'approve › send_email {"to":"ada@example.com","body":"the build is green"}? [y/N, "n REASON" or "e EDITED_JSON"] y',
       'tool › send_email → {"id":"msg_1"}  (approved by tester)',
       'assistant › Sent: {"id":"msg_1"}',
       'you › email grace: lunch is cancelled',
       'assistant › Looking up grace.',
       'tool › lookup_contact → {"email":"grace@example.com"}',
       'assistant › Sending it to grace@example.com.',
-      'approve › send_email {"to":"grace@example.com","body":"lunch is cancelled"}? [y/N, or "n REASON"] n she already knows',
+      'approve › send_email {"to":"grace@example.com","body":"lunch is cancelled"}? [y/N, "n REASON" or "e EDITED_JSON"] n she already knows',
       'tool › send_email → ERROR: Tool "send_email" was not run: approval was denied: she already knows  (denied by tester)',
       'assistant › I did not send it. Tool "send_email" was not run: approval was denied: she already knows',
       'bye',
       '',
     ]);
+  });
+
+  it('"e JSON" approves the call with an edited input: the edited email is the one sent, and the record says edited', async () => {
+    const output = sink();
+    const outbox = new Outbox();
+    await runApprovalDemo({
+      input: scriptedStdin([
+        'email ada: lunch at noon',
+        'e {"to":"grace@example.com","body":"lunch at one"}',
+        '/exit',
+      ]),
+      output,
+      who: 'tester',
+      outbox,
+    });
+    expect(outbox.sent).toEqual([{ id: 'msg_1', to: 'grace@example.com', body: 'lunch at one' }]);
+    expect(output.text()).toContain('tool › send_email → {"id":"msg_1"}  (edited by tester)\n');
   });
 
   it('the end of the input while a question waits is a denial; nothing is sent and the demo ends', async () => {

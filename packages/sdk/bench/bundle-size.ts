@@ -105,7 +105,12 @@ export const BUNDLES: BundleSpec[] = [
     // the bundlers make a file of each (39,115 B with Vite, 38,230 B with esbuild). 40 KB with the
     // trace context through the context API beside it (40,003 B with Vite, 39,040 B with esbuild):
     // the request's and the stream's spans are two more files.
-    budgetBytes: { vite: 40 * 1024, esbuild: 40 * 1024 },
+    // 41 KB since issue 38's tool-call pipeline (41,077 B with Vite, 40,112 B with esbuild; was
+    // 40,343 and 39,331): the call's deadline that ends every callback that hangs, approval that
+    // covers only the input that runs (one decision per call), its edit and respond answers, each
+    // run's own time limit, and the public ToolExecutionError, ~0.7 KB, all in the tool helpers'
+    // chunks (a chat app's first download is unchanged).
+    budgetBytes: { vite: 41 * 1024, esbuild: 41 * 1024 },
     external: ['zod'],
   },
 ];

@@ -44,6 +44,7 @@ export {
   ToolWorkerError,
   ToolWorkerTimeoutError,
 } from './errors/index.js';
+export type { ToolExecutionFailure } from './errors/tool-execution-error.js';
 export type { RecoverOptions, RecoveryAction, RecoveryAttempt } from './recovery/recover-options.js';
 export type {
   Messages,

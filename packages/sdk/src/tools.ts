@@ -4,6 +4,10 @@
 
 // The errors the tool helpers throw, also on `@parley/sdk`.
 export { ToolApprovalTimeoutError, ToolTimeoutError } from './errors/index.js';
+// What a middleware's `next()` rejects with: here rather than on the root entry, whose runtime names
+// are counted in every app's first download.
+export type { ToolExecutionFailure } from './errors/tool-execution-error.js';
+export { ToolExecutionError } from './errors/tool-execution-error.js';
 export { RESERVED_OUTPUT_FIELD } from './tools/define/define-tool.js';
 export { formatIssues } from './tools/define/tool-schema.js';
 export type { ToolLoopExecutor, ToolLoopResult, ToolLoopStep } from './tools/loop/tool-loop-run.js';

@@ -2,12 +2,17 @@ import { fileURLToPath } from 'node:url';
 import { runInNewContext, runInThisContext } from 'node:vm';
 import * as root from '@parley/sdk';
 import { APIError, ConflictError, NotFoundError, ParleyError, StreamError } from '@parley/sdk';
+import * as tools from '@parley/sdk/tools';
 import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 
 type ErrorClass = abstract new (...args: never[]) => Error;
-/** The SDK's error classes, as a copy of its errors module exports them. */
-type ErrorClasses = typeof import('../src/errors/index.js');
+/**
+ * The SDK's error classes, as a copy of its errors module exports them (and the one on
+ * `@parley/sdk/tools` only, kept off the root entry).
+ */
+type ErrorClasses = typeof import('../src/errors/index.js') &
+  typeof import('../src/errors/tool-execution-error.js');
 
 const apiInit = {
   status: 404,
@@ -40,6 +45,8 @@ const factories: Record<string, (m: ErrorClasses) => Error> = {
   ToolOutputTooLargeError: (m) => new m.ToolOutputTooLargeError('x', { bytes: 2, maxBytes: 1 }),
   ToolNotDeclaredError: (m) => new m.ToolNotDeclaredError({ sessionId: 's', toolNames: ['a'], declared: [] }),
   ToolTimeoutError: (m) => new m.ToolTimeoutError('a', 5),
+  ToolExecutionError: (m) =>
+    new m.ToolExecutionError('x', { reason: 'HANDLER_FAILED', toolName: 'a', requestId: 'r' }),
   ToolApprovalTimeoutError: (m) =>
     new m.ToolApprovalTimeoutError({ sessionId: 's', requestId: 'r', toolName: 'a', waitedMs: 5 }),
   ToolWorkerError: (m) => new m.ToolWorkerError('x'),
@@ -52,9 +59,11 @@ function isErrorClass(value: unknown): value is ErrorClass {
   return typeof value === 'function' && value.prototype instanceof Error;
 }
 
-/** Every error class on the root entry, by name. */
+/** Every error class on the root entry and on `@parley/sdk/tools`, by name. */
 const classes = new Map<string, ErrorClass>();
-for (const [name, value] of Object.entries(root)) if (isErrorClass(value)) classes.set(name, value);
+for (const [name, value] of Object.entries({ ...root, ...tools })) {
+  if (isErrorClass(value)) classes.set(name, value);
+}
 
 /** Whether `Sub` is `Base` or extends it, in this realm's class tree. */
 function extendsClass(Sub: ErrorClass, Base: ErrorClass): boolean {
@@ -69,9 +78,12 @@ function extendsClass(Sub: ErrorClass, Base: ErrorClass): boolean {
  * `Error`), or in this realm (as two installed versions of the SDK in one app would be).
  */
 async function copyOfTheErrors(realm: 'another realm' | 'this realm'): Promise<ErrorClasses> {
-  const entry = fileURLToPath(new URL('../src/errors/index.ts', import.meta.url));
   const { outputFiles } = await build({
-    entryPoints: [entry],
+    stdin: {
+      contents: "export * from './index.ts'; export * from './tool-execution-error.ts';",
+      resolveDir: fileURLToPath(new URL('../src/errors/', import.meta.url)),
+      loader: 'ts',
+    },
     bundle: true,
     format: 'cjs',
     platform: 'neutral',
@@ -88,7 +100,7 @@ async function copyOfTheErrors(realm: 'another realm' | 'this realm'): Promise<E
 }
 
 describe('instanceof works across realms and copies of the SDK', () => {
-  it('every error class on the root entry can be built here (the table below covers them all)', () => {
+  it('every error class on the root entry and @parley/sdk/tools can be built here (the table below covers them all)', () => {
     expect([...classes.keys()].sort()).toEqual(Object.keys(factories).sort());
   });
 

@@ -34,10 +34,13 @@ export interface ToolMiddlewareCall<TInput = unknown> {
 /**
  * A function around every run of a tool (logging, caching, auth, retries, metrics). `next(input?)`
  * runs the rest of the chain (the inner middleware, then the approval, the time limit and the
- * handler) and resolves with the handler's output, or rejects with what failed (a denial, the
- * time limit, what the handler threw). Return an output without calling `next` to short-circuit
- * with a result; throw to short-circuit with an error (the model gets its message, as for a
- * handler that throws). What the middleware returns is checked by the tool's output schema.
+ * handler) and resolves with the handler's output, or rejects with a `ToolExecutionError` (from
+ * `@parley/sdk/tools`) whose `reason` says what failed (a denial, the time limit, the handler) and
+ * whose `cause` is what failed. Each `next()` runs the handler with a signal and a time limit of its
+ * own; approval covers only the input it was asked about (another one after a decision fails the
+ * call). Return an output without calling `next` to short-circuit with a result; throw to
+ * short-circuit with an error (the model gets its message, as for a handler that throws). What the
+ * middleware returns is checked by the tool's output schema.
  *
  * @example
  * const logged: ToolMiddleware = async (call, next) => {

@@ -121,9 +121,10 @@ export interface RunToolLoopOptions {
    */
   traceContext?: ContextLike | undefined;
   /**
-   * Asked before each call of a tool defined with `needsApproval`, while the call's heartbeat
-   * keeps its lease: answer `{ approved: true, by? }` to run it, or `{ approved: false, reason, by? }`
-   * to send the model an ERROR with the reason (the loop goes on). With no answer shortly before
+   * Asked before each call of a tool defined with `needsApproval`, about the input that runs, while
+   * the call's heartbeat keeps its lease: answer `{ approved: true, input?, by? }` to run it (with an
+   * edited input when given), `{ approved: false, reason, by? }` to send the model an ERROR with the
+   * reason (the loop goes on), or `{ respond: output, by? }` to answer for the tool without running it. With no answer shortly before
    * the call's deadline, the wait ends (the request's `signal` aborts with a
    * `ToolApprovalTimeoutError`) and the call is reported as an ERROR. Each step records the
    * decisions in `approvals`. A loop whose tools need approval fails at its start without it.

@@ -23,9 +23,9 @@ export interface CallControlOptions {
 }
 
 /**
- * What stands between a call's input and its handler, as `executeTool` applies it: the approval
- * (`needsApproval`, `approve`), the handler's time limit (`timeoutMs`), the middleware around them
- * and the repairer of an input that fails the schema.
+ * What stands between a call's input and its handler, as `executeTool`'s pipeline applies it: the
+ * call's deadline, the repairer of an input that fails the schema, the middleware, the approval
+ * (`needsApproval`, `approve`) and the handler's time limit (`timeoutMs`).
  */
 export interface CallControls {
   /** The handler's time limit in ms, when it has one. */
@@ -34,18 +34,18 @@ export interface CallControls {
   approve: ToolApprover | undefined;
   /**
    * When the call's deadline comes, on this machine's clock (`Date.now()` ms); undefined when it is
-   * unknown. An approval wait ends one heartbeat interval before it.
+   * unknown. The call's pipeline (an approval wait included) ends one heartbeat interval before it.
    */
   deadline: number | undefined;
-  /** Around the approval, the limit and the handler: the loop's middleware, then the tool's. */
+  /** Around the approval, the time limit and the handler: the loop's middleware, then the tool's. */
   middleware: readonly ToolMiddleware[];
   /** Asked for a fixed input when the model's fails the schema (`repairToolInput`). */
   repairToolInput: ToolInputRepairer | undefined;
 }
 
 /**
- * A call's controls, read once from `runTool`'s options. Undefined for a call with none, so that
- * the common call pays nothing for them. Throws a `TypeError` for a tool that needs approval when
+ * A call's controls, read once from `runTool`'s options. Undefined for a call with none (not even a
+ * known deadline), so that such a call pays nothing for them. Throws a `TypeError` for a tool that needs approval when
  * no `approve` was given, and a `RangeError` for a time limit no timer can keep.
  */
 export function callControls(options: CallControlOptions): CallControls | undefined {
@@ -54,13 +54,6 @@ export function callControls(options: CallControlOptions): CallControls | undefi
   const needsApproval = tool.needsApproval !== undefined && tool.needsApproval !== false;
   const wrapped = (options.middleware?.length ?? 0) + (tool.middleware?.length ?? 0) > 0;
   const { repairToolInput } = options;
-  if (timeoutMs === undefined && !needsApproval && !wrapped && !repairToolInput) return undefined;
-  if (timeoutMs !== undefined && !isTimerDelay(timeoutMs)) {
-    throw new RangeError(
-      `runTool: the time limit of tool "${tool.name}" must be a positive number of milliseconds up to ${MAX_TIMER_MS}, got ${describeValue(timeoutMs)}`,
-    );
-  }
-  if (needsApproval && approve === undefined) throw approverMissing([tool.name]);
   const { createdAt, deadlineAt } = options.pending;
   // The server's clock may differ from this one: count the call's lifetime from when its reply
   // arrived here.
@@ -68,6 +61,15 @@ export function callControls(options: CallControlOptions): CallControls | undefi
     typeof createdAt === 'number' && typeof deadlineAt === 'number'
       ? (options.receivedAt ?? Date.now()) + (deadlineAt - createdAt)
       : undefined;
+  if (timeoutMs === undefined && !needsApproval && !wrapped && !repairToolInput && deadline === undefined) {
+    return undefined;
+  }
+  if (timeoutMs !== undefined && !isTimerDelay(timeoutMs)) {
+    throw new RangeError(
+      `runTool: the time limit of tool "${tool.name}" must be a positive number of milliseconds up to ${MAX_TIMER_MS}, got ${describeValue(timeoutMs)}`,
+    );
+  }
+  if (needsApproval && approve === undefined) throw approverMissing([tool.name]);
   const middleware = wrapped ? [...(options.middleware ?? []), ...(tool.middleware ?? [])] : [];
   return { timeoutMs, approve, deadline, middleware, repairToolInput };
 }

@@ -1,23 +1,22 @@
-import { DEFAULT_MAX_BODY_BYTES } from '../../defaults.js';
-import { linkedSignal } from '../../internal/linked-signal.js';
+import { ToolExecutionError } from '../../errors/tool-execution-error.js';
 import { raceSignal } from '../../internal/race-signal.js';
-import { thrownText } from '../../internal/thrown-text.js';
+import { isTimerDelay } from '../../internal/timer-delay.js';
 import type { PendingTool } from '../../wire/index.js';
-import { type AnyTool, RESERVED_OUTPUT_FIELD, type ToolContext } from '../define/define-tool.js';
-import {
-  formatIssues,
-  type SchemaIssue,
-  type ToolObject,
-  type ToolSchema,
-  validateWith,
-} from '../define/tool-schema.js';
-import { askApproval } from './ask-approval.js';
+import type { AnyTool, ToolContext } from '../define/define-tool.js';
+import type { ToolObject } from '../define/tool-schema.js';
+import { approvalStage } from './approval-stage.js';
 import type { CallControls } from './call-controls.js';
-import { repairInput, type ToolInputRepair } from './input-repair.js';
-import { responseBodyBytes, toolOutputTooLarge } from './output-size.js';
-import { TimeLimit } from './time-limit.js';
-import type { ToolApproval } from './tool-approval.js';
-import { type InnerOutcome, runMiddleware } from './tool-middleware.js';
+import { checkInputStage } from './check-input.js';
+import { checkOutputStage } from './check-output.js';
+import { callDeadlineStage, timeLimitStage } from './time-limit.js';
+import {
+  type CallState,
+  failureText,
+  handlerStep,
+  middlewareStage,
+  runStages,
+  type ToolStage,
+} from './tool-pipeline.js';
 
 /**
  * What running a call came to, before anything is reported: an output to send, an ERROR for the
@@ -29,10 +28,8 @@ export type Outcome =
   | { kind: 'stopped' };
 
 /** The outcome, the record of the approval when the call needed one, and of a repaired input. */
-export interface Execution {
+export interface Execution extends CallState {
   outcome: Outcome;
-  approval?: ToolApproval | undefined;
-  repair?: ToolInputRepair | undefined;
 }
 
 export interface ExecuteToolOptions {
@@ -44,12 +41,12 @@ export interface ExecuteToolOptions {
    * it, and the execution ends at once as `stopped`, even when the handler ignores its signal.
    */
   stop: AbortSignal;
-  /** The approval and the time limit, when the call has them. */
+  /** The approval, the time limit, the middleware, the repairer and the deadline, when the call has them. */
   controls?: CallControls | undefined;
   /** The server's request body limit; default `defaults.tools.maxBodyBytes`. */
   maxBodyBytes?: number | undefined;
   /**
-   * The call's heartbeat interval: an approval wait ends this long before the call's deadline (the
+   * The call's heartbeat interval: the pipeline ends this long before the call's deadline (the
    * time each beat is given to reach the server), so that the ERROR report lands before the
    * deadline abandons the call.
    */
@@ -58,176 +55,77 @@ export interface ExecuteToolOptions {
   attempt?: number | undefined;
 }
 
-const STOPPED: Outcome = { kind: 'stopped' };
+/**
+ * The stages a call runs through, outermost first; each is a middleware of one shape
+ * (`(call, next) => output`), and the handler is the innermost step:
+ *
+ * 1. the call's deadline: outermost, so that it bounds everything inside it, every callback
+ *    included, and the ERROR is reported before the server abandons the call;
+ * 2. the input's check (and `repairToolInput`): everything after it gets the parsed input;
+ * 3. the output's check: outside the middleware, so that a middleware's own result (a cache) is
+ *    checked as a handler's is;
+ * 4. the middleware, the loop's then the tool's: around the approval, so that a cache can answer
+ *    without asking anyone;
+ * 5. the approval: after the middleware, so that it is asked about the input that runs;
+ * 6. the time limit: around the handler alone (a person's thinking does not count), one per run.
+ */
+export function pipelineStages(options: ExecuteToolOptions, state: CallState): ToolStage[] {
+  const { tool, controls } = options;
+  const expiresAt =
+    controls?.deadline === undefined ? undefined : controls.deadline - options.heartbeatIntervalMs;
+  // A deadline further away than a timer can keep is no deadline the call can act on.
+  const bounded =
+    expiresAt !== undefined && (expiresAt <= Date.now() || isTimerDelay(expiresAt - Date.now()));
+  const stages: Array<ToolStage | false | undefined> = [
+    bounded && callDeadlineStage(expiresAt, state),
+    checkInputStage(tool, controls?.repairToolInput, state),
+    checkOutputStage(tool, options.maxBodyBytes),
+    ...(controls?.middleware ?? []).map(middlewareStage),
+    controls?.approve !== undefined &&
+      tool.needsApproval !== undefined &&
+      tool.needsApproval !== false &&
+      approvalStage(tool, controls.approve, bounded ? expiresAt : undefined, state),
+    controls?.timeoutMs !== undefined && timeLimitStage(controls.timeoutMs),
+  ];
+  return stages.filter((stage): stage is ToolStage => typeof stage === 'function');
+}
 
 /**
- * Parses the input with the tool's schema, asks for approval when the tool needs it, runs the
- * handler (within its time limit) and checks its output (schema, shape, size). Never throws: every
- * failure of what the tool's author or the caller supplied (a schema that throws or rejects, a
- * handler, a `needsApproval` predicate, an `approve` callback) is an ERROR outcome whose message
- * the model reads.
+ * Runs a call through its pipeline ({@link pipelineStages}) to an outcome. Never throws: every
+ * failure of what the tool's author or the caller supplied (a schema, the handler, a middleware,
+ * `needsApproval`, `approve`, `repairToolInput`; thrown, rejected, or past the call's deadline) is
+ * an ERROR outcome whose message the model reads.
  */
 export async function executeTool(options: ExecuteToolOptions): Promise<Execution> {
-  const { stop, controls, tool } = options;
-  const limit = controls?.timeoutMs === undefined ? undefined : new TimeLimit(tool.name, controls.timeoutMs);
-  const handler = limit ? linkedSignal(stop, limit.signal) : undefined;
+  const { stop, pending } = options;
   const execution: Execution = { outcome: STOPPED };
-  const running = outcomeOf(options, handler?.signal ?? stop, limit, execution);
+  const ctx: ToolContext = {
+    signal: stop,
+    sessionId: options.sessionId,
+    requestId: pending.requestId,
+    name: pending.name,
+    rawInput: pending.input,
+    attempt: options.attempt ?? 1,
+  };
+  const running = runStages(pipelineStages(options, execution), handlerStep(options.tool), {
+    input: pending.input,
+    ctx,
+  });
   try {
-    execution.outcome = await raceSignal(running, stop);
+    // The race rejects when `stop` aborts, even while a callback ignores its signal.
+    const output = (await raceSignal(running, stop)) as ToolObject;
+    execution.outcome = { kind: 'complete', output };
   } catch (error) {
-    // The race rejects when `stop` aborts; `outcomeOf` itself turns every failure into an outcome.
-    if (!stop.aborted) execution.outcome = { kind: 'error', message: thrownText(error), cause: error };
-  } finally {
-    limit?.clear();
-    handler?.unlink();
+    if (!stop.aborted) execution.outcome = failed(error, pending.name);
   }
   return execution;
 }
 
-async function outcomeOf(
-  options: ExecuteToolOptions,
-  signal: AbortSignal,
-  limit: TimeLimit | undefined,
-  execution: Execution,
-): Promise<Outcome> {
-  const { tool, pending, controls } = options;
-  const { name } = pending;
-  const ctx: ToolContext = {
-    signal,
-    sessionId: options.sessionId,
-    requestId: pending.requestId,
-    name,
-    rawInput: pending.input,
-    attempt: options.attempt ?? 1,
-  };
-  const checked = await check(tool.input, pending.input, 'input', name);
-  let input: unknown;
-  if ('value' in checked) {
-    input = checked.value;
-  } else {
-    const repairer = controls?.repairToolInput;
-    if (!repairer || checked.issues === undefined) return checked.outcome;
-    const { requestId, rawInput } = ctx;
-    const fixed = await repairInput(
-      repairer,
-      tool,
-      { sessionId: ctx.sessionId, requestId, name, rawInput },
-      checked.issues,
-    );
-    if (fixed === undefined) return checked.outcome;
-    if ('refused' in fixed) return fixed.refused;
-    execution.repair = fixed.repair;
-    input = fixed.value;
-  }
-  // The approval, then the handler within its time limit: what the middleware wraps. The approval
-  // is asked once per call, however often a middleware calls `next` (a retry).
-  let approved: Promise<Outcome | undefined> | undefined;
-  const approval = async (value: unknown): Promise<Outcome | undefined> => {
-    if (!controls?.approve) return undefined;
-    const { deadline } = controls;
-    const waitMs =
-      deadline === undefined ? undefined : Math.max(0, deadline - options.heartbeatIntervalMs - Date.now());
-    const asked = await askApproval({ tool, input: value, ctx, approve: controls.approve, waitMs });
-    execution.approval = asked.approval;
-    return asked.refused ? { kind: 'error', ...asked.refused } : undefined;
-  };
-  const invoke = async (value: unknown): Promise<InnerOutcome> => {
-    approved ??= approval(value);
-    const refused = await approved;
-    if (refused?.kind === 'error') return refused;
-    try {
-      if (limit) {
-        limit.start();
-        // The limit does not wait for a handler that ignores its signal.
-        return {
-          kind: 'returned',
-          value: await raceSignal(Promise.resolve(tool.run(value, ctx)), limit.signal),
-        };
-      }
-      return { kind: 'returned', value: await tool.run(value, ctx) };
-    } catch (error) {
-      return { kind: 'error', message: handlerMessage(error, name), cause: error };
-    } finally {
-      limit?.clear();
-    }
-  };
-  const middleware = controls?.middleware;
-  const ran =
-    middleware && middleware.length > 0
-      ? await runMiddleware(middleware, input, ctx, invoke, (error) => handlerMessage(error, name))
-      : await invoke(input);
-  if (ran.kind === 'error') return ran;
-  const raw = ran.value;
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-    const got = raw === null ? 'null' : Array.isArray(raw) ? 'an array' : typeof raw;
-    return {
-      kind: 'error',
-      message: `Tool "${name}" returned ${got}; a tool output must be an object`,
-      cause: raw,
-    };
-  }
-  let output = raw as ToolObject;
-  if (tool.output) {
-    const checked = await check(tool.output, raw, 'output', name);
-    if ('outcome' in checked) return checked.outcome;
-    output = checked.value as ToolObject;
-  }
-  if (Object.hasOwn(output, RESERVED_OUTPUT_FIELD)) {
-    return {
-      kind: 'error',
-      message: `Tool "${name}" returned a "${RESERVED_OUTPUT_FIELD}" field, which the protocol reserves`,
-      cause: output,
-    };
-  }
-  return sized(output, name, options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
-}
+const STOPPED: Outcome = { kind: 'stopped' };
 
-/**
- * Checks a value with one of the tool's schemas: its parsed value, or the ERROR the model reads
- * (the library's own issue texts, so it can correct its input; or what the schema threw).
- */
-async function check(
-  schema: ToolSchema,
-  value: unknown,
-  side: 'input' | 'output',
-  name: string,
-): Promise<{ value: unknown } | { outcome: Outcome; issues?: readonly SchemaIssue[] }> {
-  let result: Awaited<ReturnType<typeof validateWith>>;
-  try {
-    result = await validateWith(schema, value);
-  } catch (error) {
-    const message = `Tool "${name}" could not check its ${side}: its ${side} schema threw: ${thrownText(error)}`;
-    return { outcome: { kind: 'error', message, cause: error } };
-  }
-  if ('value' in result) return result;
-  const message =
-    side === 'input'
-      ? `Invalid input for tool "${name}":\n${formatIssues(result.issues)}`
-      : `Tool "${name}" returned output that does not match its output schema:\n${formatIssues(result.issues)}`;
-  return { outcome: { kind: 'error', message, cause: result.issues }, issues: result.issues };
-}
-
-/** A complete outcome, or an ERROR when its response body would be over the body limit. */
-function sized(output: ToolObject, name: string, maxBytes: number): Outcome {
-  let bytes: number;
-  try {
-    bytes = responseBodyBytes(output);
-  } catch (error) {
-    // A bigint or a cycle: no report could carry it, and the model can be told why.
-    return {
-      kind: 'error',
-      message: `Tool "${name}" returned output that cannot be sent as JSON: ${thrownText(error)}`,
-      cause: error,
-    };
-  }
-  if (bytes <= maxBytes) return { kind: 'complete', output };
-  const tooLarge = toolOutputTooLarge(name, bytes, maxBytes);
-  return { kind: 'error', message: tooLarge.message, cause: tooLarge };
-}
-
-function handlerMessage(error: unknown, name: string): string {
-  const message = error instanceof Error ? error.message : typeof error === 'string' ? error : '';
-  // The server needs a non-empty message, and the model needs something to react to.
-  return message.trim() !== '' ? message : `Tool "${name}" failed without a message`;
+function failed(error: unknown, name: string): Outcome {
+  // A stage's failure carries what the model reads and what caused it.
+  if (error instanceof ToolExecutionError)
+    return { kind: 'error', message: error.message, cause: error.cause };
+  return { kind: 'error', message: failureText(error, name), cause: error };
 }

@@ -1,7 +1,7 @@
 import { thrownText } from '../../internal/thrown-text.js';
 import type { AnyTool, ToolApprovalCall } from '../define/define-tool.js';
-import { formatIssues, type SchemaIssue, type ToolObject, validateWith } from '../define/tool-schema.js';
-import type { ErrorOutcome } from './tool-middleware.js';
+import type { SchemaIssue, ToolObject } from '../define/tool-schema.js';
+import type { CheckFailure } from './check-value.js';
 
 /** What `repairToolInput` is asked about: a call whose input failed the tool's input schema. */
 export interface ToolInputRepairRequest {
@@ -33,61 +33,30 @@ export interface ToolInputRepair {
   repairedInput: ToolObject;
 }
 
-/** Either the parsed input to run with (and the repair's record), or the call's ERROR. */
-export type RepairResult = { value: unknown; repair: ToolInputRepair } | { refused: ErrorOutcome };
-
 /**
- * Asks `repair` about an input that failed the schema with `issues`. Undefined when it has no fix
- * (the caller sends the schema's error as usual).
+ * Asks `repair` about an input that failed the schema with `issues`: the fixed input (not checked
+ * yet), undefined when it has no fix (the caller sends the schema's error as usual), or why it
+ * failed.
  */
 export async function repairInput(
   repair: ToolInputRepairer,
   tool: AnyTool,
   call: ToolApprovalCall,
   issues: readonly SchemaIssue[],
-): Promise<RepairResult | undefined> {
+): Promise<{ fixed: ToolObject } | { refused: CheckFailure } | undefined> {
   const { name, rawInput } = call;
   let fixed: unknown;
   try {
     fixed = await repair({ call, tool, input: rawInput, issues });
   } catch (error) {
-    return {
-      refused: {
-        kind: 'error',
-        message: `Invalid input for tool "${name}", and repairToolInput failed: ${thrownText(error)}`,
-        cause: error,
-      },
-    };
+    const message = `Invalid input for tool "${name}", and repairToolInput failed: ${thrownText(error)}`;
+    return { refused: { message, cause: error } };
   }
   if (fixed === undefined) return undefined;
   if (typeof fixed !== 'object' || fixed === null || Array.isArray(fixed)) {
-    return {
-      refused: {
-        kind: 'error',
-        message: `Invalid input for tool "${name}", and repairToolInput returned ${fixed === null ? 'null' : Array.isArray(fixed) ? 'an array' : typeof fixed}, not an input object`,
-        cause: fixed,
-      },
-    };
+    const got = fixed === null ? 'null' : Array.isArray(fixed) ? 'an array' : typeof fixed;
+    const message = `Invalid input for tool "${name}", and repairToolInput returned ${got}, not an input object`;
+    return { refused: { message, cause: fixed } };
   }
-  let checked: Awaited<ReturnType<typeof validateWith>>;
-  try {
-    checked = await validateWith(tool.input, fixed);
-  } catch (error) {
-    const message = `Tool "${name}" could not check its repaired input: its input schema threw: ${thrownText(error)}`;
-    return { refused: { kind: 'error', message, cause: error } };
-  }
-  if ('issues' in checked) {
-    return {
-      refused: {
-        kind: 'error',
-        message: `Invalid input for tool "${name}" (also after repairToolInput):\n${formatIssues(checked.issues)}`,
-        cause: checked.issues,
-      },
-    };
-  }
-  const repairedInput = fixed as ToolObject;
-  return {
-    value: checked.value,
-    repair: { requestId: call.requestId, name, input: rawInput, repairedInput },
-  };
+  return { fixed: fixed as ToolObject };
 }

@@ -47,8 +47,9 @@ export interface RunToolOptions<TTool extends AnyTool = AnyTool> {
   /** The parent of the run's span. Default: the active context. */
   traceContext?: ContextLike | undefined;
   /**
-   * Asked before the handler of a tool with `needsApproval` runs, while the heartbeat keeps the
-   * lease (see `runToolLoop`'s `approve`). Required when the tool needs approval.
+   * Asked before the handler of a tool with `needsApproval` runs, about the input that runs, while
+   * the heartbeat keeps the lease: approve (with an edited input or not), deny, or respond with a
+   * result without running it (see `ToolApprovalAnswer`). Required when the tool needs approval.
    */
   approve?: ToolApprover | undefined;
   /** The handler's time limit in ms when the tool sets none (`defineTool({ timeoutMs })` wins). */
@@ -60,7 +61,8 @@ export interface RunToolOptions<TTool extends AnyTool = AnyTool> {
   receivedAt?: number | undefined;
   /**
    * Functions `(call, next) => output` around the run, outside the tool's own `middleware` (the
-   * first is the outermost); the approval and the time limit run inside them. See `ToolMiddleware`.
+   * first is the outermost); the approval and the time limit run inside them, and `next()` rejects
+   * with a `ToolExecutionError`. See `ToolMiddleware`.
    */
   middleware?: readonly ToolMiddleware[] | undefined;
   /**
@@ -107,8 +109,10 @@ export const RUN_TOOL_OPTION_KEYS = {
  * against the output schema. The heartbeat is stopped, and its beat in flight awaited, before the
  * response or failure is sent; that report is retried on connection errors and 5xx. When the
  * heartbeat loses the call the handler's signal aborts with a `ToolCallLostError` and nothing is
- * reported. What the tool or the caller supplies may throw (a schema, the handler, `needsApproval`,
- * `approve`): the call is then reported as ERROR with the thrown text. Resolves with what happened;
+ * reported. What the tool or the caller supplies may throw (a schema, the handler, a middleware,
+ * `needsApproval`, `approve`, `repairToolInput`): the call is then reported as ERROR with the thrown
+ * text; one that hangs is ended one heartbeat interval before the call's deadline, when `pending`
+ * has its `createdAt` and `deadlineAt`. Resolves with what happened;
  * rejects only when `signal` aborts, the report fails for good, or `onHeartbeat` /
  * `onHeartbeatError` threw (a `ParleyError` whose `cause` is the thrown value, once the call is
  * settled).

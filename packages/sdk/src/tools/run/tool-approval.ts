@@ -8,7 +8,10 @@ export interface ToolApprovalRequest {
   requestId: string;
   /** The tool's name as the model called it. */
   name: string;
-  /** The input as the tool's input schema parsed it: what the handler will get if approved. */
+  /**
+   * The input that runs if approved: the model's input as the tool's schema parsed it (or as
+   * `repairToolInput` fixed it), or the one a middleware passed to `next()`.
+   */
   input: unknown;
   /** The input exactly as the model sent it. */
   rawInput: ToolObject;
@@ -27,10 +30,18 @@ export interface ToolApprovalRequest {
   expiresAt: number | undefined;
 }
 
-/** The answer to a {@link ToolApprovalRequest}. `by` names who decided; the step records it. */
+/**
+ * The answer to a {@link ToolApprovalRequest}; `by` names who decided, and the step records it.
+ * - `{ approved: true }` runs the call with the input asked about; `{ approved: true, input }` runs it
+ *   with an edited input instead (checked by the tool's input schema; `needsApproval` is not asked again);
+ * - `{ approved: false, reason }` does not run it: the model gets an ERROR with the reason;
+ * - `{ respond: output }` does not run it either: `output` is the call's result, as if the handler
+ *   had returned it (checked by the tool's output schema).
+ */
 export type ToolApprovalAnswer =
-  | { approved: true; by?: string | undefined }
-  | { approved: false; reason: string; by?: string | undefined };
+  | { approved: true; input?: ToolObject | undefined; by?: string | undefined; respond?: undefined }
+  | { approved: false; reason: string; by?: string | undefined; respond?: undefined }
+  | { respond: ToolObject; by?: string | undefined; approved?: undefined };
 
 /**
  * Decides whether a call runs. Awaited while the call's heartbeat keeps its lease, so a person may
@@ -42,14 +53,21 @@ export type ToolApprover = (request: ToolApprovalRequest) => ToolApprovalAnswer 
 export interface ToolApproval {
   requestId: string;
   name: string;
-  /** The input the decision was about, exactly as the model sent it. */
+  /**
+   * The input the decision was about, as `approve` was asked it (`request.input`): what ran, unless
+   * the answer edited it (`editedInput`).
+   */
   input: ToolObject;
   /**
-   * `approved`: the handler ran. `denied`: the model got an ERROR with the reason. `timed_out`: no
-   * answer before the call's deadline. `failed`: `approve` or the `needsApproval` predicate threw,
-   * or `approve` answered something else than an approval or a denial (the model got an ERROR).
+   * `approved`: the handler ran with `input`. `edited`: it ran with `editedInput`. `responded`: it
+   * did not run; the answer's `respond` was the result. `denied`: the model got an ERROR with the
+   * reason. `timed_out`: no answer before the call's deadline. `failed`: `approve` or the
+   * `needsApproval` predicate threw, `approve` answered something else than an approval, a denial or
+   * a response, or its edited input failed the schema (the model got an ERROR).
    */
-  outcome: 'approved' | 'denied' | 'timed_out' | 'failed';
+  outcome: 'approved' | 'edited' | 'responded' | 'denied' | 'timed_out' | 'failed';
+  /** The input the answer gave instead of `input` (`outcome: 'edited'`, or `failed` when it was invalid). */
+  editedInput?: ToolObject | undefined;
   /** Who decided, as the answer said. */
   by?: string | undefined;
   /** Why not: the denial's reason, or what went wrong. */

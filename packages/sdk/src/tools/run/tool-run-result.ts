@@ -48,7 +48,10 @@ export interface ToolRunError extends ToolRunBase {
   output?: undefined;
   /** The message the model got. */
   error: string;
-  /** The thrown value, or the schema library's issues (an array); none for an unknown tool. */
+  /**
+   * What failed: the thrown value, the schema library's issues (an array), the `ToolTimeoutError`,
+   * the denial; none for an unknown tool or for an input a middleware changed after approval.
+   */
   cause?: unknown;
 }
 

@@ -2,7 +2,7 @@
 // repair, and tools that run alone in their step. No test waits for real time.
 import { createReferenceServer } from '@parley/reference-server';
 import { defineTool, Parley, type ToolMiddleware } from '@parley/sdk';
-import { ToolTimeoutError } from '@parley/sdk/tools';
+import { ToolExecutionError, ToolTimeoutError } from '@parley/sdk/tools';
 import { workerHandler } from '@parley/sdk/worker';
 import { describe, expect, expectTypeOf, test } from 'vitest';
 import { z } from 'zod';
@@ -154,7 +154,7 @@ describe('tool middleware', () => {
     expect(log).toEqual([]);
   });
 
-  test('the time limit runs inside the middleware: next() rejects with the ToolTimeoutError, which becomes the call’s ERROR', async () => {
+  test('the time limit runs inside the middleware: next() rejects with a ToolExecutionError (TIMED_OUT) caused by the ToolTimeoutError, which becomes the call’s ERROR', async () => {
     const { client } = setup();
     const seen: unknown[] = [];
     const tool = defineTool({
@@ -177,7 +177,9 @@ describe('tool middleware', () => {
     };
     const { sessionId } = await client.sessions.create({ tools: [tool] });
     const result = await client.runToolLoop({ sessionId, content: ask('Paris'), middleware: [observe] });
-    expect(seen[0]).toBeInstanceOf(ToolTimeoutError);
+    expect(seen[0]).toBeInstanceOf(ToolExecutionError);
+    expect(seen[0]).toMatchObject({ reason: 'TIMED_OUT', toolName: 'get_weather' });
+    expect((seen[0] as ToolExecutionError).cause).toBeInstanceOf(ToolTimeoutError);
     expect(result.steps[0]?.toolResults[0]).toMatchObject({
       status: 'ERROR',
       error: 'Tool "get_weather" ran past its 20 ms time limit and was stopped',

@@ -214,8 +214,103 @@ describe('approval before a tool runs', () => {
     expect(malformed).toMatchObject({
       status: 'ERROR',
       error:
-        'Tool "send_email" was not run: approve answered true, not { approved: true } or { approved: false, reason }',
+        'Tool "send_email" was not run: approve answered true, not { approved: true, input? }, { approved: false, reason } or { respond: output }',
     });
+    expect(sent).toEqual([]);
+  });
+
+  test('approve with an edited input: the handler runs the edited input, checked by the schema, and the record names both', async () => {
+    const transport = new FakeTransport();
+    const { tool, sent } = emailTool();
+    const result = await runTool(transport, {
+      sessionId,
+      pending,
+      tool,
+      approve: () => ({ approved: true, input: { to: 'grace@example.com' }, by: 'ada' }),
+    });
+    expect(result).toMatchObject({ status: 'COMPLETE', output: { sent: true } });
+    expect(sent).toEqual(['grace@example.com']);
+    expect(result.approval).toEqual({
+      requestId: 'tooluse_1',
+      name: 'send_email',
+      input: { to: 'ada@example.com' },
+      outcome: 'edited',
+      editedInput: { to: 'grace@example.com' },
+      by: 'ada',
+    });
+  });
+
+  test('an edited input equal to the one asked about is a plain approval', async () => {
+    const { tool, sent } = emailTool();
+    const result = await runTool(new FakeTransport(), {
+      sessionId,
+      pending,
+      tool,
+      approve: ({ input }) => ({ approved: true, input: { ...(input as { to: string }) } }),
+    });
+    expect(result.approval).toEqual({
+      requestId: 'tooluse_1',
+      name: 'send_email',
+      input: { to: 'ada@example.com' },
+      outcome: 'approved',
+    });
+    expect(sent).toEqual(['ada@example.com']);
+  });
+
+  test('an edited input that fails the schema is not run: the model gets the issues and the record says failed', async () => {
+    const transport = new FakeTransport();
+    const { tool, sent } = emailTool();
+    const result = await runTool(transport, {
+      sessionId,
+      pending,
+      tool,
+      approve: () => ({ approved: true, input: { to: 3 } }),
+    });
+    expect(result.status).toBe('ERROR');
+    expect(result.error).toMatch(
+      /^Invalid input for tool "send_email" \(as approve edited it\):\n✖ .*\n {2}→ at to$/,
+    );
+    expect(result.approval).toMatchObject({ outcome: 'failed', editedInput: { to: 3 } });
+    expect(transport.of('fail').map((c) => c.message)).toEqual([result.error]);
+    expect(sent).toEqual([]);
+  });
+
+  test("respond: the handler does not run, and the answer is the call's result, checked by the output schema", async () => {
+    const transport = new FakeTransport();
+    const sent: string[] = [];
+    const tool = defineTool({
+      name: 'send_email',
+      description: 'Sends an email',
+      input: z.object({ to: z.string() }),
+      output: z.object({ sent: z.boolean(), note: z.string().optional() }),
+      needsApproval: true,
+      run: ({ to }) => {
+        sent.push(to);
+        return { sent: true };
+      },
+    });
+    const responded = await runTool(transport, {
+      sessionId,
+      pending,
+      tool,
+      approve: () => ({ respond: { sent: false, note: 'Ada is on leave: ask Grace' }, by: 'ada' }),
+    });
+    expect(responded).toMatchObject({
+      status: 'COMPLETE',
+      output: { sent: false, note: 'Ada is on leave: ask Grace' },
+      approval: { outcome: 'responded', by: 'ada', input: { to: 'ada@example.com' } },
+    });
+    expect(transport.of('respond').map((c) => c.output)).toEqual([
+      { sent: false, note: 'Ada is on leave: ask Grace' },
+    ]);
+    const wrong = await runTool(new FakeTransport(), {
+      sessionId,
+      pending,
+      tool,
+      approve: () => ({ respond: { sent: 'no' } }),
+    });
+    expect(wrong.status).toBe('ERROR');
+    expect(wrong.error).toMatch(/^Tool "send_email" returned output that does not match its output schema:/);
     expect(sent).toEqual([]);
   });
 
