@@ -1,12 +1,26 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { ERROR_CODES, STREAM_EVENT_SCHEMAS } from '@parley/protocol';
+import {
+  CreateSessionRequestSchema,
+  ERROR_CODES,
+  HeartbeatRequestSchema,
+  RewindRequestSchema,
+  SendMessageRequestSchema,
+  STREAM_EVENT_SCHEMAS,
+  ToolResponseRequestSchema,
+} from '@parley/protocol';
 import { createOpenApiDocument, STREAM_EVENT_KINDS } from '@parley/protocol/openapi';
 import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { describe, expect, it } from 'vitest';
 import { OPENAPI_FILES, renderOpenApiJson } from '../scripts/openapi-files.js';
 
 const document = createOpenApiDocument();
+
+/** A request body's media type: its schema reference and its examples. */
+interface JsonBody {
+  schema: { $ref: string };
+  examples?: Record<string, { value: unknown }>;
+}
 const METHODS = ['get', 'post', 'delete'] as const;
 
 function operations() {
@@ -97,6 +111,29 @@ describe('the OpenAPI document', () => {
     const missing = Object.keys(ERROR_CODES).filter((code) => !seen.has(code));
     expect(missing).toEqual(['route_not_found']);
     expect(document.info.description).toContain('404 route_not_found');
+  });
+
+  it('gives every request body examples the protocol accepts as they are (its zod schemas parse each)', () => {
+    const schemas = {
+      CreateSessionRequest: CreateSessionRequestSchema,
+      SendMessageRequest: SendMessageRequestSchema,
+      RewindRequest: RewindRequestSchema,
+      HeartbeatRequest: HeartbeatRequestSchema,
+      ToolResponseRequest: ToolResponseRequestSchema,
+    };
+    let examples = 0;
+    for (const { path, method, operation } of operations()) {
+      const body = (operation as { requestBody?: { content: Record<string, JsonBody> } }).requestBody;
+      if (!body) continue;
+      const media = body.content['application/json'];
+      const name = media?.schema.$ref.split('/').at(-1) as keyof typeof schemas;
+      expect(Object.keys(media?.examples ?? {}).length, `${method} ${path}`).toBeGreaterThan(0);
+      for (const [key, example] of Object.entries(media?.examples ?? {})) {
+        examples++;
+        expect(schemas[name].safeParse(example.value).success, `${method} ${path} ${key}`).toBe(true);
+      }
+    }
+    expect(examples).toBeGreaterThanOrEqual(8);
   });
 
   it('describes the stream as application/json with an event component for every known event kind', () => {

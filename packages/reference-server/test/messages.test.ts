@@ -194,6 +194,32 @@ describe('messages: buffered send, export, rewind', () => {
     expectError(await h.call('GET', `/v1/messages/${sessionId}?includeDeleted=yes`), 400, 'invalid_request');
   });
 
+  it('export: includeDeleted given twice is a 400 invalid_request naming the values, never the first one winning', async () => {
+    const h = harness();
+    const sessionId = await h.createSession();
+    await h.send(sessionId, 'one');
+    await h.call('POST', `/v1/messages/${sessionId}/rewind`, { index: 0 });
+    for (const query of [
+      'includeDeleted=true&includeDeleted=false',
+      'includeDeleted=false&includeDeleted=true',
+    ]) {
+      const res = await h.call('GET', `/v1/messages/${sessionId}?${query}`);
+      const error = expectError(res, 400, 'invalid_request');
+      expect(error.message).toMatch(
+        /^includeDeleted: given 2 times \("(true|false)", "(true|false)"\); give it once$/,
+      );
+      expect(error.details).toEqual({
+        issues: [{ path: 'includeDeleted', message: expect.stringContaining('give it once') }],
+      });
+    }
+    // The same value twice is refused too: the rule is about the parameter, not the values.
+    expectError(
+      await h.call('GET', `/v1/messages/${sessionId}?includeDeleted=true&includeDeleted=true`),
+      400,
+      'invalid_request',
+    );
+  });
+
   it('rewind retracts the user message and every live message after it, and answers what it retracted', async () => {
     const h = harness();
     const sessionId = await h.createSession();

@@ -214,8 +214,40 @@ describe('a JSON null body is not "no body": body must be a JSON object', () => 
     expect((await h.call('POST', '/v1/sessions')).status).toBe(201);
     expect((await h.call('POST', '/v1/sessions', undefined, { rawBody: '' })).status).toBe(201);
     const sessionId = await h.createSession();
-    const resume = await h.call('POST', `/v1/messages/${sessionId}`, undefined, { rawBody: ' ' });
+    const resume = await h.call('POST', `/v1/messages/${sessionId}`, undefined, { rawBody: '' });
     expectError(resume, 409, 'nothing_to_resume');
+  });
+});
+
+describe('a whitespace-only body is not "no body": it is 400 invalid_json', () => {
+  it('a tab does not create a session, a space does not resume, and no tool call route takes one', async () => {
+    const h = harness();
+    for (const raw of ['\t', ' ', '\r\n', ' \n\t ']) {
+      const create = await h.call('POST', '/v1/sessions', undefined, { rawBody: raw });
+      expect(expectError(create, 400, 'invalid_json').message, JSON.stringify(raw)).toMatch(
+        /whitespace only/,
+      );
+    }
+    expect(h.server.sessionCount).toBe(0);
+
+    const sessionId = await h.createSession();
+    const reply = await h.send(sessionId, '/tool get_weather {"city":"Paris"}');
+    const requestId = reply.pendingTools[0]!.requestId;
+    for (const path of [
+      `/v1/messages/${sessionId}`,
+      `/v1/messages/${sessionId}/stream`,
+      `/v1/messages/${sessionId}/rewind`,
+      `/v1/tools/request/${sessionId}/${requestId}/heartbeat`,
+      `/v1/tools/response/${sessionId}/${requestId}`,
+    ]) {
+      for (const raw of [' ', '\t']) {
+        const res = await h.call('POST', path, undefined, { rawBody: raw });
+        expectError(res, 400, 'invalid_json');
+      }
+    }
+    // Nothing changed: the tool call is still pending and no turn was added.
+    expect((await h.call('GET', `/v1/tools/request/${sessionId}/${requestId}`)).body.state).toBe('PENDING');
+    expect((await h.call('GET', `/v1/messages/${sessionId}`)).body.messages).toHaveLength(2);
   });
 });
 

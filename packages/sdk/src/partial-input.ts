@@ -11,6 +11,7 @@ export { partialJsonParser } from './streaming/partial-json.js';
 export type {
   AnyToolInputs,
   DeepPartial,
+  ParsedFragment,
   PartialInput,
   ToolInputDelta,
   ToolInputDeltaMaker,

@@ -28,7 +28,8 @@ const DESCRIPTION = `The Conversation Session Service as Parley implements it: s
 
 - Every \`/v1\` operation needs \`Authorization: Bearer <token>\`; authentication is checked before the route, so an unauthenticated request to any \`/v1\` path is a 401.
 - Every error has the body \`{ "error": { "code", "message", "details"? } }\`; each operation lists the statuses and codes it answers with. A method or path not listed here is \`404 route_not_found\`.
-- Request bodies are strict (an unknown field is a 400); responses may gain fields and stream event kinds within \`v1\`: clients ignore what they do not know.
+- Request bodies are strict (an unknown field is a 400); responses may gain fields and stream event kinds within \`v1\`: clients ignore what they do not know. Where a body is optional, only an absent or empty body is "no body": whitespace alone is \`400 invalid_json\`.
+- Success responses carry links a stateful client can follow: a created session leads to its routes; a buffered reply's first pending tool (\`$response.body#/pendingTools/0/requestId\`) to the heartbeat, failure report (the heartbeat route with \`ERROR\`), response and read routes; a settled call to the resume. Request bodies have examples that can be sent as they are: the send's \`toolCall\` example makes the reference server's stand-in model call a tool.
 - Every response carries an \`${REQUEST_ID_HEADER}\` header.`;
 
 /**
@@ -101,14 +102,17 @@ export function createOpenApiDocument(): OpenApiDocument {
           name: 'includeDeleted',
           in: 'query',
           required: false,
-          description: 'Include retracted messages. Any value other than `true` or `false` is a 400.',
+          description:
+            'Include retracted messages. Any value other than `true` or `false` is a 400, and so is the parameter given more than once (`invalid_request`).',
           schema: { type: 'boolean', default: false },
         },
       },
       headers: {
         RequestId: {
-          description: "The server's id for the request; quote it when reporting a problem.",
-          schema: { type: 'string' },
+          description:
+            "The server's id for the request; quote it when reporting a problem. Every response has one.",
+          required: true,
+          schema: { type: 'string', minLength: 1 },
         },
         WWWAuthenticate: { description: '`Bearer` (RFC 6750).', schema: { type: 'string' } },
         RetryAfter: { description: 'Seconds to wait before retrying.', schema: { type: 'integer' } },

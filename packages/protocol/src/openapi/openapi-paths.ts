@@ -7,6 +7,8 @@ import {
   headerRef,
   PROXY_ERROR_CODES,
 } from './error-responses.js';
+import { successLinks } from './openapi-links.js';
+import { type ExampleSchema, REQUEST_EXAMPLES } from './request-examples.js';
 
 interface OperationSpec {
   operationId: string;
@@ -15,7 +17,7 @@ interface OperationSpec {
   description: string;
   parameters?: string[];
   /** The request body's component and whether a body is required (`false`: it may be left out). */
-  body?: { schema: string; required: boolean };
+  body?: { schema: ExampleSchema; required: boolean };
   /** The success status and its body (a component name, or none for an empty body). */
   success: { status: number; description: string; schema?: string; headers?: Record<string, JsonSchema> };
   /** Error codes besides the common ones (and the body ones when there is a body). */
@@ -26,6 +28,14 @@ interface OperationSpec {
 
 const json = (schema: string) => ({ 'application/json': { schema: schemaRef(schema) } });
 const parameterRef = (name: string) => ({ $ref: `#/components/parameters/${name}` });
+
+/** A request body: its schema and the examples of that schema. */
+function requestBody({ schema, required }: NonNullable<OperationSpec['body']>): JsonSchema {
+  return {
+    required,
+    content: { 'application/json': { schema: schemaRef(schema), examples: REQUEST_EXAMPLES[schema] } },
+  };
+}
 
 function operation(spec: OperationSpec): JsonSchema {
   const { success } = spec;
@@ -40,12 +50,13 @@ function operation(spec: OperationSpec): JsonSchema {
     description: spec.description,
     ...(spec.public ? { security: [] } : {}),
     ...(spec.parameters ? { parameters: spec.parameters.map(parameterRef) } : {}),
-    ...(spec.body ? { requestBody: { required: spec.body.required, content: json(spec.body.schema) } } : {}),
+    ...(spec.body ? { requestBody: requestBody(spec.body) } : {}),
     responses: {
       [String(success.status)]: {
         description: success.description,
         headers: { 'x-request-id': headerRef('RequestId'), ...success.headers },
         ...(success.schema ? { content: json(success.schema) } : {}),
+        ...successLinks(spec.operationId),
       },
       ...errorResponses(codes),
     },

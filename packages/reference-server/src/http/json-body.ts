@@ -15,9 +15,9 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
 /**
  * Reads a JSON body, refusing more than `maxBytes` (`413 payload_too_large`) whether or not
  * `Content-Length` was sent: it stops reading (and cancels the body) as soon as the limit is
- * passed, so a body that stays open is not waited for. An empty body is `undefined`; a body that
- * is not JSON (or not UTF-8) is `400 invalid_json`; JSON nested deeper than
- * {@link MAX_JSON_DEPTH} is `400 invalid_request`.
+ * passed, so a body that stays open is not waited for. An empty body (no bytes) is `undefined`; a
+ * body that is not JSON (whitespace only and not UTF-8 included) is `400 invalid_json`; JSON
+ * nested deeper than {@link MAX_JSON_DEPTH} is `400 invalid_request`.
  *
  * A body whose `Content-Length` is declared (as over HTTP) is read in one go: off the connection
  * when the adapter lent one (node:http), else through the runtime's own reader rather than a web
@@ -57,7 +57,8 @@ export async function readJsonBody(
     observe?.(new TextDecoder().decode(bytes), false);
     throw new HttpError('invalid_json', 'The body is not valid UTF-8 JSON');
   }
-  if (text.trim() === '') {
+  // Only a body of no bytes is "no body": whitespace alone is text that is not JSON.
+  if (text === '') {
     observe?.(text, false);
     return undefined;
   }
@@ -66,7 +67,8 @@ export async function readJsonBody(
     value = JSON.parse(text) as unknown;
   } catch (error) {
     observe?.(text, false);
-    throw new HttpError('invalid_json', `The body is not valid JSON: ${(error as Error).message}`);
+    const why = text.trim() === '' ? 'it is whitespace only' : (error as Error).message;
+    throw new HttpError('invalid_json', `The body is not valid JSON: ${why}`);
   }
   if (jsonDepth(text, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) {
     observe?.(text, false);

@@ -20,10 +20,15 @@ export function checkRequestBody(bytes: Uint8Array, operation: ProtocolOperation
   const body = readJson(bytes, 'request');
   const schema = operation?.request;
   if (schema === undefined || body.violations.length > 0) return body;
-  if (body.text === undefined || body.text.trim() === '') {
+  if (body.text === undefined || body.text === '') {
     if (operation?.requestOptional !== true) {
       body.violations.push({ in: 'request', path: '', expected: 'a JSON body', got: 'nothing' });
     }
+    return body;
+  }
+  // Whitespace alone is not "no body": the service answers it 400 invalid_json.
+  if (body.text.trim() === '') {
+    body.violations.push({ in: 'request', path: '', expected: 'JSON', got: describeText(body.text) });
     return body;
   }
   body.violations.push(...violationsOf(schema, body.value, 'request'));

@@ -1,5 +1,5 @@
-import { JSONParser, type JsonTypes } from '@streamparser/json';
-import type { ToolInputParser } from './tool-input-delta.js';
+import { JSONParser } from '@streamparser/json';
+import type { ParsedFragment, ToolInputParser } from './tool-input-delta.js';
 
 /** A member's key: an object's property name or an array's index. */
 type Key = string | number;
@@ -14,30 +14,36 @@ function set(object: Record<string, unknown>, key: Key, value: unknown): void {
 }
 
 /**
- * A container the parser is still filling, as this parser follows it: the parser's own array, or
- * its own object with its keys in the order they arrived (the parser only ever adds members to an
- * open container, and never touches a closed one again).
+ * A container of the live value that is still being filled: its keys in the order they arrived
+ * (an object's; an array's are its indexes) and its members so far. Only an open container is
+ * ever written to; once closed, it is never touched again, so snapshots may share it.
  */
 type OpenContainer = OpenArray | OpenObject;
 
 interface OpenArray {
   kind: 'array';
-  value: JsonTypes.JsonArray;
+  value: unknown[];
   /** Its key in the container above it (`undefined` for the root). */
   key: Key | undefined;
-  /** Members so far. */
+  /** Complete members so far. */
   size: number;
 }
 
 interface OpenObject {
   kind: 'object';
-  value: JsonTypes.JsonObject;
+  value: Record<string, unknown>;
   /** Its key in the container above it (`undefined` for the root). */
   key: Key | undefined;
-  /** Members so far. */
+  /** Complete members so far. */
   size: number;
   /** Its keys as they arrived. */
   keys: Key[];
+}
+
+/** Sets a member of the live value's open container. */
+function put(open: OpenContainer, key: Key, value: unknown): void {
+  if (open.kind === 'array') open.value[key as number] = value;
+  else set(open.value, key, value);
 }
 
 /**
@@ -51,20 +57,9 @@ interface Frame {
 
 /** A member a snapshot adds after the ones it copies: the string being read, or an open child. */
 interface Member {
-  key: Key;
+  /** `undefined` for a root that is a string being read. */
+  key: Key | undefined;
   value: unknown;
-}
-
-/** Where the value stood after one fragment: enough to build its snapshot later. */
-interface Mark {
-  /** The open containers, root first; a new array whenever one opens or closes, never changed. */
-  path: readonly Frame[];
-  /** The innermost open container's size. */
-  size: number;
-  /** The string being read, and its key in the innermost open container. */
-  pending: Member | undefined;
-  /** The root once it is complete (or a root that is not a container). */
-  done: { value: unknown } | undefined;
 }
 
 /** A copy of an open container: its first `size` members, then `last` if given. */
@@ -76,50 +71,103 @@ function copy(open: OpenContainer, size: number, last: Member | undefined): unkn
   }
   const members: Record<string, unknown> = {};
   for (const key of open.keys.slice(0, size)) set(members, key, open.value[key]);
-  if (last) set(members, last.key, last.value);
+  if (last?.key !== undefined) set(members, last.key, last.value);
   return members;
 }
 
-/**
- * The value as it stood at `mark`: the open containers along the path are copied (their members
- * as they were then), everything inside them that was complete by then is shared: the parser does
- * not change a closed container. So a snapshot costs the size of the containers still open, never
- * the whole value. The innermost open container gets the string being read; each container above
- * it gets its open child's copy in place of the child itself (its last member, counted when it
- * opened).
- */
-function build(mark: Mark): unknown {
-  if (mark.done) return mark.done.value;
-  const { path } = mark;
-  let member = mark.pending;
-  let snapshot: unknown = {};
-  for (let depth = path.length - 1; depth >= 0; depth--) {
-    const { open, size } = path[depth] as Frame;
-    snapshot = copy(open, depth === path.length - 1 ? mark.size : size - 1, member);
-    member = open.key === undefined ? undefined : { key: open.key, value: snapshot };
-  }
-  return snapshot;
+/** The live value, as the parser's callbacks update it and the fragments read it. */
+interface Live {
+  /** The root: the object the input is read into (the same one from first to last fragment). */
+  value: unknown;
 }
 
 /**
- * Parses one JSON value fed fragment by fragment with @streamparser/json. After each fragment it
- * returns a function that builds the value as it stood then (once; later calls give the same
- * object). Only the containers still open are followed from fragment to fragment (what each holds
- * and its members' order), so a fragment costs the parser's work plus the depth of the value, and
- * a snapshot is built only when asked for.
+ * Where the value stood after one fragment: the live value, and enough to build a copy of it as
+ * it stood then.
+ */
+class Mark implements ParsedFragment {
+  readonly #live: Live;
+  /** The open containers, root first; a new array whenever one opens or closes, never changed. */
+  readonly #path: readonly Frame[];
+  /** The innermost open container's size. */
+  readonly #size: number;
+  /** The string being read, and its key in the innermost open container. */
+  readonly #pending: Member | undefined;
+  /** The root once it is complete (or a root that is not a container). */
+  readonly #done: { value: unknown } | undefined;
+  #snapshot: { value: unknown } | undefined;
+
+  constructor(
+    live: Live,
+    path: readonly Frame[],
+    pending: Member | undefined,
+    done: { value: unknown } | undefined,
+  ) {
+    this.#live = live;
+    this.#path = path;
+    this.#size = path.at(-1)?.open.size ?? 0;
+    this.#pending = pending;
+    this.#done = done;
+  }
+
+  get live(): unknown {
+    return this.#live.value;
+  }
+
+  snapshot(): unknown {
+    this.#snapshot ??= { value: this.#build() };
+    return this.#snapshot.value;
+  }
+
+  /**
+   * The value as it stood at this mark: the open containers along the path are copied (their
+   * members as they were then), everything inside them that was complete by then is shared: a
+   * closed container is never changed. So a snapshot costs the size of the containers still open,
+   * never the whole value. The innermost open container gets the string being read; each container
+   * above it gets its open child's copy in place of the child itself (its last member, counted
+   * when it opened).
+   */
+  #build(): unknown {
+    if (this.#done) return this.#done.value;
+    const path = this.#path;
+    let member = this.#pending;
+    if (path.length === 0) return member ? member.value : {};
+    let snapshot: unknown;
+    for (let depth = path.length - 1; depth >= 0; depth--) {
+      const { open, size } = path[depth] as Frame;
+      snapshot = copy(open, depth === path.length - 1 ? this.#size : size - 1, member);
+      member = { key: open.key, value: snapshot };
+    }
+    return snapshot;
+  }
+}
+
+/**
+ * Parses one JSON value fed fragment by fragment with @streamparser/json, into a live value
+ * updated in place (as jsonriver does): the root object is the same from the first fragment to
+ * the last, members are added to it as they arrive, and a string being read is replaced by its
+ * longer self on every fragment. After each fragment it returns that fragment's `ParsedFragment`:
+ * `live` (the value, in place: O(1) to read however often) and `snapshot()` (a new value as it
+ * stood after that fragment, built on the first call and then kept).
  *
- * The parser builds the value in place (a container is attached to its parent when it opens); a
- * string still being read is reported apart, and the snapshot adds it where it stands. Numbers
- * and literals appear only once complete: `1` of `12` would be a wrong value, not a shorter one.
+ * The parser reports each value with its parent as it completes, and each container and string
+ * as it opens and grows (`emitPartialValues`); the live value is written from those reports, the
+ * parser's own value is left as the parser made it. Only the containers still open are followed
+ * from fragment to fragment (what each holds and its members' order), so a fragment costs the
+ * parser's work plus the depth of the value. Numbers and literals appear only once complete: `1`
+ * of `12` would be a wrong value, not a shorter one.
  *
- * JSON that turns out invalid stops the parsing: later snapshots stay the last good one (the
+ * JSON that turns out invalid stops the parsing: the live value stays the last good one (the
  * stream fails when the block ends, as without partial input).
  */
 export function partialJsonParser(): ToolInputParser {
   const parser = new JSONParser({ emitPartialTokens: true, emitPartialValues: true });
+  // The root object exists before its `{` arrives, so the value a first fragment of whitespace
+  // shows is the one the input is read into.
+  const live: Live = { value: {} };
   let path: readonly Frame[] = [];
-  let pending: Mark['pending'];
-  let done: Mark['done'];
+  let pending: Member | undefined;
+  let done: { value: unknown } | undefined;
   let failed = false;
   // A high surrogate at a fragment's end waits for its pair: alone, it would be encoded as U+FFFD.
   let held = '';
@@ -127,38 +175,54 @@ export function partialJsonParser(): ToolInputParser {
     pending = undefined;
     if (partial) {
       if (stack.length > path.length && parent !== undefined) {
-        // A container opened: the parser attached it to the open container above, under the
-        // key of the parser's newest stack frame (every frame below the root has one).
+        // A container opened, under the key of the parser's newest stack frame (every frame below
+        // the root has one).
         const above = path.at(-1)?.open;
         const at = stack.at(-1)?.key;
         const open: OpenContainer = Array.isArray(parent)
-          ? { kind: 'array', value: parent, key: at, size: 0 }
-          : { kind: 'object', value: parent, key: at, size: 0, keys: [] };
-        if (above) {
-          if (above.kind === 'object' && at !== undefined) above.keys.push(at);
+          ? { kind: 'array', value: [], key: at, size: 0 }
+          : {
+              kind: 'object',
+              value: above ? {} : (live.value as Record<string, unknown>),
+              key: at,
+              size: 0,
+              keys: [],
+            };
+        if (above && at !== undefined) {
+          put(above, at, open.value);
+          if (above.kind === 'object') above.keys.push(at);
           above.size++;
           path = [...path.slice(0, -1), { open: above, size: above.size }, { open, size: 0 }];
         } else {
+          live.value = open.value;
           path = [{ open, size: 0 }];
         }
-      } else if (typeof value === 'string' && key !== undefined) {
+      } else if (typeof value === 'string') {
         pending = { key, value };
+        const open = path.at(-1)?.open;
+        if (open && key !== undefined) put(open, key, value);
+        else if (stack.length === 0) live.value = value;
       }
       return;
     }
     if (stack.length < path.length) {
       // A container closed; it was counted in the one above when it opened.
       path = path.slice(0, -1);
-    } else {
-      const open = path.at(-1)?.open;
-      if (open && key !== undefined) {
-        // A complete member. A key that comes twice is listed twice: a snapshot sets it twice,
-        // and shows the later value at its first place, as the parser's object does.
-        if (open.kind === 'object') open.keys.push(key);
-        open.size++;
-      }
+      if (stack.length === 0) done = { value: live.value };
+      return;
     }
-    if (stack.length === 0) done = { value };
+    const open = path.at(-1)?.open;
+    if (open && key !== undefined) {
+      // A complete member. A key that comes twice is listed twice: a snapshot sets it twice, and
+      // shows the later value at its first place, as JSON.parse does.
+      put(open, key, value);
+      if (open.kind === 'object') open.keys.push(key);
+      open.size++;
+    } else if (stack.length === 0) {
+      // A root that is not a container.
+      live.value = value;
+      done = { value };
+    }
   };
   parser.onError = () => {
     failed = true;
@@ -178,11 +242,6 @@ export function partialJsonParser(): ToolInputParser {
         failed = true;
       }
     }
-    const mark: Mark = { path, size: path.at(-1)?.open.size ?? 0, pending, done };
-    let snapshot: { value: unknown } | undefined;
-    return () => {
-      snapshot ??= { value: build(mark) };
-      return snapshot.value;
-    };
+    return new Mark(live, path, pending, done);
   };
 }

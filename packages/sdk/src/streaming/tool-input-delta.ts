@@ -29,12 +29,21 @@ export interface ToolInputDelta<Name extends string = string, Input = Record<str
   /** The JSON text this event added. */
   fragment: string;
   /**
-   * The input parsed so far, a new object on every delta: members that arrived, the string being
-   * read as far as it goes, numbers, booleans and `null` once complete. Built when first read
-   * (then kept): its containers still being filled are new, what was complete before is shared
-   * with the earlier deltas' `partial`, so treat it as read-only.
+   * The input parsed so far, live: one object per tool call, updated in place as fragments
+   * arrive (members are added, the string being read grows, numbers, booleans and `null` appear
+   * once complete). Reading it costs nothing however often; read in the listener, it is the input
+   * as of this delta; read later (a `for await` loop that lags, a kept delta), it is the input as
+   * parsed by then. Treat it as read-only. For a value that stays as it is, use `snapshot()`.
    */
   readonly partial: DeepPartial<Input>;
+  /**
+   * The input as it stood at this delta, as a new object: built on the first call (later calls
+   * return the same one), whenever that is. What was complete by then is shared with `partial`
+   * and earlier snapshots (read-only); the objects and arrays still open are copied, so a
+   * snapshot costs their size (an array being filled: its items so far). Take one when you keep
+   * a value (a UI state, once a frame), not on every delta of a long input.
+   */
+  snapshot(): DeepPartial<Input>;
 }
 
 /** The deltas a stream with these tools delivers: narrow on `name` to get the tool's input type. */
@@ -42,11 +51,16 @@ export type ToolInputDeltaOf<M extends ToolInputMap> = {
   [N in keyof M & string]: ToolInputDelta<N, M[N]>;
 }[keyof M & string];
 
-/**
- * Takes one fragment of a tool call's input and returns a function that builds the input as
- * parsed up to this fragment (on its first call; later calls return the same value).
- */
-export type ToolInputParser = (fragment: string) => () => unknown;
+/** One fragment of a tool call's input parsed: the input live, and a snapshot as of this fragment. */
+export interface ParsedFragment {
+  /** The input parsed so far: one value for the whole call, updated in place by later fragments. */
+  readonly live: unknown;
+  /** The input as parsed up to this fragment: a new value on the first call, then the same one. */
+  snapshot(): unknown;
+}
+
+/** Takes one fragment of a tool call's input and returns the input parsed up to it. */
+export type ToolInputParser = (fragment: string) => ParsedFragment;
 
 /** Turns one fragment of a tool call's input into its delta, or `undefined` for a tool left out. */
 export type ToolInputDeltaMaker = (block: ToolUseBlock, fragment: string) => ToolInputDelta | undefined;

@@ -1,6 +1,7 @@
 import { EventQueue } from './event-queue.js';
 import type { MessageStream } from './message-stream.js';
 import type {
+  ParsedFragment,
   ToolInputDelta,
   ToolInputDeltaMaker,
   ToolInputDeltaOf,
@@ -29,29 +30,34 @@ export function deltaMaker(
 }
 
 /**
- * A delta whose `partial` is built when first read: a delta nobody reads the input of costs no
- * snapshot. A class, its `partial` a getter on the prototype: an object literal with a getter
- * costs a new accessor on every delta. `toJSON` keeps `partial` in `JSON.stringify`.
+ * A delta: `partial` reads the live input, `snapshot()` builds the input as of this delta when
+ * first called (a delta nobody snapshots costs no copy). A class, its `partial` a getter on the
+ * prototype: an object literal with a getter costs a new accessor on every delta. `toJSON` keeps
+ * `partial` in `JSON.stringify`, as of this delta.
  */
 class ParsedDelta implements ToolInputDelta {
   readonly toolUseId: string;
   readonly name: string;
   readonly fragment: string;
-  readonly #snapshot: () => unknown;
+  readonly #parsed: ParsedFragment;
 
-  constructor(toolUseId: string, name: string, fragment: string, snapshot: () => unknown) {
+  constructor(toolUseId: string, name: string, fragment: string, parsed: ParsedFragment) {
     this.toolUseId = toolUseId;
     this.name = name;
     this.fragment = fragment;
-    this.#snapshot = snapshot;
+    this.#parsed = parsed;
   }
 
   get partial(): ToolInputDelta['partial'] {
-    return this.#snapshot() as ToolInputDelta['partial'];
+    return this.#parsed.live as ToolInputDelta['partial'];
   }
 
-  toJSON(): ToolInputDelta {
-    return { toolUseId: this.toolUseId, name: this.name, fragment: this.fragment, partial: this.partial };
+  snapshot(): ToolInputDelta['partial'] {
+    return this.#parsed.snapshot() as ToolInputDelta['partial'];
+  }
+
+  toJSON(): Omit<ToolInputDelta, 'snapshot'> {
+    return { toolUseId: this.toolUseId, name: this.name, fragment: this.fragment, partial: this.snapshot() };
   }
 }
 

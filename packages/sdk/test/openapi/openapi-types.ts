@@ -666,12 +666,12 @@ export interface components {
         SessionId: string;
         /** @description The tool call id: `requestId` of a pending tool (the `tool_use` block id). */
         RequestId: string;
-        /** @description Include retracted messages. Any value other than `true` or `false` is a 400. */
+        /** @description Include retracted messages. Any value other than `true` or `false` is a 400, and so is the parameter given more than once (`invalid_request`). */
         IncludeDeleted: boolean;
     };
     requestBodies: never;
     headers: {
-        /** @description The server's id for the request; quote it when reporting a problem. */
+        /** @description The server's id for the request; quote it when reporting a problem. Every response has one. */
         RequestId: string;
         /** @description `Bearer` (RFC 6750). */
         WWWAuthenticate: string;
@@ -1035,7 +1035,7 @@ export interface operations {
     exportMessages: {
         parameters: {
             query?: {
-                /** @description Include retracted messages. Any value other than `true` or `false` is a 400. */
+                /** @description Include retracted messages. Any value other than `true` or `false` is a 400, and so is the parameter given more than once (`invalid_request`). */
                 includeDeleted?: components["parameters"]["IncludeDeleted"];
             };
             header?: never;

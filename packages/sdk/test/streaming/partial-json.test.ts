@@ -34,7 +34,19 @@ function snapshots(text: string, cuts: number[]): unknown[] {
   const parse = partialJsonParser();
   const points = [0, ...cuts, text.length];
   const out: unknown[] = [];
-  for (let i = 1; i < points.length; i++) out.push(parse(text.slice(points[i - 1], points[i]))());
+  for (let i = 1; i < points.length; i++) out.push(parse(text.slice(points[i - 1], points[i])).snapshot());
+  return out;
+}
+
+/** Feeds `text` cut at `cuts`; after each fragment, the live value as JSON and the live value itself. */
+function liveReads(text: string, cuts: number[]): { json: string; value: unknown; snapshot: unknown }[] {
+  const parse = partialJsonParser();
+  const points = [0, ...cuts, text.length];
+  const out: { json: string; value: unknown; snapshot: unknown }[] = [];
+  for (let i = 1; i < points.length; i++) {
+    const parsed = parse(text.slice(points[i - 1], points[i]));
+    out.push({ json: JSON.stringify(parsed.live), value: parsed.live, snapshot: parsed.snapshot() });
+  }
   return out;
 }
 
@@ -91,16 +103,16 @@ describe('partial JSON parser (@streamparser/json, fed fragment by fragment)', (
 
   it('shows a string as it arrives, and a number only once it is complete', () => {
     const parse = partialJsonParser();
-    expect(parse('{"query":"par')()).toEqual({ query: 'par' });
-    expect(parse('is","limit":1')()).toEqual({ query: 'paris' });
-    expect(parse('2,"tags":["a')()).toEqual({ query: 'paris', limit: 12, tags: ['a'] });
-    expect(parse('"]}')()).toEqual({ query: 'paris', limit: 12, tags: ['a'] });
+    expect(parse('{"query":"par').snapshot()).toEqual({ query: 'par' });
+    expect(parse('is","limit":1').snapshot()).toEqual({ query: 'paris' });
+    expect(parse('2,"tags":["a').snapshot()).toEqual({ query: 'paris', limit: 12, tags: ['a'] });
+    expect(parse('"]}').snapshot()).toEqual({ query: 'paris', limit: 12, tags: ['a'] });
   });
 
   it('gives a new object each time, so a kept snapshot does not change', () => {
     const parse = partialJsonParser();
-    const first = parse('{"a":[1,')();
-    const second = parse('2]}')();
+    const first = parse('{"a":[1,').snapshot();
+    const second = parse('2]}').snapshot();
     expect(first).toEqual({ a: [1] });
     expect(second).toEqual({ a: [1, 2] });
   });
@@ -108,7 +120,7 @@ describe('partial JSON parser (@streamparser/json, fed fragment by fragment)', (
   it('a snapshot first read after later fragments is the input as it stood at its own fragment', () => {
     const parse = partialJsonParser();
     const marks = ['{"a":[1,', '2],"b":{"c":"x', 'yz","d":[{"e"', ':true}]', '}'].map(parse);
-    expect(marks.map((snapshot) => snapshot())).toEqual([
+    expect(marks.map((mark) => mark.snapshot())).toEqual([
       { a: [1] },
       { a: [1, 2], b: { c: 'x' } },
       { a: [1, 2], b: { c: 'xyz', d: [{}] } },
@@ -116,20 +128,75 @@ describe('partial JSON parser (@streamparser/json, fed fragment by fragment)', (
       { a: [1, 2], b: { c: 'xyz', d: [{ e: true }] } },
     ]);
     // Read twice, the same object.
-    expect(marks[1]?.()).toBe(marks[1]?.());
+    expect(marks[1]?.snapshot()).toBe(marks[1]?.snapshot());
   });
 
   it('keeps the last good snapshot once the JSON turns invalid', () => {
     const parse = partialJsonParser();
-    expect(parse('{"a":"x",')()).toEqual({ a: 'x' });
-    expect(parse('}')()).toEqual({ a: 'x' });
-    expect(parse('"b":1}')()).toEqual({ a: 'x' });
+    expect(parse('{"a":"x",').snapshot()).toEqual({ a: 'x' });
+    expect(parse('}').snapshot()).toEqual({ a: 'x' });
+    expect(parse('"b":1}').snapshot()).toEqual({ a: 'x' });
+  });
+
+  it("the live value read after each fragment equals that fragment's snapshot, and is one object from the first fragment to the last", () => {
+    fc.assert(
+      fc.property(jsonObject, fc.array(fc.nat(), { maxLength: 16 }), (input, rawCuts) => {
+        const text = JSON.stringify(input, null, 1);
+        const cuts = [...new Set(rawCuts.map((n) => n % (text.length + 1)))].sort((a, b) => a - b);
+        const reads = liveReads(text, cuts);
+        for (const read of reads) {
+          expect(JSON.parse(read.json)).toEqual(read.snapshot);
+          expect(read.value).toBe(reads[0]?.value);
+        }
+        expect(reads.at(-1)?.value).toEqual(JSON.parse(text));
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it('the live value grows in place; a snapshot taken on the way stays as it was', () => {
+    const parse = partialJsonParser();
+    const first = parse('{"query":"par');
+    const kept = first.snapshot();
+    const live = first.live;
+    parse('is","tags":["a","b');
+    expect(live).toEqual({ query: 'paris', tags: ['a', 'b'] });
+    parse('c"],"limit":12}');
+    expect(live).toEqual({ query: 'paris', tags: ['a', 'bc'], limit: 12 });
+    expect(first.live).toBe(live);
+    expect(kept).toEqual({ query: 'par' });
+  });
+
+  it('a "__proto__" member stays a member of the live value and of a snapshot', () => {
+    const parse = partialJsonParser();
+    const parsed = parse('{"__proto__":{"polluted":"ye');
+    expect(Object.getPrototypeOf(parsed.live)).toBe(Object.prototype);
+    expect(Object.hasOwn(parsed.live as object, '__proto__')).toBe(true);
+    expect(parsed.snapshot()).toEqual(JSON.parse('{"__proto__":{"polluted":"ye"}}'));
+    expect(Object.hasOwn(parsed.snapshot() as object, '__proto__')).toBe(true);
+  });
+
+  it('the live value keeps the last good input once the JSON turns invalid', () => {
+    const parse = partialJsonParser();
+    const { live } = parse('{"a":"x",');
+    parse('}');
+    expect(parse('"b":1}').live).toBe(live);
+    expect(live).toEqual({ a: 'x' });
+  });
+
+  it('a root that is not an object is the live value itself', () => {
+    const parse = partialJsonParser();
+    expect(parse('"ab').live).toBe('ab');
+    expect(parse('c"').live).toBe('abc');
+    const list = partialJsonParser();
+    expect(list('[1,"x').live).toEqual([1, 'x']);
+    expect(list('"]').snapshot()).toEqual([1, 'x']);
   });
 
   it('a key that comes twice shows its later value, as JSON.parse does', () => {
     const parse = partialJsonParser();
     parse('{"a":1,"b":2,');
-    expect(parse('"a":3}')()).toEqual(JSON.parse('{"a":1,"b":2,"a":3}'));
+    expect(parse('"a":3}').snapshot()).toEqual(JSON.parse('{"a":1,"b":2,"a":3}'));
   });
 });
 
@@ -159,6 +226,17 @@ function itemFragments(items: number): string[] {
 }
 
 describe('partial JSON parser in linear time', () => {
+  it('reading the live value on every fragment copies nothing: every read is the same root and the same items array', () => {
+    const parse = partialJsonParser();
+    const reads = itemFragments(1_000).map((fragment) => parse(fragment).live as { items?: unknown[] });
+    const root = reads[0];
+    const items = reads.at(-1)?.items;
+    expect(items).toHaveLength(1_000);
+    expect(reads.every((live) => live === root)).toBe(true);
+    // `{"items":[` is 3 fragments: from the fourth on, the array is there, the same one.
+    expect(reads.slice(3).every((live) => live.items === items)).toBe(true);
+  });
+
   it('a snapshot builds anew only the containers still open: at most 4 per fragment, at 1k items as at 10k', () => {
     // Every fragment is parsed; the last 200 snapshots are built and compared with the one before.
     const most = (items: number) => {
@@ -166,7 +244,7 @@ describe('partial JSON parser in linear time', () => {
       const snapshots = itemFragments(items).map(parse).slice(-200);
       let max = 0;
       for (let i = 1; i < snapshots.length; i++) {
-        max = Math.max(max, newContainers(snapshots[i - 1]?.(), snapshots[i]?.()));
+        max = Math.max(max, newContainers(snapshots[i - 1]?.snapshot(), snapshots[i]?.snapshot()));
       }
       return max;
     };

@@ -34,7 +34,12 @@ describe('toolInputDelta: tool input parsed as it streams', () => {
       { partialInput: partialInput() },
     );
     const deltas: ToolInputDelta[] = [];
-    stream.on('toolInputDelta', (delta) => deltas.push(delta));
+    // Read in the listener, `partial` is the input as of this delta.
+    const queriesAsTheyCame: unknown[] = [];
+    stream.on('toolInputDelta', (delta) => {
+      deltas.push(delta);
+      queriesAsTheyCame.push(delta.partial.query);
+    });
     const [pending] = await stream.pendingTools();
 
     // The stand-in model sends 4-character fragments by default.
@@ -42,13 +47,23 @@ describe('toolInputDelta: tool input parsed as it streams', () => {
     expect(deltas.map((d) => d.fragment).join('')).toBe(JSON.stringify(input));
     expect(deltas.every((d) => d.toolUseId === pending?.requestId && d.name === 'search_docs')).toBe(true);
     expect(deltas.at(-1)?.partial).toEqual(input);
-    // `partial` is a getter, read here after the stream ended: each is the input as it stood at
-    // its own delta. JSON.stringify (a relay to a page) reads it too.
-    expect(JSON.parse(JSON.stringify(deltas.at(-1)))).toMatchObject({ name: 'search_docs', partial: input });
+    // `partial` is live: one object for the call, the whole input once it has arrived.
+    expect(deltas.every((d) => d.partial === deltas[0]?.partial)).toBe(true);
     // The query shows up while it is still being written.
-    const queries = deltas.map((d) => d.partial.query).filter((q) => typeof q === 'string');
+    const queries = queriesAsTheyCame.filter((q) => typeof q === 'string');
     expect(new Set(queries).size).toBeGreaterThan(3);
     expect(queries.every((q) => input.query.startsWith(q as string))).toBe(true);
+    // `snapshot()`, called here after the stream ended, is the input as it stood at its own delta;
+    // JSON.stringify (a relay to a page) writes that too.
+    expect(deltas.map((d) => d.snapshot().query)).toEqual(queriesAsTheyCame);
+    const second = deltas[1];
+    expect(JSON.parse(JSON.stringify(second))).toEqual({
+      toolUseId: second?.toolUseId,
+      name: 'search_docs',
+      fragment: second?.fragment,
+      partial: second?.snapshot(),
+    });
+    expect(second?.snapshot()).not.toEqual(input);
   });
 
   it('toolInputDeltas(stream) yields the same items in a for await loop, beside the events', async () => {
@@ -59,16 +74,19 @@ describe('toolInputDelta: tool input parsed as it streams', () => {
       { content: '/tool search_docs {"query":"abc","limit":2}' },
       { partialInput: partialInput({ search_docs: searchDocs }) },
     );
-    const listened: unknown[] = [];
-    stream.on('toolInputDelta', ({ partial }) => listened.push(partial));
-    const iterated: unknown[] = [];
+    // The listener reads `partial` as each delta comes; the loop may run behind the parser, so it
+    // takes each delta's snapshot, which is the input as of that delta whenever it is called.
+    const listened: string[] = [];
+    stream.on('toolInputDelta', ({ partial }) => listened.push(JSON.stringify(partial)));
+    const iterated: string[] = [];
     for await (const delta of toolInputDeltas(stream)) {
-      // Narrowed on the tool's name, `partial` is typed from its input schema.
-      if (delta.name === 'search_docs') iterated.push(delta.partial);
+      // Narrowed on the tool's name, `snapshot()` is typed from its input schema.
+      if (delta.name === 'search_docs') iterated.push(JSON.stringify(delta.snapshot()));
     }
     expect(iterated).toEqual(listened);
+    expect(new Set(iterated).size).toBeGreaterThan(5);
     expect(iterated).toHaveLength('{"query":"abc","limit":2}'.length);
-    expect(iterated.at(-1)).toEqual({ query: 'abc', limit: 2 });
+    expect(iterated.at(-1)).toBe('{"query":"abc","limit":2}');
     expect(await stream.stopReason()).toBe('tool_use');
   });
 

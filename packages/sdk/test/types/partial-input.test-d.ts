@@ -27,6 +27,8 @@ typed.on('toolInputDelta', (delta) => {
   expectTypeOf(delta.partial.tags).toEqualTypeOf<string[] | undefined>();
   // @ts-expect-error not a member of the tool's input
   void delta.partial.country;
+  // A snapshot has the type of `partial`.
+  expectTypeOf(delta.snapshot()).toEqualTypeOf(delta.partial);
 });
 
 // A map of input types by name, type only.

@@ -71,7 +71,15 @@ export function registerMessageRoutes(app: Hono<AppEnv>, ctx: ServerContext): vo
 
   app.get('/v1/messages/:sessionId', (c) => {
     const session = ctx.sessions.require(c.get('user'), c.req.param('sessionId'), c.env.scope?.id);
-    const includeDeleted = c.req.query('includeDeleted');
+    // Given twice, no value of the two may silently win.
+    const given = c.req.queries('includeDeleted') ?? [];
+    if (given.length > 1) {
+      const message = `given ${given.length} times (${given.map((v) => JSON.stringify(v)).join(', ')}); give it once`;
+      throw new HttpError('invalid_request', `includeDeleted: ${message}`, {
+        details: { issues: [{ path: 'includeDeleted', message }] },
+      });
+    }
+    const [includeDeleted] = given;
     if (includeDeleted !== undefined && includeDeleted !== 'true' && includeDeleted !== 'false') {
       throw new HttpError('invalid_request', 'includeDeleted: must be "true" or "false"', {
         details: { issues: [{ path: 'includeDeleted', message: 'must be "true" or "false"' }] },
