@@ -37,6 +37,8 @@ export interface CliOptions extends CliCassetteOptions, CliLimitOptions, CliPace
   port: number;
   host: string;
   user: User[];
+  /** `--users-file`: a file of `NAME:TOKEN` entries (a mounted secret), added to `--user`. */
+  usersFile?: string;
   heartbeatTimeoutMs: number;
   toolCallTimeoutMs: number;
   script?: string;
@@ -111,6 +113,14 @@ export function parseUserList(value: string): User[] {
   return users;
 }
 
+/** An on/off variable such as `PARLEY_CONTROL`: 1, true, yes, on or 0, false, no, off. */
+export function parseSwitch(value: string): boolean {
+  const text = value.trim().toLowerCase();
+  if (['1', 'true', 'yes', 'on'].includes(text)) return true;
+  if (['0', 'false', 'no', 'off'].includes(text)) return false;
+  throw new InvalidArgumentError('must be 1, true, yes or on (or 0, false, no, off).');
+}
+
 /** `--documents NAME=FILE`, repeatable. */
 export function collectDocuments(value: string, previous: Array<[string, string]>): Array<[string, string]> {
   const match = /^([^=\s]+)=(.+)$/.exec(value);
@@ -157,6 +167,12 @@ export const CLI_OPTIONS: readonly CliOptionSpec[] = [
     defaultDescription: 'one demo user whose token is printed',
   },
   {
+    flags: '--users-file <file>',
+    description:
+      'more users from a file of NAME:TOKEN entries, one a line (a mounted secret; # starts a comment)',
+    env: 'PARLEY_USERS_FILE',
+  },
+  {
     flags: '--heartbeat-timeout-ms <ms>',
     description: 'a tool call with no heartbeat for this long is claimable again',
     env: 'PARLEY_HEARTBEAT_TIMEOUT_MS',
@@ -174,6 +190,7 @@ export const CLI_OPTIONS: readonly CliOptionSpec[] = [
   {
     flags: '--script <file>',
     description: 'answer with a scripted model from this JSON script file (rules or turns)',
+    env: 'PARLEY_SCRIPT_FILE',
   },
   {
     flags: '--replay <file>',
@@ -219,6 +236,8 @@ export const CLI_OPTIONS: readonly CliOptionSpec[] = [
   {
     flags: '--control',
     description: 'serve the test-only control routes under /_parley/ (they need the control token)',
+    env: 'PARLEY_CONTROL',
+    parseEnv: parseSwitch,
     default: false,
   },
   {
@@ -252,6 +271,7 @@ export const CLI_OPTIONS: readonly CliOptionSpec[] = [
   {
     flags: '--config <file>',
     description: 'extensions config (JSON): agents, models, document indexes, tool providers, quotas',
+    env: 'PARLEY_CONFIG_FILE',
   },
   {
     flags: '--documents <NAME=FILE>',
