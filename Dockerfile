@@ -52,8 +52,9 @@ LABEL org.opencontainers.image.title="parley-server" \
       org.opencontainers.image.licenses="MIT"
 COPY --from=install /opt/parley/ /opt/parley/
 # Relative paths in flags and variables resolve here: mount scripts, cassettes and users files under
-# /parley, and a writable volume (e.g. /parley/recordings) for what the server writes at stop.
-RUN mkdir -p /parley && chown node:node /parley
+# /parley. /parley/recordings is for what the server writes at stop (--record, --report): a named
+# volume mounted there starts owned by the node user, so it works with --read-only too.
+RUN mkdir -p /parley/recordings && chown -R node:node /parley
 WORKDIR /parley
 # Reachable from other containers by its service name: every interface, every Host name (the host
 # check guards a server on a developer's loopback against DNS rebinding; narrow it with e.g.

@@ -12,6 +12,10 @@ export default defineConfig({
   test: {
     include: ['container-test/**/*.test.ts'],
     globalSetup: ['container-test/global-setup.ts'],
+    // The tests wait on the container engine, not on the CPU: files and tests run at once (each
+    // test names its own containers).
+    maxWorkers: 2,
+    sequence: { concurrent: true },
     testTimeout: 60_000,
     hookTimeout: 60_000,
   },
