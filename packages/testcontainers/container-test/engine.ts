@@ -41,8 +41,8 @@ export async function logsOf(container: string): Promise<{ stdout: string; stder
   return { stdout: run.stdout, stderr: run.stderr };
 }
 
-/** Polls `url` until it answers 200 (a published port); rejects after `attempts` tries. */
-export async function until200(url: string, attempts = 100): Promise<void> {
+/** Polls `url` until it answers 200 (a published port); rejects after `attempts` tries 100 ms apart. */
+export async function until200(url: string, attempts = 450): Promise<void> {
   for (let i = 0; i < attempts; i++) {
     const ok = await fetch(url).then(
       (r) => r.ok,

@@ -49,8 +49,7 @@ describe('the parley-server image', () => {
     const c = name();
     await engineOk('run', '-d', '--name', c, '-e', 'PORT=5123', '-p', '127.0.0.1::5123', IMAGE);
     await until200(`${await published(c, 5123)}/readyz`);
-    const health = await engine('healthcheck', 'run', c);
-    expect(health.code).toBe(0);
+    expect(await engine('healthcheck', 'run', c)).toMatchObject({ code: 0 });
     // After 1 s the engine sends SIGKILL (exit code 137): exit code 0 says it ended before.
     await engineOk('stop', '-t', '1', c);
     expect(await exitCodeOf(c)).toBe(0);

@@ -64,7 +64,7 @@ export class ParleyContainer extends GenericContainer {
           .forStatusCode(200)
           .withReadTimeout(100),
       )
-      .withStartupTimeout(30_000);
+      .withStartupTimeout(60_000);
   }
 
   /** Users and their bearer tokens (`PARLEY_USERS`); the first one's is {@link StartedParleyContainer.token}. */

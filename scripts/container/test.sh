@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# The container stage: builds the image from the repository and runs everything that needs it
+# (docs/containers.md): the ParleyContainer and image tests (vitest, packages/testcontainers), the
+# Python client (python3-docker + http.client) and the GitHub Action's step scripts. It never skips:
+# whatever it cannot set up fails the stage with the reason.
+#
+# Needs a container engine with the Docker API. On this project's machines that is rootful Podman,
+# set up by the shared tools (tools/container/setup.sh and service.sh), found at ../shared relative
+# to the repository (to the main checkout for a git worktree) or at $PARLEY_CONTAINER_TOOLS. When
+# Podman or the base image is missing and we are root, setup.sh runs (about 41 s, once); the Docker
+# API is started when it does not answer, and stopped again at the end if this script started it.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+root="$PWD"
+banner() { printf '\n!!! CONTAINER STAGE FAILED: %s\n\n' "$*" >&2; exit 1; }
+timings=()
+step() { # NAME COMMAND...
+  local start=$SECONDS
+  "${@:2}" || banner "$1 failed (see above)"
+  timings+=("$1 $((SECONDS - start)) s")
+}
+
+tools="${PARLEY_CONTAINER_TOOLS:-}"
+if [ -z "$tools" ]; then
+  for candidate in "$root/../shared/tools/container" \
+    "$(dirname "$(git rev-parse --path-format=absolute --git-common-dir 2>/dev/null || echo /nonexistent/.git)")/../shared/tools/container"; do
+    if [ -x "$candidate/setup.sh" ]; then tools="$(cd "$candidate" && pwd)"; break; fi
+  done
+fi
+
+if ! command -v podman >/dev/null || ! podman image exists node:20-bookworm-slim 2>/dev/null; then
+  [ -n "$tools" ] || banner "Podman (or its node:20-bookworm-slim base image) is missing, and the shared setup script was not found at ../shared/tools/container (set PARLEY_CONTAINER_TOOLS)"
+  [ "$(id -u)" = 0 ] || banner "Podman (or its base image) is missing, and $tools/setup.sh must run as root"
+  step setup "$tools/setup.sh"
+fi
+
+started_service=
+if [ -z "${DOCKER_HOST:-}" ] || ! curl -sf --unix-socket "${DOCKER_HOST#unix://}" http://d/_ping >/dev/null 2>&1; then
+  [ -n "$tools" ] || banner "no Docker API answers (DOCKER_HOST=${DOCKER_HOST:-unset}) and the shared service.sh was not found"
+  status="$("$tools/service.sh" status)"
+  case "$status" in *'podman-service: running'*) ;; *) started_service=1 ;; esac
+  eval "$("$tools/service.sh" start | grep '^export')"
+  [ -n "$started_service" ] && trap '"$tools/service.sh" stop >/dev/null' EXIT
+fi
+export TESTCONTAINERS_RYUK_DISABLED="${TESTCONTAINERS_RYUK_DISABLED:-true}"
+export TESTCONTAINERS_HOST_OVERRIDE="${TESTCONTAINERS_HOST_OVERRIDE:-localhost}"
+export PARLEY_IMAGE="${PARLEY_IMAGE:-localhost/parley:dev}"
+
+python=/usr/bin/python3
+if ! "$python" -c 'import docker' 2>/dev/null; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    timeout 300 apt-get install -y -qq python3-docker >/dev/null 2>&1 ||
+      { timeout 300 apt-get update -qq && timeout 300 apt-get install -y -qq python3-docker >/dev/null; } ||
+      banner "python3-docker could not be installed with apt-get"
+  else banner "Debian's python3-docker is missing (apt-get install python3-docker, as root)"; fi
+fi
+
+step "image build" scripts/container/build-image.sh "$PARLEY_IMAGE"
+step "node container tests" npx vitest run --config packages/testcontainers/vitest.config.ts
+step "python client" "$python" scripts/container/python-client-test.py
+step "action scripts" scripts/container/action-test.sh
+echo "container stage passed: ${timings[*]/%/,}" | sed 's/,$//'
