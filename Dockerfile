@@ -68,7 +68,7 @@ EXPOSE 4010
 USER node
 # No curl in the slim image: Node's fetch. /readyz is 200 once the server can answer (a replay's
 # cassette loaded, an upstream reached), 503 before.
-HEALTHCHECK --interval=5s --timeout=10s --start-period=10s --retries=3 \
+HEALTHCHECK --interval=5s --timeout=30s --start-period=10s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 4010) + '/readyz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # Node is PID 1 and stops on SIGTERM itself (exit code 0 within a second): no --init needed.
 ENTRYPOINT ["node", "/opt/parley/node_modules/@parley/reference-server/bin/parley-server.js"]

@@ -56,7 +56,26 @@ if ! "$python" -c 'import docker' 2>/dev/null; then
 fi
 
 step "image build" scripts/container/build-image.sh "$PARLEY_IMAGE"
-step "node container tests" npx vitest run --config packages/testcontainers/vitest.config.ts
-step "python client" "$python" scripts/container/python-client-test.py
-step "action scripts" scripts/container/action-test.sh
+
+# The three suites wait on the container engine more than on the CPU: they run at once, each with
+# containers of its own; the Python and action output is printed when they end.
+logs="$(mktemp -d)"
+start=$SECONDS
+"$python" scripts/container/python-client-test.py >"$logs/python" 2>&1 &
+python_pid=$!
+scripts/container/action-test.sh >"$logs/action" 2>&1 &
+action_pid=$!
+node_status=0
+npx vitest run --config packages/testcontainers/vitest.config.ts || node_status=$?
+python_status=0
+wait "$python_pid" || python_status=$?
+action_status=0
+wait "$action_pid" || action_status=$?
+echo "--- python client (scripts/container/python-client-test.py)"; cat "$logs/python"
+echo "--- action scripts (scripts/container/action-test.sh)"; cat "$logs/action"
+rm -rf "$logs"
+timings+=("tests $((SECONDS - start)) s")
+[ "$node_status" = 0 ] || banner "node container tests failed (exit code $node_status, see above)"
+[ "$python_status" = 0 ] || banner "the python client test failed (see above)"
+[ "$action_status" = 0 ] || banner "the action scripts test failed (see above)"
 echo "container stage passed: ${timings[*]/%/,}" | sed 's/,$//'

@@ -49,7 +49,14 @@ describe('the parley-server image', () => {
     const c = name();
     await engineOk('run', '-d', '--name', c, '-e', 'PORT=5123', '-p', '127.0.0.1::5123', IMAGE);
     await until200(`${await published(c, 5123)}/readyz`);
-    expect(await engine('healthcheck', 'run', c)).toMatchObject({ code: 0 });
+    // As the engine does (--retries=3): healthy when one of three checks passes. A check that asked
+    // port 4010 would fail all three.
+    const checks: string[] = [];
+    for (let i = 0; i < 3 && checks.at(-1) !== '0 '; i++) {
+      const health = await engine('healthcheck', 'run', c);
+      checks.push(`${health.code} ${health.stderr.trim()}`);
+    }
+    expect(checks.at(-1), checks.join('; ')).toBe('0 ');
     // After 1 s the engine sends SIGKILL (exit code 137): exit code 0 says it ended before.
     await engineOk('stop', '-t', '1', c);
     expect(await exitCodeOf(c)).toBe(0);
