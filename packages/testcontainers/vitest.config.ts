@@ -16,7 +16,9 @@ export default defineConfig({
     // test names its own containers).
     maxWorkers: 2,
     sequence: { concurrent: true },
-    testTimeout: 60_000,
+    maxConcurrency: 4,
+    // Generous for a loaded CI machine; a hang still ends the test.
+    testTimeout: 120_000,
     hookTimeout: 60_000,
   },
 });

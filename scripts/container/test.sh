@@ -5,10 +5,10 @@
 # whatever it cannot set up fails the stage with the reason.
 #
 # Needs a container engine with the Docker API. On this project's machines that is rootful Podman,
-# set up by the shared tools (tools/container/setup.sh and service.sh), found at ../shared relative
-# to the repository (to the main checkout for a git worktree) or at $PARLEY_CONTAINER_TOOLS. When
-# Podman or the base image is missing and we are root, setup.sh runs (about 41 s, once); the Docker
-# API is started when it does not answer, and stopped again at the end if this script started it.
+# set up by the shared tools (tools/container/setup.sh), found at ../shared relative to the
+# repository (to the main checkout for a git worktree) or at $PARLEY_CONTAINER_TOOLS. When Podman or
+# the base image is missing and we are root, setup.sh runs (about 41 s, once); the Docker API is
+# started when it does not answer, and stopped again at the end if this script started it.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 root="$PWD"
@@ -34,14 +34,23 @@ if ! command -v podman >/dev/null || ! podman image exists node:20-bookworm-slim
   step setup "$tools/setup.sh"
 fi
 
-started_service=
-if [ -z "${DOCKER_HOST:-}" ] || ! curl -sf --unix-socket "${DOCKER_HOST#unix://}" http://d/_ping >/dev/null 2>&1; then
-  [ -n "$tools" ] || banner "no Docker API answers (DOCKER_HOST=${DOCKER_HOST:-unset}) and the shared service.sh was not found"
-  status="$("$tools/service.sh" status)"
-  case "$status" in *'podman-service: running'*) ;; *) started_service=1 ;; esac
-  eval "$("$tools/service.sh" start | grep '^export')"
-  [ -n "$started_service" ] && trap '"$tools/service.sh" stop >/dev/null' EXIT
+# The Docker API: the one DOCKER_HOST names, or Podman's socket when something answers there; else
+# this script starts `podman system service` and stops exactly that process at the end. (Not the
+# shared service.sh: its HEALTHCHECK loop starts a node process in every running container each
+# second, which these tests do not need: they run the check on demand and wait on /readyz.)
+socket="${DOCKER_HOST:-unix:///run/podman/podman.sock}"
+if ! curl -sf --unix-socket "${socket#unix://}" http://d/_ping >/dev/null 2>&1; then
+  [ -z "${DOCKER_HOST:-}" ] || banner "no Docker API answers at DOCKER_HOST=$DOCKER_HOST"
+  mkdir -p /run/podman
+  api_log="$(mktemp)"
+  podman system service --time=0 "$socket" >"$api_log" 2>&1 &
+  api_pid=$!
+  trap 'kill "$api_pid" 2>/dev/null; rm -f "$api_log"' EXIT
+  for _ in $(seq 100); do curl -sf --unix-socket "${socket#unix://}" http://d/_ping >/dev/null 2>&1 && break; sleep 0.1; done
+  curl -sf --unix-socket "${socket#unix://}" http://d/_ping >/dev/null 2>&1 ||
+    banner "podman system service did not answer on $socket: $(cat "$api_log")"
 fi
+export DOCKER_HOST="$socket"
 export TESTCONTAINERS_RYUK_DISABLED="${TESTCONTAINERS_RYUK_DISABLED:-true}"
 export TESTCONTAINERS_HOST_OVERRIDE="${TESTCONTAINERS_HOST_OVERRIDE:-localhost}"
 export PARLEY_IMAGE="${PARLEY_IMAGE:-localhost/parley:dev}"

@@ -21,7 +21,8 @@ const name = () => {
 };
 
 afterAll(async () => {
-  if (made.containers.length > 0) await engine('rm', '-f', '-t', '0', ...made.containers);
+  // Newest first: a container sharing another's network namespace goes before it.
+  for (const container of made.containers.reverse()) await engine('rm', '-f', '-t', '0', container);
   for (const volume of made.volumes) await engine('volume', 'rm', '-f', volume);
   for (const network of made.networks) await engine('network', 'rm', '-f', network);
 });
@@ -94,6 +95,8 @@ describe('the parley-server image', () => {
     const result = await engine('run', '--name', second, '--network', `container:${first}`, IMAGE);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('parley-server: cannot listen on 0.0.0.0:4010: listen EADDRINUSE');
+    // It shares the first one's namespace: removed first, so the first can be.
+    await engineOk('rm', '-f', second);
   });
 
   it('with --read-only, a proxy reaches its upstream by service name and records to a named volume at stop', async () => {
