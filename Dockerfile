@@ -7,28 +7,27 @@
 # PARLEY_SCRIPT_FILE, PARLEY_CONTROL, ...) and mounted files, or by flags after the image name:
 # the entrypoint is `parley-server` itself, so `docker run parley-server --script /parley/s.json`.
 #
-# Stage `source` builds and packs @parley/protocol and @parley/reference-server (`pnpm pack`, the
-# tarballs npm would publish). Stage `packed` takes tarballs packed on the host instead
-# (`--build-arg TARBALLS=packed`, after `node scripts/pack-workspace.mjs packed @parley/protocol
-# @parley/reference-server` on built packages: CI does, so the build is not done twice). Stage
-# `install` installs the tarballs with their production dependencies only; the final image holds
-# that and the base image, and runs as the unprivileged `node` user.
+# Stage `tarballs` builds and packs @parley/protocol and @parley/reference-server (`pnpm pack`, the
+# tarballs npm would publish), or, with `--build-arg TARBALLS=packed`, takes the tarballs packed on
+# the host (scripts/container/build-image.sh packs the built packages: CI does, so nothing is built
+# twice). Stage `install` installs the tarballs with their production dependencies only; the final
+# image holds that and the base image, and runs as the unprivileged `node` user.
 
+FROM node:20-bookworm-slim AS tarballs
 ARG TARBALLS=source
-
-FROM node:20-bookworm-slim AS source
 WORKDIR /repo
 COPY . .
-RUN npx --yes pnpm@10 install --frozen-lockfile --filter "@parley/reference-server..." --filter parley \
- && npx --yes pnpm@10 --filter "@parley/reference-server..." build \
- && mkdir /packed \
- && cd /repo/packages/protocol && npx --yes pnpm@10 pack --pack-destination /packed \
- && cd /repo/packages/reference-server && npx --yes pnpm@10 pack --pack-destination /packed
-
-FROM scratch AS packed
-COPY packed/parley-protocol-*.tgz packed/parley-reference-server-*.tgz /packed/
-
-FROM ${TARBALLS} AS tarballs
+RUN mkdir /packed \
+ && if [ "$TARBALLS" = packed ]; then \
+      ls packed/parley-protocol-*.tgz packed/parley-reference-server-*.tgz >/dev/null \
+        || { echo 'TARBALLS=packed: no tarballs in packed/ (run scripts/container/build-image.sh)' >&2; exit 1; }; \
+      cp packed/parley-protocol-*.tgz packed/parley-reference-server-*.tgz /packed/; \
+    else \
+      npx --yes pnpm@10 install --frozen-lockfile --filter "@parley/reference-server..." --filter parley \
+      && npx --yes pnpm@10 --filter "@parley/reference-server..." build \
+      && (cd packages/protocol && npx --yes pnpm@10 pack --pack-destination /packed) \
+      && (cd packages/reference-server && npx --yes pnpm@10 pack --pack-destination /packed); \
+    fi
 
 FROM node:20-bookworm-slim AS install
 WORKDIR /opt/parley

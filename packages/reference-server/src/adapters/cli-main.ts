@@ -14,7 +14,7 @@ import { type CliEnv, type CliIo, parseCommandLine } from './cli-command.js';
 import type { CliOptions } from './cli-options.js';
 import { paceNote } from './cli-pace-options.js';
 import { runToolCommand } from './cli-tools.js';
-import { readUsersFile } from './cli-users-file.js';
+import { readUsersFile } from './cli-user-options.js';
 import { type RunningServer, startServer } from './start-server.js';
 import { proxyStopNote, proxyStopProblem, withProxyStopChecks } from './with-proxy-stop-checks.js';
 
