@@ -1,3 +1,7 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { ParleyContainer, ParleyContainerError, type StartedParleyContainer } from '@parley/testcontainers';
 import { describe, expect, it } from 'vitest';
 import { IMAGE } from './engine.js';
@@ -77,6 +81,37 @@ describe('ParleyContainer', () => {
       expect(await second.journal()).toHaveLength(1);
     } finally {
       await parley.stop();
+    }
+  });
+
+  it('withUsersFile, withCassette and withChaos reach the server as its variables and mounted files', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'parley-tc-'));
+    await writeFile(join(dir, 'users'), '# CI users\nreplayer:replay-token-1\n');
+    const cassette = fileURLToPath(
+      new URL('../../reference-server/test/cassette/cassettes/weather.json', import.meta.url),
+    );
+    const [replaying, chaotic] = await Promise.all([
+      new ParleyContainer(IMAGE).withUsersFile(join(dir, 'users')).withCassette(cassette).start(),
+      new ParleyContainer(IMAGE).withChaos({ rate: 1, seed: 7, kinds: ['status'], status: [429] }).start(),
+    ]);
+    try {
+      expect(replaying.token).toBe('replay-token-1');
+      const test = replaying.forTest('replay');
+      const created = await test.fetch('/v1/sessions', { method: 'POST' });
+      const { sessionId } = (await created.json()) as { sessionId: string };
+      const reply = await test.fetch(`/v1/messages/${sessionId}`, {
+        method: 'POST',
+        headers: json,
+        body: JSON.stringify({ content: 'What is the weather in Paris?' }),
+      });
+      const body = JSON.stringify(await reply.json());
+      expect(body).toContain('Let me check.');
+      expect(body).toContain('"name":"get_weather"');
+
+      const faulted = await chaotic.forTest('chaos').fetch('/v1/sessions', { method: 'POST' });
+      expect(faulted.status).toBe(429);
+    } finally {
+      await Promise.all([replaying.stop(), chaotic.stop()]);
     }
   });
 
