@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ParleyContainer, ParleyContainerError, type StartedParleyContainer } from '@parley/testcontainers';
+import { Network } from 'testcontainers';
 import { describe, expect, it } from 'vitest';
 import { IMAGE } from './engine.js';
 
@@ -112,6 +113,34 @@ describe('ParleyContainer', () => {
       expect(faulted.status).toBe(429);
     } finally {
       await Promise.all([replaying.stop(), chaotic.stop()]);
+    }
+  });
+
+  it('withUpstream makes a checking proxy in front of another container, reached by its network alias', async () => {
+    const network = await new Network().start();
+    let upstream: StartedParleyContainer | undefined;
+    let proxy: StartedParleyContainer | undefined;
+    try {
+      upstream = await new ParleyContainer(IMAGE)
+        .withNetwork(network)
+        .withNetworkAliases('parley-upstream')
+        .start();
+      proxy = await new ParleyContainer(IMAGE)
+        .withNetwork(network)
+        .withUpstream('http://parley-upstream:4010', { timeoutMs: 5000 })
+        .start();
+      const created = await proxy.forTest('proxied').fetch('/v1/sessions', { method: 'POST' });
+      expect(created.status).toBe(201);
+      const { sessionId } = (await created.json()) as { sessionId: string };
+      // The session lives upstream: the proxy forwarded the create.
+      const onUpstream = await fetch(`${upstream.baseUrl}/v1/messages/${sessionId}`, {
+        headers: { authorization: `Bearer ${upstream.token}` },
+      });
+      expect(onUpstream.status).toBe(200);
+    } finally {
+      await proxy?.stop();
+      await upstream?.stop();
+      await network.stop();
     }
   });
 
