@@ -1,3 +1,5 @@
+import { accessSync, constants, statSync } from 'node:fs';
+import { dirname } from 'node:path';
 import type { RecordConfig, ReplayConfig } from '../cassette/cassette-config.js';
 import { expiryVerdict } from '../cassette/cassette-expiry.js';
 import { cassetteFileExists, readCassetteFile } from '../cassette/cassette-file.js';
@@ -71,6 +73,9 @@ export function cliCassette(
   if (given !== undefined) {
     const flag = opts.replay === undefined ? '--record-missing' : '--replay';
     const file = at(given);
+    // Written when the server stops: a folder it cannot write is said now, not after the run.
+    const problem = opts.recordMissing === undefined ? undefined : unwritable(file);
+    if (problem !== undefined) return fail(`--record-missing ${given}: ${problem}`);
     let cassette: ReturnType<typeof readCassetteFile> | undefined;
     try {
       cassette =
@@ -119,10 +124,37 @@ export function cliCassette(
         `--record ${opts.record} needs --upstream <url> (PARLEY_UPSTREAM_URL): recording writes what passes through the checking proxy`,
       );
     }
+    const problem = unwritable(at(opts.record));
+    if (problem !== undefined) return fail(`--record ${opts.record}: ${problem}`);
     return {
       record: { file: at(opts.record), redact: { paths: opts.recordRedact ?? [] } },
       lines: [`recording to ${opts.record}`],
     };
   }
   return { lines: [] };
+}
+
+/**
+ * Why the cassette `file` could not be written when the server stops (its folder missing or not
+ * writable for this user, a read-only mount), or undefined.
+ */
+function unwritable(file: string): string | undefined {
+  const folder = dirname(file);
+  try {
+    if (!statSync(folder).isDirectory()) return `${folder} is not a folder`;
+  } catch {
+    return `the folder ${folder} does not exist`;
+  }
+  let target = folder;
+  try {
+    if (statSync(file).isDirectory()) return `${file} is a folder; give a file name (.json)`;
+    target = file;
+  } catch {}
+  try {
+    accessSync(target, constants.W_OK);
+  } catch (error) {
+    const readOnly = (error as NodeJS.ErrnoException).code === 'EROFS' ? ' (a read-only file system)' : '';
+    return `cannot be written when the server stops: no write permission for ${target}${readOnly}`;
+  }
+  return undefined;
 }

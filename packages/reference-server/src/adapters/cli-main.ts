@@ -14,6 +14,7 @@ import { type CliEnv, type CliIo, parseCommandLine } from './cli-command.js';
 import type { CliOptions } from './cli-options.js';
 import { paceNote } from './cli-pace-options.js';
 import { runToolCommand } from './cli-tools.js';
+import { readUsersFile } from './cli-user-options.js';
 import { type RunningServer, startServer } from './start-server.js';
 import { proxyStopNote, proxyStopProblem, withProxyStopChecks } from './with-proxy-stop-checks.js';
 
@@ -102,7 +103,15 @@ export async function runCli(
     io.stderr(`parley-server: ${stopProblem}\n`);
     return { exitCode: 2 };
   }
-  const users = opts.user.length > 0 ? opts.user : [DEMO_USER];
+  let fileUsers: Awaited<ReturnType<typeof readUsersFile>> = [];
+  try {
+    if (opts.usersFile !== undefined) fileUsers = await readUsersFile(at(opts.usersFile));
+  } catch (error) {
+    io.stderr(`parley-server: --users-file ${opts.usersFile}: ${(error as Error).message}\n`);
+    return { exitCode: 2 };
+  }
+  const given = [...opts.user, ...fileUsers];
+  const users = given.length > 0 ? given : [DEMO_USER];
   let running: RunningServer;
   try {
     running = await startServer({
@@ -138,7 +147,7 @@ export async function runCli(
     io.stderr(`parley-server: cannot listen on ${opts.host}:${opts.port}: ${(error as Error).message}\n`);
     return { exitCode: 1 };
   }
-  io.stdout(`${listeningLines(running, opts, users, cassette.lines)}\n`);
+  io.stdout(`${listeningLines(running, opts, given, cassette.lines)}\n`);
   const checks = {
     failOnViolation: opts.failOnViolation,
     ...(reportFile === undefined ? {} : { reportFile }),
@@ -157,12 +166,13 @@ export async function runCli(
 function listeningLines(
   running: RunningServer,
   opts: CliOptions,
+  /** The users given (flags, variable, file); none: the demo user. */
   users: readonly { name: string }[],
   cassetteLines: readonly string[],
 ): string {
   const token = running.server.controlToken;
   const who =
-    opts.user.length > 0
+    users.length > 0
       ? `users: ${users.map((u) => u.name).join(', ')}`
       : `demo user "${DEMO_USER.name}", token: ${DEMO_USER.token}`;
   const proxy = running.server.proxy;

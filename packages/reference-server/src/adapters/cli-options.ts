@@ -1,7 +1,6 @@
 import { InvalidArgumentError } from 'commander';
 import type { AllowedHosts } from '../http/allowed-hosts.js';
 import type { CorsOrigins } from '../http/cors-policy.js';
-import type { User } from '../http/token-auth.js';
 import type { ChaosOptions } from '../testing/chaos-options.js';
 import { CASSETTE_CLI_OPTIONS, type CliCassetteOptions } from './cli-cassette-options.js';
 import { parseChaos } from './cli-chaos-option.js';
@@ -9,6 +8,7 @@ import { type CliLimitOptions, LIMIT_CLI_OPTIONS } from './cli-limit-options.js'
 import { type CliPaceOptions, PACE_CLI_OPTIONS } from './cli-pace-options.js';
 import { parseAllowedHosts, parseControlToken, parseCors } from './cli-security-options.js';
 import { parseUpstreamToken, parseUpstreamUrl } from './cli-upstream-options.js';
+import { type CliUserOptions, USER_CLI_OPTIONS } from './cli-user-options.js';
 
 /**
  * One option of the `parley-server` command: its flag, the environment variable that sets it when
@@ -33,10 +33,9 @@ export interface CliOptionSpec {
 }
 
 /** The option values of one run, flags over environment over defaults. */
-export interface CliOptions extends CliCassetteOptions, CliLimitOptions, CliPaceOptions {
+export interface CliOptions extends CliCassetteOptions, CliLimitOptions, CliPaceOptions, CliUserOptions {
   port: number;
   host: string;
-  user: User[];
   heartbeatTimeoutMs: number;
   toolCallTimeoutMs: number;
   script?: string;
@@ -84,31 +83,12 @@ export function parsePositiveInt(value: string): number {
   return n;
 }
 
-const USER = /^([^:\s]+):(\S+)$/;
-
-function parseUser(value: string): User {
-  const match = USER.exec(value);
-  if (match?.[1] === undefined || match[2] === undefined) {
-    throw new InvalidArgumentError(
-      `"${value}" must be NAME:TOKEN (both non-empty, no spaces; the first ":" ends the name).`,
-    );
-  }
-  return { name: match[1], token: match[2] };
-}
-
-/** `--user NAME:TOKEN`, repeatable. */
-export function collectUser(value: string, previous: User[]): User[] {
-  return [...previous, parseUser(value)];
-}
-
-/** `PARLEY_USERS`: `NAME:TOKEN` pairs separated by commas or whitespace (so no comma in a token). */
-export function parseUserList(value: string): User[] {
-  const users = value
-    .split(/[\s,]+/)
-    .filter((item) => item !== '')
-    .map(parseUser);
-  if (users.length === 0) throw new InvalidArgumentError('must hold at least one NAME:TOKEN.');
-  return users;
+/** An on/off variable such as `PARLEY_CONTROL`: 1, true, yes, on or 0, false, no, off. */
+export function parseSwitch(value: string): boolean {
+  const text = value.trim().toLowerCase();
+  if (['1', 'true', 'yes', 'on'].includes(text)) return true;
+  if (['0', 'false', 'no', 'off'].includes(text)) return false;
+  throw new InvalidArgumentError('must be 1, true, yes or on (or 0, false, no, off).');
 }
 
 /** `--documents NAME=FILE`, repeatable. */
@@ -146,16 +126,7 @@ export const CLI_OPTIONS: readonly CliOptionSpec[] = [
     default: DEFAULT_PORT,
   },
   { flags: '--host <host>', description: 'interface to bind', env: 'HOST', default: '127.0.0.1' },
-  {
-    flags: '--user <NAME:TOKEN>',
-    description: 'a user and its bearer token (repeatable; the variable takes a comma-separated list)',
-    env: 'PARLEY_USERS',
-    parse: collectUser,
-    parseEnv: parseUserList,
-    secret: true,
-    default: [],
-    defaultDescription: 'one demo user whose token is printed',
-  },
+  ...USER_CLI_OPTIONS,
   {
     flags: '--heartbeat-timeout-ms <ms>',
     description: 'a tool call with no heartbeat for this long is claimable again',
@@ -174,6 +145,7 @@ export const CLI_OPTIONS: readonly CliOptionSpec[] = [
   {
     flags: '--script <file>',
     description: 'answer with a scripted model from this JSON script file (rules or turns)',
+    env: 'PARLEY_SCRIPT_FILE',
   },
   {
     flags: '--replay <file>',
@@ -219,6 +191,8 @@ export const CLI_OPTIONS: readonly CliOptionSpec[] = [
   {
     flags: '--control',
     description: 'serve the test-only control routes under /_parley/ (they need the control token)',
+    env: 'PARLEY_CONTROL',
+    parseEnv: parseSwitch,
     default: false,
   },
   {
@@ -252,6 +226,7 @@ export const CLI_OPTIONS: readonly CliOptionSpec[] = [
   {
     flags: '--config <file>',
     description: 'extensions config (JSON): agents, models, document indexes, tool providers, quotas',
+    env: 'PARLEY_CONFIG_FILE',
   },
   {
     flags: '--documents <NAME=FILE>',
