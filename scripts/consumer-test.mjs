@@ -8,6 +8,7 @@ import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } fr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { checkPackedTarball } from './check-packed.mjs';
 import { createProject, packWorkspace } from './pack-workspace.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -93,6 +94,11 @@ function packedPackagesAreSelfContained(app) {
 try {
   step(`packing into ${dir}`);
   const tarballs = packWorkspace(undefined, join(dir, 'tarballs'));
+  // What ships is clean: no source map or path that points outside the package (check-packed.mjs).
+  const unclean = Object.entries(tarballs).flatMap(([name, tarball]) =>
+    checkPackedTarball(tarball).map((problem) => `${name}: ${problem}`),
+  );
+  if (unclean.length > 0) throw new Error(`the packed packages are not clean:\n${unclean.join('\n')}`);
   step('installing the tarballs and zod, Valibot, ArkType from the registry');
   createProject({
     dir: join(dir, 'app'),

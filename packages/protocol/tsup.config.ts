@@ -1,5 +1,9 @@
 import { defineConfig } from 'tsup';
 
+// No source maps in the published files: dist/ is readable ES2022 (not minified), so a stack trace
+// points at lines users can read, and a map would point at files the package does not ship (src/,
+// the workspace's node_modules/.pnpm); the CommonJS maps of tsup's code splitting even name the
+// build machine's absolute path. scripts/check-packed.mjs checks the tarballs ship none.
 export default defineConfig({
   entry: [
     'src/index.ts',
@@ -13,6 +17,6 @@ export default defineConfig({
   format: ['esm', 'cjs'],
   dts: true,
   clean: true,
-  sourcemap: true,
+  sourcemap: false,
   target: 'es2022',
 });

@@ -13,6 +13,10 @@ const external = ['#stdio-support', '#upstream-transport'];
 // which imports zod itself, takes the server's schemas).
 const noExternal = ['zod', '@parley/protocol', /^hono(\/|$)/];
 
+// No source maps in the published files: dist/ is readable ES2022 (not minified), so a stack trace
+// points at lines users can read, and a map would point at files the package does not ship (src/,
+// the workspace's node_modules/.pnpm); the CommonJS maps of tsup's code splitting even name the
+// build machine's absolute path. scripts/check-packed.mjs checks the tarballs ship none.
 export default defineConfig([
   {
     entry: {
@@ -35,7 +39,7 @@ export default defineConfig([
     splitting: true,
     dts: true,
     clean: false,
-    sourcemap: true,
+    sourcemap: false,
     target: 'es2022',
     external,
     noExternal,
@@ -54,7 +58,7 @@ export default defineConfig([
     // requires Node's built-ins, so the bundle gets a `require`.
     entry: ['src/cli.ts'],
     format: ['esm'],
-    sourcemap: true,
+    sourcemap: false,
     target: 'es2022',
     external,
     noExternal: [...noExternal, 'commander', '@hono/node-server', 'safe-stable-stringify'],

@@ -24,7 +24,11 @@ const INLINED = {
   'wire/error-codes': 'src/wire/error-codes.ts',
   'streaming/reply-folding': 'src/streaming/reply-folding.ts',
 };
-const shared: Options = { sourcemap: true, target: 'es2022' };
+// No source maps in the published files: dist/ is readable ES2022 (not minified), so a stack trace
+// points at lines users can read, and a map would point at files the package does not ship (src/,
+// the workspace's node_modules/.pnpm); the CommonJS maps of tsup's code splitting even name the
+// build machine's absolute path. scripts/check-packed.mjs checks the tarballs ship none.
+const shared: Options = { sourcemap: false, target: 'es2022' };
 // Declarations marked `@internal` (the transport, the request spec, the recovery's target, the
 // stream's start options) are left out of the published types: they are not part of the contract.
 // The error-code table and the wire types are public: their declarations come from the protocol's

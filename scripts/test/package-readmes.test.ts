@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -25,6 +25,27 @@ describe('packed READMEs', () => {
         const path = (target.split('#')[0] as string).replace(/^\.\//, '');
         return !shipped(path) || !existsSync(join(dir, path));
       });
+    expect(broken).toEqual([]);
+  });
+});
+
+describe('example READMEs', () => {
+  const examples = readdirSync(join(ROOT, 'examples'), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name);
+
+  it('there are examples to check', () => {
+    expect(examples.length).toBeGreaterThan(5);
+  });
+
+  it.each(examples)('the %s example has a README whose relative links name files that exist', (name) => {
+    const dir = join(ROOT, 'examples', name);
+    const readme = join(dir, 'README.md');
+    expect(existsSync(readme), `examples/${name}/README.md`).toBe(true);
+    const broken = [...readFileSync(readme, 'utf8').matchAll(/\]\(([^)\s]+)\)/g)]
+      .map(([, target]) => target as string)
+      .filter((target) => !/^(https?:|mailto:|#)/.test(target))
+      .filter((target) => !existsSync(join(dir, target.split('#')[0] as string)));
     expect(broken).toEqual([]);
   });
 });

@@ -1,6 +1,8 @@
 import { Command, CommanderError, Help, InvalidArgumentError, Option } from 'commander';
 import { maskUrlPasswords } from '../utils/url-password.js';
 import { CLI_OPTIONS, type CliOptions } from './cli-options.js';
+import { SIGNAL_DEBOUNCE_MS } from './cli-run-debounce.js';
+import { SUBCOMMANDS, subcommandsHelp, unknownSubcommandError } from './cli-subcommands.js';
 
 /** Where the CLI writes. */
 export interface CliIo {
@@ -26,15 +28,28 @@ const HELP_AFTER = `
 Flags win over environment variables, which win over the defaults; an empty variable counts as
 unset. Relative file paths (--script, --config, --documents, --replay, --record, --report) are
 resolved against the directory the command was run from: INIT_CWD when npm or pnpm set it, else
-the current directory. Readiness check: GET /healthz (no token). SIGINT and SIGTERM stop the
-server (exit code 0; 1 with --fail-on-violation when the upstream broke the protocol).
+the current directory. Health checks (no token): GET /healthz (the process answers) and
+GET /readyz (200 once what the server needs is loaded, 503 not_ready with the reason before).
 --chaos settings, comma-separated: rate=0.05 (or 5%) and seed=N are required; kinds=status+drop+
 cut-after+malformed+latency (default: all), status=503+429 (default 503), retry-after=1,
 cut-after=3 (streamed replies only), latency=MS|uniform:MIN:MAX|lognormal:MEDIAN:SIGMA (default
 1000), method=POST and path=/v1/messages/* (which requests; default: all). The same seed and the
-same requests give the same faults, counted per session; the journal marks each.
-Subcommands (each with --help): drift --cassette FILE --upstream URL (how the deployment now
-answers a cassette's conversations); cassette lint|list FILE... (check cassette files offline).`;
+same requests give the same faults, counted per session; the journal marks each.`;
+
+/** How the plain server stops. */
+const SERVE_SIGNALS = `
+SIGINT and SIGTERM stop the server (exit code 0; 1 with --fail-on-violation when the upstream
+broke the protocol).
+`;
+
+/** How `parley-server run` stops and what it exits with. */
+const RUN_SIGNALS = `
+The command runs in a process group of its own. SIGINT and SIGTERM are passed on to the whole
+group once (the same signal delivered twice within ${SIGNAL_DEBOUNCE_MS} ms, as a Ctrl+C under a package
+manager is, counts once); one more kills the group. Once the command exits, what it left running
+is ended. Exit status: 130 after SIGINT, 143 after SIGTERM, else the command's (1 with
+--fail-on-violation when it passed and the upstream broke the protocol, 127 when it cannot start).
+`;
 
 /**
  * Reads the command line and the environment into {@link CliOptions}, built from
@@ -55,6 +70,10 @@ export function parseCommandLine(
   );
   // The command and its own flags: everything after `--` (or after its first word).
   if (mode === 'run') program.usage(RUN_USAGE).argument('<command...>').passThroughOptions();
+  else
+    program.usage(
+      `[options]\n       parley-server <${SUBCOMMANDS.map((c) => c.name).join('|')}> ... (each with --help)`,
+    );
   const envOf = new Map<string, string>();
   for (const spec of CLI_OPTIONS) {
     const option = new Option(spec.flags, spec.description);
@@ -67,7 +86,12 @@ export function parseCommandLine(
   if (version !== undefined) program.version(version, '-V, --version', 'print the version');
   program
     .helpOption('-h, --help', 'show this help')
-    .addHelpText('after', HELP_AFTER)
+    .addHelpText(
+      'after',
+      mode === 'run'
+        ? `${RUN_SIGNALS}${HELP_AFTER}`
+        : `\n${subcommandsHelp()}\n${SERVE_SIGNALS}${HELP_AFTER}`,
+    )
     .configureHelp({
       // "(default: 4010, env: PORT)": the variable is read here, not by commander (see below).
       optionDescription: (option) => {
@@ -80,9 +104,15 @@ export function parseCommandLine(
     .exitOverride()
     .configureOutput({ writeOut: io.stdout, writeErr: (text) => io.stderr(maskUrlPasswords(text)) });
 
+  // `pnpm start -- --port 0` passes the `--` on under pnpm 10: skip it.
+  const args = argv[0] === '--' && mode === 'serve' ? argv.slice(1) : [...argv];
+  // The subcommands run before this parse (cli-tools.ts, cli-run.ts): a first word here is a typo.
+  if (mode === 'serve' && args[0] !== undefined && !args[0].startsWith('-')) {
+    io.stderr(maskUrlPasswords(unknownSubcommandError(args[0])));
+    return { exitCode: 2 };
+  }
   try {
-    // `pnpm start -- --port 0` passes the `--` on under pnpm 10: skip it.
-    program.parse(argv[0] === '--' && mode === 'serve' ? argv.slice(1) : [...argv], { from: 'user' });
+    program.parse(args, { from: 'user' });
   } catch (error) {
     if (error instanceof CommanderError) {
       const done = ['commander.helpDisplayed', 'commander.help', 'commander.version'].includes(error.code);

@@ -1,6 +1,12 @@
 import { readFileSync, statSync } from 'node:fs';
 import { expiryReason, parseDuration } from './cassette-expiry.js';
-import { type Cassette, InvalidCassetteError, parseCassetteText } from './cassette-format.js';
+import {
+  CASSETTE_VERSIONS_READ,
+  type Cassette,
+  InvalidCassetteError,
+  parseCassetteText,
+} from './cassette-format.js';
+import { cassetteFieldIssues, stopReasonIssues } from './cassette-lint-issues.js';
 import { tokenLikeStrings } from './cassette-secrets.js';
 
 /** Files larger than this are not read by default: a clear answer instead of a process out of memory. */
@@ -25,6 +31,7 @@ export type LintRule =
   | 'unreadable'
   | 'too_large'
   | 'invalid'
+  | 'stop_reason'
   | 'token_like'
   | 'test_recorded_twice'
   | 'missing_test'
@@ -62,7 +69,8 @@ export interface CassetteLintResult {
 
 /**
  * Lints one cassette file offline: its size first (a file over `maxBytes` is not read), then the
- * format and protocol as a replay would load it (each field named by path), token-like strings
+ * format and protocol as a replay would load it (every field at fault, each path once), a
+ * `stopReason` that disagrees with its turn (a hand edit), token-like strings
  * left in it, tests recorded twice (a test's sessions in two places), sessions without a test under
  * `per: 'test'`, and its age.
  */
@@ -124,12 +132,16 @@ export function lintCassetteFile(file: string, options: CassetteLintOptions = {}
     cassette = parseCassetteText(text, file);
   } catch (error) {
     if (!(error instanceof InvalidCassetteError)) throw error;
-    for (const issue of error.issues) {
-      const at = /^([\w.]+): /.exec(issue);
-      add('invalid', issue, at?.[1]);
-    }
+    // Every field at fault, each path once; a load's own error for a version it does not read (the
+    // fields of another version are not this one's).
+    const version = (raw as { version?: unknown } | null)?.version;
+    const otherVersion = version !== undefined && !CASSETTE_VERSIONS_READ.includes(version as number);
+    const fields = otherVersion ? [] : cassetteFieldIssues(raw);
+    if (fields.length === 0) for (const issue of error.issues) add('invalid', issue);
+    for (const { path, message } of fields) add('invalid', message, path);
     return result(bytes, bytes);
   }
+  for (const { path, message } of stopReasonIssues(cassette)) add('stop_reason', message, path);
   testChecks(cassette, options.per, add);
   const expiry = expiryOf(cassette, file, options, add);
   const turns = cassette.sessions.reduce((sum, session) => sum + session.turns.length, 0);

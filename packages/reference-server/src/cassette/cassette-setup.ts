@@ -193,7 +193,11 @@ function replaying(
     name,
     per,
     usage,
-    fix: (kind) => mismatchFix(kind, rerecord),
+    fix: (kind) =>
+      mismatchFix(kind, rerecord, {
+        file: typeof config.cassette === 'string' ? config.cassette : undefined,
+        upstream: cassette.upstream,
+      }),
     // Sessions play their recorded ones in order of creation (or of creation within their test).
     sessionOrder: (sessionId) => deps.sessionOf(sessionId)?.seq,
     // A session of a test scope belongs to that test; otherwise to the test begun last (beginTest).

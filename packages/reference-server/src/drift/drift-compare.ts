@@ -1,5 +1,8 @@
 import type { CassetteTurn } from '../cassette/cassette-format.js';
 import type { DriftDifference, DriftKind, DriftUsage } from './drift-types.js';
+import { textSimilarity } from './text-similarity.js';
+
+export { textSimilarity } from './text-similarity.js';
 
 /** One assistant message of the deployment's reply, as the drift compares it. */
 export interface LiveTurn {
@@ -14,8 +17,8 @@ export interface LiveTurn {
 
 /** Characters of a text a difference shows of each side. */
 const SHOWN_CHARS = 120;
-/** Above this many words on a side, similarity is counted on word bags, not in order. */
-const MAX_ORDERED_WORDS = 2000;
+/** Characters shown before the first one that differs. */
+const SHOWN_BEFORE = 40;
 
 /** What differs between a recorded turn and the live one (ignored kinds left out), and the text similarity. */
 export function compareTurn(
@@ -34,11 +37,17 @@ export function compareTurn(
     const kinds = (list: readonly string[]) => collapse(list).join(', ');
     differ('events', kinds(recorded.events.map((e) => Object.keys(e.event)[0] ?? '')), kinds(live.events));
   }
+  // The whole texts are compared, not the excerpts shown: at threshold 1 any difference counts.
   const was = textOf(recorded.content);
   const now = textOf(live.content);
   const similarity = textSimilarity(was, now);
-  if (was !== now && similarity < settings.textSimilarity) {
-    differ('text', shown(was), shown(now), { similarity });
+  if (
+    was !== now &&
+    !settings.ignore.has('text') &&
+    (settings.textSimilarity >= 1 || similarity < settings.textSimilarity)
+  ) {
+    const at = Math.max(0, firstDifference(was, now) - SHOWN_BEFORE);
+    differences.push({ kind: 'text', recorded: excerpt(was, at), live: excerpt(now, at), similarity });
   }
   differ('usage', usageText(recorded.usage), usageText(live.usage));
   return { differences, similarity };
@@ -76,55 +85,24 @@ function textOf(content: LiveTurn['content']): string {
     .join('');
 }
 
-function shown(text: string): string {
-  return JSON.stringify(text.length > SHOWN_CHARS ? `${text.slice(0, SHOWN_CHARS)}...` : text);
+/** Where two different texts first differ (the shorter one's length when it starts the other). */
+function firstDifference(a: string, b: string): number {
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  return i;
+}
+
+/**
+ * `SHOWN_CHARS` of `text` from `at`, as JSON, with `...` outside the quotes where it is cut: both
+ * sides start at the same place, just before their first difference, so the two excerpts differ.
+ */
+function excerpt(text: string, at: number): string {
+  const cut = text.slice(at, at + SHOWN_CHARS);
+  return `${at > 0 ? '...' : ''}${JSON.stringify(cut)}${at + SHOWN_CHARS < text.length ? '...' : ''}`;
 }
 
 function usageText(usage: DriftUsage | undefined): string {
   return usage === undefined
     ? 'none'
     : `${usage.inputTokens} in, ${usage.outputTokens} out, ${usage.totalTokens} total`;
-}
-
-/**
- * How alike two texts are, 0 to 1: twice the words they share in order (their longest common
- * subsequence) over their words in all; on long texts, the words they share in any order. Two
- * empty texts are alike (1).
- */
-export function textSimilarity(a: string, b: string): number {
-  if (a === b) return 1;
-  const x = a.split(/\s+/).filter((w) => w !== '');
-  const y = b.split(/\s+/).filter((w) => w !== '');
-  if (x.length + y.length === 0) return 1;
-  const shared = x.length > MAX_ORDERED_WORDS || y.length > MAX_ORDERED_WORDS ? sharedWords(x, y) : lcs(x, y);
-  return Math.round(((2 * shared) / (x.length + y.length)) * 1000) / 1000;
-}
-
-function lcs(x: readonly string[], y: readonly string[]): number {
-  let previous = new Array<number>(y.length + 1).fill(0);
-  for (const word of x) {
-    const row = new Array<number>(y.length + 1).fill(0);
-    for (let j = 1; j <= y.length; j++) {
-      row[j] =
-        word === y[j - 1]
-          ? (previous[j - 1] as number) + 1
-          : Math.max(previous[j] as number, row[j - 1] as number);
-    }
-    previous = row;
-  }
-  return previous[y.length] as number;
-}
-
-function sharedWords(x: readonly string[], y: readonly string[]): number {
-  const counts = new Map<string, number>();
-  for (const word of x) counts.set(word, (counts.get(word) ?? 0) + 1);
-  let shared = 0;
-  for (const word of y) {
-    const left = counts.get(word) ?? 0;
-    if (left > 0) {
-      shared++;
-      counts.set(word, left - 1);
-    }
-  }
-  return shared;
 }

@@ -39,8 +39,14 @@ function where(session: SessionDrift, turn: TurnDrift): string {
 }
 
 function differenceText(d: DriftDifference): string {
-  const similarity = d.similarity === undefined ? '' : ` similarity ${d.similarity.toFixed(2)},`;
+  const similarity = d.similarity === undefined ? '' : ` similarity ${similarityText(d.similarity)},`;
   return `${d.kind}:${similarity} recorded ${d.recorded}, live ${d.live}`;
+}
+
+/** Two decimals, never `1.00` for texts that differ: `>0.99` there. */
+function similarityText(similarity: number): string {
+  const text = similarity.toFixed(2);
+  return similarity < 1 && text === '1.00' ? '>0.99' : text;
 }
 
 function usageText(turn: TurnDrift): string {

@@ -28,7 +28,7 @@ export interface DriftOptions {
   ignore?: readonly DriftKind[];
   /**
    * Texts at least this alike (0 to 1, see `similarity`) do not count as drift. Default 1: any
-   * difference in the text counts.
+   * difference in the text counts, whitespace included (the similarity counts words only).
    */
   textSimilarity?: number;
 }
@@ -38,8 +38,9 @@ const OPTION_KEYS: ReadonlySet<string> = new Set(['cassette', 'upstream', 'ignor
 /**
  * Plays each recorded conversation's user turns and tool results against the live deployment,
  * through the checking proxy, and reports per turn what the deployment answers differently: stop
- * reason, tool calls (names and input keys), event kinds and their order, message count, text
- * (with a similarity figure), and usage beside it. What breaks the protocol is counted as a
+ * reason, tool calls (names and input keys), event kinds and their order, message count, the whole
+ * text (with a similarity figure and an excerpt from just before the first difference), and usage
+ * beside it. What breaks the protocol is counted as a
  * violation, not as drift. Rejects with a `DriftUpstreamError` when the deployment cannot be
  * reached (or refuses the token): no report is made of a partial run.
  *

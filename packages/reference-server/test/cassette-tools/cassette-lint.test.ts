@@ -69,6 +69,64 @@ describe('cassette lint', () => {
     expect(lintCassetteFile(await file('{"format":')).findings[0]?.message).toMatch(/not valid JSON/);
   });
 
+  it('every invalid field is reported in one run, format and protocol together, each path printed once', async () => {
+    const bad = cassette({ sessions: [] }) as unknown as { sessions: unknown[] };
+    const streamed = (usage: unknown) => ({
+      ...turn('Oslo?'),
+      events: [{ atMs: 0, event: { metadata: { usage } } }],
+    });
+    // 25 turns each with a bad usage (a load lists 20), and a session whose events break the protocol
+    // beside a format error elsewhere.
+    bad.sessions = [
+      {
+        customizations: null,
+        turns: Array.from({ length: 25 }, () => ({ ...turn('x'), usage: { inputTokens: 'seven' } })),
+      },
+      {
+        customizations: 'none',
+        turns: [streamed({ inputTokens: 'seven', outputTokens: 1, totalTokens: 8 })],
+      },
+    ];
+    const path = await file(bad);
+    const invalid = lintCassetteFile(path).findings.filter((f) => f.rule === 'invalid');
+    const paths = invalid.map((f) => f.path);
+    expect(paths).toContain('sessions.0.turns.24.usage.inputTokens');
+    expect(paths).toContain('sessions.1.customizations');
+    expect(paths).toContain('sessions.1.turns.0.events.0.event.metadata.usage.inputTokens');
+    expect(new Set(paths).size).toBe(paths.length);
+    expect(invalid.length).toBeGreaterThan(25 * 3);
+    const { out, io: streams } = io();
+    expect((await runCli(['cassette', 'lint', path], streams)).exitCode).toBe(1);
+    const line = out
+      .join('')
+      .split('\n')
+      .find((l) => l.includes('sessions.1.customizations'));
+    expect(line?.split('sessions.1.customizations')).toHaveLength(2);
+  });
+
+  it('a hand-edited stopReason is an error: against the recorded messageStop, and against the tool calls', async () => {
+    const edited = cassette();
+    const [paris] = edited.sessions;
+    Object.assign(paris?.turns[0] ?? {}, {
+      stopReason: 'max_tokens',
+      events: [
+        { atMs: 0, event: { messageStart: { role: 'assistant', index: 1 } } },
+        { atMs: 1, event: { messageStop: { stopReason: 'end_turn' } } },
+      ],
+    });
+    Object.assign(paris?.turns[1] ?? {}, { stopReason: 'tool_use' });
+    Object.assign(edited.sessions[1]?.turns[0] ?? {}, {
+      content: [{ type: 'tool_use', id: 'tooluse_1', name: 'get_weather', input: { city: 'Rome' } }],
+    });
+    const findings = lintCassetteFile(await file(edited)).findings;
+    expect(findings.map((f) => [f.rule, f.severity, f.path])).toEqual([
+      ['stop_reason', 'error', 'sessions.0.turns.0.stopReason'],
+      ['stop_reason', 'error', 'sessions.0.turns.1.stopReason'],
+      ['stop_reason', 'error', 'sessions.1.turns.0.stopReason'],
+    ]);
+    expect(findings[0]?.message).toContain('a streamed replay sends "end_turn", a buffered one "max_tokens"');
+  });
+
   it('token-like strings left in the cassette are errors naming where, never printing the value', async () => {
     const leaky = cassette();
     (leaky.sessions[0] as { customizations: unknown }).customizations = {

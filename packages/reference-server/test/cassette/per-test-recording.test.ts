@@ -81,9 +81,11 @@ describe("recording a cassette per test (per: 'test') never loses a recording", 
     const run = runFixture([], { CASSETTE: file, PARLEY_CASSETTE_MODE: 'replay', OSLO_ASKS: 'Paris' });
     expect(run.status).not.toBe(0);
     const command = `PARLEY_CASSETTE_MODE=record npx vitest run '${FIXTURE}' -t '^weather Oslo$'`;
-    expect(run.output).toContain(
-      `The test sends something else than when it was recorded: record this test again: ${command}`,
+    // Recording needs the deployment: the fix names the one the cassette was recorded from.
+    expect(run.output).toMatch(
+      /The test sends something else than when it was recorded: record this test again with upstream: \{ url: 'https?:\/\/[^']+' \} \(where it was recorded from\): /,
     );
+    expect(run.output).toContain(`(where it was recorded from): ${command}`);
     expect(run.output).not.toContain('allowUnused');
     // The -t of that command picks the test out, and the recording is good.
     const again = runFixture(['-t', '^weather Oslo$'], { CASSETTE: file, PARLEY_CASSETTE_MODE: 'replay' });

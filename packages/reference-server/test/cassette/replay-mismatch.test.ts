@@ -49,7 +49,8 @@ describe('a replayed model call that is not the recorded one', () => {
       `Replay mismatch in cassette ${file}, session 1 of 2 (live ${sessionId}), turn 1: ` +
         'expected the user text "What is the weather in Paris?", got the user text "What about Rome?". ' +
         'The test sends something else than when it was recorded: record the cassette again ' +
-        "(PARLEY_CASSETTE_MODE=record, or the CLI's --record)",
+        "(PARLEY_CASSETTE_MODE=record with upstream: { url: 'http://upstream.test' } (where it was recorded from), " +
+        `or parley-server --record '${file}' --upstream http://upstream.test)`,
     );
   });
 

@@ -30,7 +30,7 @@ describe("useReferenceServer({ cassette: { mode: 'replay' } })", () => {
       status: 501,
       code: 'replay_mismatch',
       message: expect.stringMatching(
-        /, no recorded session \(live sess_\w+\), turn 1: the cassette holds 2 sessions and none is left for this one\. Record what the cassette lacks with PARLEY_CASSETTE_MODE=record-missing \(it needs upstream: \{ url \}\), or record the file's cassette again: PARLEY_CASSETTE_MODE=record npx vitest run 'packages\/reference-server\/test\/cassette\/use-reference-server-cassette\.test\.ts' \(POST /,
+        /, no recorded session \(live sess_\w+\), turn 1: the cassette holds 2 sessions and none is left for this one\. Record what the cassette lacks with PARLEY_CASSETTE_MODE=record-missing \(it needs upstream: \{ url: 'http:\/\/upstream\.test' \} \(where it was recorded from\)\), or record the file's cassette again with upstream: \{ url: 'http:\/\/upstream\.test' \} \(where it was recorded from\): PARLEY_CASSETTE_MODE=record npx vitest run 'packages\/reference-server\/test\/cassette\/use-reference-server-cassette\.test\.ts' \(POST /,
       ),
     });
   });

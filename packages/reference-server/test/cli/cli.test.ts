@@ -79,6 +79,39 @@ describe('parley-server CLI', () => {
     for (const flag of ['--port', '--host', '--user', '--heartbeat-timeout-ms', '--help'])
       expect(out.join('')).toContain(flag);
   });
+
+  it('the main --help lists the subcommands run, drift and cassette, and the /healthz and /readyz checks', async () => {
+    const { out, io: streams } = io();
+    await runCli(['--help'], streams);
+    const help = out.join('');
+    expect(help).toMatch(/^ {2}run \[server options\] -- <command\.\.\.> /m);
+    expect(help).toMatch(/^ {2}drift --cassette FILE --upstream URL /m);
+    expect(help).toMatch(/^ {2}cassette lint\|list FILE\.\.\. /m);
+    expect(help).toContain('GET /healthz');
+    expect(help).toContain('GET /readyz');
+  });
+
+  it.each([
+    ['rnu', 'run'],
+    ['runn', 'run'],
+    ['drfit', 'drift'],
+    ['casette', 'cassette'],
+    ['Cassete', 'cassette'],
+  ])('a mistyped subcommand (%s) is a usage error that suggests the nearest (%s)', async (typo, nearest) => {
+    const { out, err, io: streams } = io();
+    const result = await runCli(['--', typo, '--port', '0'], streams);
+    expect(result.exitCode).toBe(2);
+    expect(out).toEqual([]);
+    expect(err.join('')).toContain(`error: unknown command '${typo}' (Did you mean ${nearest}?)`);
+  });
+
+  it('a word that is near no subcommand is a usage error listing them', async () => {
+    const { err, io: streams } = io();
+    expect((await runCli(['serve'], streams)).exitCode).toBe(2);
+    expect(err.join('')).toBe(
+      "error: unknown command 'serve'\nCommands: run, drift, cassette; server options are flags (parley-server --help)\n",
+    );
+  });
 });
 
 describe('parley-server CLI extensions flags', () => {
