@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeWithChromium, launchChromium } from '../helpers/chromium.js';
 import { runFixture } from './run-fixture.js';
@@ -44,8 +45,9 @@ function resultsOf(suites: readonly PlaywrightSuite[]): Map<string, PlaywrightRe
   return results;
 }
 
+// Playwright colours its messages when it thinks a terminal reads them; the text is what counts.
 const messageOf = (result: PlaywrightResult | undefined) =>
-  result?.errors.map((e) => e.message ?? '').join('\n') ?? '';
+  stripVTControlCharacters(result?.errors.map((e) => e.message ?? '').join('\n') ?? '');
 
 describeWithChromium(
   'the Playwright fixture of @parley/reference-server/playwright, run by Playwright in Chromium',
