@@ -9,9 +9,9 @@ import {
 } from '../errors/index.js';
 import { linkedSignal } from '../internal/linked-signal.js';
 import { loadOnce } from '../internal/load-once.js';
-import { type OptionKeys, wrongValue } from '../internal/option-check.js';
 import { raceSignal } from '../internal/race-signal.js';
 import { MAX_TIMER_MS } from '../internal/timer-delay.js';
+import { wrongValue } from '../internal/wrong-value.js';
 import { activeContext } from '../tracing/active-context.js';
 import type { ContextLike, TracerOption } from '../tracing/tracer-like.js';
 import { APIPromise, type WithResponse } from './api-promise.js';
@@ -43,18 +43,6 @@ export interface RequestOptions {
    */
   traceContext?: ContextLike | undefined;
 }
-
-/**
- * Every key of {@link RequestOptions}, with its type, for `checkOptions` in each resource method: a
- * new request option is one more line here (TypeScript fails until it is).
- */
-export const REQUEST_OPTION_KEYS = {
-  signal: 'object',
-  timeoutMs: 'number',
-  headers: 'object',
-  maxRetries: 'number',
-  traceContext: 'object',
-} as const satisfies OptionKeys<RequestOptions>;
 
 /**
  * Resolved client configuration the transport runs on.
@@ -101,12 +89,16 @@ export class HttpClient {
   readonly #host: ExchangeHost;
   /** The base URL without trailing slashes. */
   readonly #base: string;
+  /** The logger's `warn` at the client's level (`undefined` below it). */
+  readonly warn: ((line: string) => void) | undefined;
 
   constructor(config: HttpClientConfig) {
     checkTimeout(config.timeoutMs, 'new Parley()');
+    checkLogger(config.logger);
     this.#config = config;
     this.#base = config.baseUrl.replace(/\/+$/, '');
     const log = levelLogger(config.logger ?? console, config.logLevel);
+    this.warn = log.warn;
     const hint = baseUrlHint(config.baseUrl);
     if (hint) log.warn?.(`[parley]${hint}`);
     this.#host = { fetch: config.fetch, baseUrl: config.baseUrl, hint, debug: log.debug };
@@ -286,6 +278,14 @@ async function resolveToken(getToken: () => string | Promise<string>): Promise<s
   } catch (cause) {
     throw new ParleyError('getToken() failed', { cause });
   }
+}
+
+/** A logger is anything (an object, a function) that has console's four methods. */
+function checkLogger(logger: unknown): void {
+  if (logger === undefined) return;
+  const methods = ['debug', 'info', 'warn', 'error'] as const;
+  if (methods.every((name) => typeof (logger as Record<string, unknown> | null)?.[name] === 'function')) return;
+  throw wrongValue('new Parley()', 'logger', 'an object with the methods debug, info, warn and error', logger);
 }
 
 /** ky's timeout is one `setTimeout`: a limit past the longest timer would fire at once. */

@@ -2,7 +2,7 @@ import type { WithResponse } from '../core/api-promise.js';
 import { DEFAULT_RECOVER_MAX_ATTEMPTS } from '../defaults.js';
 import { APIUserAbortError, ReplyRecoveryError } from '../errors/index.js';
 import { callbackError } from '../internal/callback-failures.js';
-import { describeValue } from '../internal/option-check.js';
+import { describeValue } from '../internal/wrong-value.js';
 import { raceSignal } from '../internal/race-signal.js';
 import type { Message, MessageReply, PendingTool, SendMessageRequest } from '../wire/index.js';
 import type { RecoverOptions, RecoveryAction, RecoveryAttempt } from './recover-options.js';

@@ -1,4 +1,4 @@
-import { describeValue } from '../../internal/option-check.js';
+import { describeValue } from '../../internal/wrong-value.js';
 import { isTimerDelay, MAX_TIMER_MS } from '../../internal/timer-delay.js';
 import type { AnyTool } from '../define/define-tool.js';
 import { approverMissing } from '../run/call-controls.js';

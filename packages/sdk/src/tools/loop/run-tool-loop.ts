@@ -1,15 +1,11 @@
 import { DEFAULT_MAX_STEPS, DEFAULT_TOOL_CONCURRENCY } from '../../defaults.js';
 import { ToolNotDeclaredError } from '../../errors/index.js';
 import { loadOnce } from '../../internal/load-once.js';
-import { checkId, checkOptions, describeValue } from '../../internal/option-check.js';
-import { RECOVER_OPTION_KEYS } from '../../recovery/recover-options.js';
+import { warnUnknownOptions } from '../../internal/unknown-options.js';
+import { checkId, describeValue } from '../../internal/wrong-value.js';
 import { activeContext } from '../../tracing/active-context.js';
 import type { AnyTool } from '../define/define-tool.js';
-import {
-  RUN_TOOL_LOOP_OPTION_KEYS,
-  type RunToolLoopOptions,
-  type ToolLoopClient,
-} from './tool-loop-options.js';
+import type { RunToolLoopOptions, ToolLoopClient } from './tool-loop-options.js';
 import { ToolLoopRun } from './tool-loop-run.js';
 
 export type {
@@ -37,11 +33,9 @@ const loadLoopTrace = loadOnce(() => import('./tool-loop-trace.js'));
  * const { status, finalText } = await run;
  */
 export function runToolLoop(client: ToolLoopClient, options: RunToolLoopOptions): ToolLoopRun {
-  checkOptions(options, RUN_TOOL_LOOP_OPTION_KEYS, 'runToolLoop()');
+  warnUnknownOptions(options, 'runToolLoop()');
   checkId(options?.sessionId, 'runToolLoop()', 'sessionId');
-  if (typeof options.recover === 'object') {
-    checkOptions(options.recover, RECOVER_OPTION_KEYS, 'runToolLoop() recover');
-  }
+  warnUnknownOptions(options.recover, 'runToolLoop() recover');
   if (options.resume && options.content !== undefined) {
     throw new TypeError('runToolLoop: resume takes no content (the turn is in the session already)');
   }

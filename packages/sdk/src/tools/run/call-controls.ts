@@ -1,4 +1,4 @@
-import { describeValue } from '../../internal/option-check.js';
+import { describeValue } from '../../internal/wrong-value.js';
 import { isTimerDelay, MAX_TIMER_MS } from '../../internal/timer-delay.js';
 import type { PendingTool } from '../../wire/index.js';
 import type { AnyTool, ToolMiddleware } from '../define/define-tool.js';

@@ -1,4 +1,3 @@
-import type { OptionKeys } from '../../internal/option-check.js';
 
 export interface WorkerHandlerOptions {
   /**
@@ -38,15 +37,3 @@ export interface ToolWorkerExit {
   terminated: boolean;
 }
 
-/**
- * Every key of {@link WorkerHandlerOptions}, with its type, checked by `workerHandler()`: a new
- * option is one more line here (TypeScript fails until it is).
- */
-export const WORKER_HANDLER_OPTION_KEYS = {
-  timeoutMs: 'number',
-  abortGraceMs: 'number',
-  workerData: true,
-  execArgv: 'array',
-  name: 'string',
-  onExit: 'function',
-} as const satisfies OptionKeys<WorkerHandlerOptions>;
