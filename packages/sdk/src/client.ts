@@ -6,9 +6,9 @@ import {
   DEFAULT_STREAM_IDLE_TIMEOUT_MS,
   DEFAULT_TIMEOUT_MS,
 } from './defaults.js';
+import { readEnv } from './internal/read-env.js';
 import { warnUnknownOptions } from './internal/unknown-options.js';
 import { wrongValue } from './internal/wrong-value.js';
-import { readEnv } from './internal/read-env.js';
 import { Messages } from './resources/messages.js';
 import { Sessions } from './resources/sessions.js';
 import { Tools } from './resources/tools.js';
@@ -106,7 +106,7 @@ export class Parley {
       logLevel: resolveLogLevel(options),
       tracer: this.tracer,
     });
-    warnUnknownOptions(options, 'new Parley()', http.warn);
+    warnUnknownOptions(options, 'new Parley()');
     this.sessions = new Sessions(http);
     this.tools = new Tools(http);
     this.messages = new Messages(

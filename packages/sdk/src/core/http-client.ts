@@ -89,8 +89,6 @@ export class HttpClient {
   readonly #host: ExchangeHost;
   /** The base URL without trailing slashes. */
   readonly #base: string;
-  /** The logger's `warn` at the client's level (`undefined` below it). */
-  readonly warn: ((line: string) => void) | undefined;
 
   constructor(config: HttpClientConfig) {
     checkTimeout(config.timeoutMs, 'new Parley()');
@@ -98,7 +96,6 @@ export class HttpClient {
     this.#config = config;
     this.#base = config.baseUrl.replace(/\/+$/, '');
     const log = levelLogger(config.logger ?? console, config.logLevel);
-    this.warn = log.warn;
     const hint = baseUrlHint(config.baseUrl);
     if (hint) log.warn?.(`[parley]${hint}`);
     this.#host = { fetch: config.fetch, baseUrl: config.baseUrl, hint, debug: log.debug };
@@ -284,8 +281,14 @@ async function resolveToken(getToken: () => string | Promise<string>): Promise<s
 function checkLogger(logger: unknown): void {
   if (logger === undefined) return;
   const methods = ['debug', 'info', 'warn', 'error'] as const;
-  if (methods.every((name) => typeof (logger as Record<string, unknown> | null)?.[name] === 'function')) return;
-  throw wrongValue('new Parley()', 'logger', 'an object with the methods debug, info, warn and error', logger);
+  if (methods.every((name) => typeof (logger as Record<string, unknown> | null)?.[name] === 'function'))
+    return;
+  throw wrongValue(
+    'new Parley()',
+    'logger',
+    'an object with the methods debug, info, warn and error',
+    logger,
+  );
 }
 
 /** ky's timeout is one `setTimeout`: a limit past the longest timer would fire at once. */

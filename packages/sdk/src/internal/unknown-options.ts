@@ -5,9 +5,9 @@
 // never refused. A key that is not an option of the SDK but is within a typo of one the object
 // lacks (`tokn` for `token`, `maxStep` for `maxSteps`) is almost always a slip, so it is named, as
 // Jest's config validator warns about unknown keys; a value of the wrong type is an error where
-// the value is used (`wrong-value.ts`). Like React's warnings, it is a development aid: a
-// production build (`process.env.NODE_ENV === 'production'`, which Vite and esbuild set when they
-// minify) drops it with its list of names.
+// the value is used (`wrong-value.ts`). Like React's warnings, it is a development aid written to
+// the console: a production build (`process.env.NODE_ENV === 'production'`, which Vite and esbuild
+// set when they minify) drops it with its list of names.
 
 /**
  * Every option name of the SDK's public options types (test/types/option-names.test-d.ts fails
@@ -113,7 +113,15 @@ export function editDistance(a: string, b: string): number {
 export function unknownOptionWarning(options: unknown, where: string): string | undefined {
   if (typeof options !== 'object' || options === null) return undefined;
   for (const key of Object.keys(options)) {
-    if (OPTION_NAMES.includes(key)) continue;
+    if (OPTION_NAMES.includes(key)) {
+      // Nested options are checked alike (`recover: { maxAttempt: 3 }`).
+      const nested =
+        key === 'recover'
+          ? unknownOptionWarning((options as { recover?: unknown }).recover, `${where} recover`)
+          : undefined;
+      if (nested !== undefined) return nested;
+      continue;
+    }
     let meant: { name: string; distance: number } | undefined;
     for (const name of OPTION_NAMES) {
       const distance = Object.hasOwn(options, name) ? undefined : typoDistance(key, name);
@@ -129,24 +137,19 @@ export function unknownOptionWarning(options: unknown, where: string): string | 
 let warned: Set<string> | undefined;
 
 /**
- * In development, warns (with `warn`, else `console.warn`) about a typo in `options`
- * ({@link unknownOptionWarning}). Never throws: a warning that cannot be written is dropped.
+ * In development, writes a typo in `options` ({@link unknownOptionWarning}) to `console.warn`, once
+ * per typo and call (a loop that repeats it is not flooded). Never throws.
  */
-export function warnUnknownOptions(
-  options: unknown,
-  where: string,
-  warn?: ((line: string) => void) | undefined,
-): void {
+export function warnUnknownOptions(options: unknown, where: string): void {
   if (typeof process !== 'undefined' && process.env.NODE_ENV !== 'production') {
     const line = unknownOptionWarning(options, where);
-    // Once per typo and call: a loop that repeats it is not flooded.
     warned ??= new Set();
     if (line === undefined || warned.has(line)) return;
     warned.add(line);
     try {
-      (warn ?? console.warn)(line);
+      console.warn(line);
     } catch {
-      // A logger that throws loses its line, as every log line of the SDK.
+      // A console that throws loses its line, as every log line of the SDK.
     }
   }
 }

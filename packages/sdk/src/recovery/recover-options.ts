@@ -1,4 +1,3 @@
-
 /**
  * What a recovery attempt did, after reading the session: `use`: the reply had completed on the
  * server (only its end was lost) and is taken from the session; `resume`: the user's turn is
@@ -51,4 +50,3 @@ export interface RecoverOptions {
    */
   lastIndex?: number | undefined;
 }
-

@@ -3,9 +3,9 @@ import type { HttpClient, RequestOptions } from '../core/http-client.js';
 import { ExportMessagesShape, MessageReplyShape, RewindShape } from '../core/response-shapes.js';
 import { backoffMs } from '../core/retry-policy.js';
 import { loadOnce } from '../internal/load-once.js';
-import { checkId } from '../internal/wrong-value.js';
-import { warnUnknownOptions } from '../internal/unknown-options.js';
 import { pathSegment } from '../internal/path.js';
+import { warnUnknownOptions } from '../internal/unknown-options.js';
+import { checkId } from '../internal/wrong-value.js';
 import type { RecoverOptions } from '../recovery/recover-options.js';
 import type { RecoveryClient } from '../recovery/recovery-call.js';
 import type { StreamTimeouts } from '../streaming/body-reader.js';
@@ -50,13 +50,6 @@ export interface StreamRequestOptions<M extends ToolInputMap = AnyToolInputs> ex
   partialInput?: PartialInput<M>;
 }
 
-/** The options of a call that sends the user's turn, checked before anything is sent. */
-function checkSend(http: HttpClient, where: string, sessionId: string, options: SendRequestOptions | undefined) {
-  checkId(sessionId, where, 'sessionId');
-  warnUnknownOptions(options, where, http.warn);
-  warnUnknownOptions(options?.recover, `${where} recover`, http.warn);
-}
-
 // The recovery of the `recover` option, loaded with the first call that asks for it.
 const loadRecoveringSend = loadOnce(() => import('../recovery/recovering-send.js'));
 const loadStreamRecovery = loadOnce(() => import('../recovery/stream-recovery.js'));
@@ -95,7 +88,8 @@ export class Messages {
    * ```
    */
   send(sessionId: string, body: SendMessageParams, options?: SendRequestOptions): APIPromise<MessageReply> {
-    checkSend(this.#http, 'messages.send()', sessionId, options);
+    checkId(sessionId, 'messages.send()', 'sessionId');
+    warnUnknownOptions(options, 'messages.send()');
     if (options?.recover) {
       // `recover` is taken off here, once: the recovery sends and reads with the rest.
       const { recover, ...requestOptions } = options;
@@ -135,7 +129,8 @@ export class Messages {
     body: SendMessageParams,
     options: StreamRequestOptions<M> = {},
   ): MessageStream<M> {
-    checkSend(this.#http, 'messages.stream()', sessionId, options);
+    checkId(sessionId, 'messages.stream()', 'sessionId');
+    warnUnknownOptions(options, 'messages.stream()');
     const { firstEventTimeoutMs, idleTimeoutMs, partialInput, recover, traceContext, ...requestOptions } =
       options;
     const tracer = this.#http.tracer;
@@ -188,8 +183,8 @@ export class Messages {
     params: ExportMessagesParams = {},
     options?: RequestOptions,
   ): APIPromise<Message[]> {
-    warnUnknownOptions(params, 'messages.export() params', this.#http.warn);
-    warnUnknownOptions(options, 'messages.export()', this.#http.warn);
+    warnUnknownOptions(params, 'messages.export() params');
+    warnUnknownOptions(options, 'messages.export()');
     return this.#http
       .request<ExportMessagesResponse>(
         {
@@ -217,7 +212,7 @@ export class Messages {
    * ```
    */
   rewind(sessionId: string, index: number, options?: RequestOptions): APIPromise<RewindResponse> {
-    warnUnknownOptions(options, 'messages.rewind()', this.#http.warn);
+    warnUnknownOptions(options, 'messages.rewind()');
     return this.#http.request<RewindResponse>(
       {
         method: 'POST',

@@ -1,9 +1,9 @@
 import type { APIPromise } from '../core/api-promise.js';
 import type { HttpClient, RequestOptions } from '../core/http-client.js';
 import { CreateSessionShape, ListSessionsShape } from '../core/response-shapes.js';
+import { pathSegment } from '../internal/path.js';
 import { warnUnknownOptions } from '../internal/unknown-options.js';
 import { wrongValue } from '../internal/wrong-value.js';
-import { pathSegment } from '../internal/path.js';
 import type { AnyTool } from '../tools/define/define-tool.js';
 import { type DeclaredTools, SessionTools, withTools } from '../tools/loop/session-tools.js';
 import type { Customizations, ListSessionsResponse, SessionSummary } from '../wire/index.js';
@@ -40,8 +40,8 @@ export class Sessions {
    * ```
    */
   create(body: CreateSessionParams = {}, options?: RequestOptions): APIPromise<{ sessionId: string }> {
-    warnUnknownOptions(body, 'sessions.create() body', this.#http.warn);
-    warnUnknownOptions(options, 'sessions.create()', this.#http.warn);
+    warnUnknownOptions(body, 'sessions.create() body');
+    warnUnknownOptions(options, 'sessions.create()');
     const { tools = [], ...rest } = body;
     if (!Array.isArray(tools)) throw wrongValue('sessions.create()', 'tools', 'an array of tools', tools);
     const customizations = tools.length > 0 ? withTools(rest.customizations, tools) : rest.customizations;
@@ -75,7 +75,7 @@ export class Sessions {
    * ```
    */
   list(options?: RequestOptions): APIPromise<SessionSummary[]> {
-    warnUnknownOptions(options, 'sessions.list()', this.#http.warn);
+    warnUnknownOptions(options, 'sessions.list()');
     return this.#http
       .request<ListSessionsResponse>(
         { method: 'GET', path: 'v1/sessions', idempotent: true, shape: ListSessionsShape },
@@ -94,7 +94,7 @@ export class Sessions {
    */
   delete(sessionId: string, options?: RequestOptions): APIPromise<void> {
     const path = `v1/sessions/${pathSegment(sessionId, 'sessions.delete()', 'sessionId')}`;
-    warnUnknownOptions(options, 'sessions.delete()', this.#http.warn);
+    warnUnknownOptions(options, 'sessions.delete()');
     this.#tools.forget(sessionId);
     return this.#http.request<void>({ method: 'DELETE', path, idempotent: true }, options);
   }

@@ -1,4 +1,3 @@
-import { ROOT_CONTEXT } from './root-context.js';
 import type { ContextLike } from './tracer-like.js';
 
 // The global registry every copy of `@opentelemetry/api` 1.x shares (`{ version, trace, context,
@@ -31,15 +30,16 @@ export function registry(): Registry | undefined {
 export const own: { manager?: ContextManagerLike } = {};
 
 /**
- * The active context (`context.active()`): the registered context manager's, else the SDK's own.
- * A context manager that throws, or answers with no context, counts as an empty context.
+ * The active context (`context.active()`): the registered context manager's, else the SDK's own;
+ * `undefined` for none (the tracing code takes the empty context, `root-context.ts`, for it). A
+ * context manager that throws, or answers with no context, counts as none.
  */
-export function activeContext(): ContextLike {
+export function activeContext(): ContextLike | undefined {
   try {
     const context = (registry()?.context ?? own.manager)?.active();
     if (typeof context?.setValue === 'function') return context;
   } catch {
     // Tracing observes a call and never changes it.
   }
-  return ROOT_CONTEXT;
+  return undefined;
 }

@@ -1,9 +1,8 @@
+import type { ContextManagerLike } from './active-context.js';
 import { MapContext, ROOT_CONTEXT } from './root-context.js';
 import { validSpanIds } from './span-ids.js';
 import { SPAN_KEY } from './span-key.js';
-import type { ContextManagerLike } from './active-context.js';
 import type { ContextLike, SpanLike } from './tracer-like.js';
-
 
 /**
  * True for a context of the SDK's own that holds nothing but, at most, a span that records nothing

@@ -141,7 +141,7 @@ const MAX_DESCRIPTION_LENGTH = 4096;
 export function defineTool<TInput extends ObjectSchema, TOutput extends ObjectSchema | undefined = undefined>(
   options: DefineToolOptions<TInput, TOutput>,
 ): Tool<TInput, TOutput> {
-  warnUnknownOptions(options, `defineTool(${JSON.stringify(options?.name)})`);
+  warnUnknownOptions(options, 'defineTool()');
   const { name, description, input, run, needsApproval, endsLoop, timeoutMs, middleware, exclusive } =
     options;
   const output = options.output as TOutput;

@@ -167,4 +167,3 @@ export interface RunToolLoopOptions {
   /** Which entry of `prices` applies. Default: the only one. */
   model?: string | undefined;
 }
-

@@ -14,8 +14,8 @@ import {
   ToolCallLostError,
   type ToolCallLostReason,
 } from '../../errors/index.js';
-import { warnUnknownOptions } from '../../internal/unknown-options.js';
 import { raceSignal } from '../../internal/race-signal.js';
+import { warnUnknownOptions } from '../../internal/unknown-options.js';
 import { beatTimeoutMessage, lostMessage } from './heartbeat-messages.js';
 import type { ToolTransport } from './tool-transport.js';
 

@@ -4,6 +4,7 @@ import { linkedSignal } from '../../internal/linked-signal.js';
 import { warnUnknownOptions } from '../../internal/unknown-options.js';
 import { describeValue } from '../../internal/wrong-value.js';
 import { activeContext } from '../../tracing/active-context.js';
+import { ROOT_CONTEXT } from '../../tracing/root-context.js';
 import type { ContextLike, TracerOption } from '../../tracing/tracer-like.js';
 import type { PendingTool } from '../../wire/index.js';
 import type { AnyTool, ToolMiddleware } from '../define/define-tool.js';
@@ -113,7 +114,8 @@ export async function runTool<TTool extends AnyTool>(
   if (signal?.aborted) throw new APIUserAbortError('Tool run aborted', { cause: signal.reason });
   const controls = callControls(options);
   const tracer = options.tracer ?? ('tools' in client ? client.tracer : undefined);
-  const span = tracer && startToolRunSpan(tracer, options, options.traceContext ?? activeContext());
+  const span =
+    tracer && startToolRunSpan(tracer, options, options.traceContext ?? activeContext() ?? ROOT_CONTEXT);
   const tools = 'tools' in client ? client.tools : client;
   // The caller's hooks: one that throws does not stop the call; runTool rejects once it is settled.
   const hooks = new CallbackFailures('runTool');

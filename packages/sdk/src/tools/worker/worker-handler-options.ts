@@ -1,4 +1,3 @@
-
 export interface WorkerHandlerOptions {
   /**
    * Stop the call after this long, counted from when its worker is started (so a worker that loads
@@ -36,4 +35,3 @@ export interface ToolWorkerExit {
   /** Whether the handler was still running when its worker was terminated. */
   terminated: boolean;
 }
-
