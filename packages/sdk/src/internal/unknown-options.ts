@@ -13,7 +13,7 @@
  * Every option name of the SDK's public options types (test/types/option-names.test-d.ts fails
  * until a new one is added): an unknown key near one of these is named.
  */
-export const OPTION_NAMES: readonly string[] = [
+export const OPTION_NAMES = [
   'abortGraceMs',
   'approve',
   'attempt',
@@ -81,7 +81,9 @@ export const OPTION_NAMES: readonly string[] = [
   'traceContext',
   'tracer',
   'workerData',
-];
+] as const;
+
+const NAMES: readonly string[] = OPTION_NAMES;
 
 /**
  * The edits (case ignored) that make `key` a typo of `name`, or `undefined` when it is not near: at
@@ -113,7 +115,7 @@ export function editDistance(a: string, b: string): number {
 export function unknownOptionWarning(options: unknown, where: string): string | undefined {
   if (typeof options !== 'object' || options === null) return undefined;
   for (const key of Object.keys(options)) {
-    if (OPTION_NAMES.includes(key)) {
+    if (NAMES.includes(key)) {
       // Nested options are checked alike (`recover: { maxAttempt: 3 }`).
       const nested =
         key === 'recover'
@@ -123,7 +125,7 @@ export function unknownOptionWarning(options: unknown, where: string): string | 
       continue;
     }
     let meant: { name: string; distance: number } | undefined;
-    for (const name of OPTION_NAMES) {
+    for (const name of NAMES) {
       const distance = Object.hasOwn(options, name) ? undefined : typoDistance(key, name);
       if (distance !== undefined && distance < (meant?.distance ?? Infinity)) meant = { name, distance };
     }

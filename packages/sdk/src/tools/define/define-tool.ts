@@ -156,6 +156,7 @@ export function defineTool<TInput extends ObjectSchema, TOutput extends ObjectSc
   ) {
     problems.push(`✖ the description must be 1 to ${MAX_DESCRIPTION_LENGTH} characters\n  → at description`);
   }
+  if (typeof run !== 'function') problems.push('✖ run must be a function (input, ctx) => output\n  → at run');
   problems.push(...controlProblems(needsApproval, endsLoop, timeoutMs, middleware, exclusive));
   if (problems.length > 0) {
     throw new TypeError(`defineTool("${name}"): invalid tool definition:\n${problems.join('\n')}`);

@@ -1,7 +1,8 @@
 import { DEFAULT_MAX_STEPS, DEFAULT_TOOL_CONCURRENCY } from '../../defaults.js';
 import { ToolNotDeclaredError } from '../../errors/index.js';
+import { CallbackFailures } from '../../internal/callback-failures.js';
 import { loadOnce } from '../../internal/load-once.js';
-import { describeValue } from '../../internal/wrong-value.js';
+import { describeValue, wrongValue } from '../../internal/wrong-value.js';
 import { ROOT_CONTEXT } from '../../tracing/root-context.js';
 import type { ContextLike } from '../../tracing/tracer-like.js';
 import type { AnyTool } from '../define/define-tool.js';
@@ -24,6 +25,12 @@ export async function startToolLoop(
   emit: (step: ToolLoopStep) => void,
   signal: AbortSignal,
 ): Promise<ToolLoopResult> {
+  if (options.resume !== undefined && typeof options.resume !== 'boolean') {
+    throw wrongValue('runToolLoop()', 'resume', 'a boolean', options.resume);
+  }
+  if (options.repairToolInput !== undefined && typeof options.repairToolInput !== 'function') {
+    throw wrongValue('runToolLoop()', 'repairToolInput', 'a function', options.repairToolInput);
+  }
   if (options.resume && options.content !== undefined) {
     throw new TypeError('runToolLoop: resume takes no content (the turn is in the session already)');
   }
@@ -40,14 +47,20 @@ export async function startToolLoop(
     if (tools.has(tool.name)) throw new TypeError(`runToolLoop: duplicate tool name "${tool.name}"`);
     tools.set(tool.name, tool);
   }
-  const config = { maxSteps, concurrency, tools };
+  // A callback's failure after the run settled (a promise it returned rejects later) is reported.
+  const failures = new CallbackFailures('runToolLoop');
+  const config = { maxSteps, concurrency, tools, failures };
   const { tracer } = client;
-  if (!tracer) return runToolLoopSteps(client, options, config, emit, signal);
-  const { ToolLoopTrace } = await loadLoopTrace();
-  const start = { sessionId: options.sessionId, maxSteps, parent: parent ?? ROOT_CONTEXT };
-  return ToolLoopTrace.run(tracer, start, (trace) =>
-    runToolLoopSteps(client, options, { ...config, trace }, emit, signal),
-  );
+  try {
+    if (!tracer) return await runToolLoopSteps(client, options, config, emit, signal);
+    const { ToolLoopTrace } = await loadLoopTrace();
+    const start = { sessionId: options.sessionId, maxSteps, parent: parent ?? ROOT_CONTEXT };
+    return await ToolLoopTrace.run(tracer, start, (trace) =>
+      runToolLoopSteps(client, options, { ...config, trace }, emit, signal),
+    );
+  } finally {
+    failures.end();
+  }
 }
 
 function atLeastOne(name: string, value: number): number {

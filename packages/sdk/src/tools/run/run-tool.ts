@@ -147,6 +147,8 @@ export async function runTool<TTool extends AnyTool>(
     throw error;
   } finally {
     link?.unlink();
+    // A hook's failure from now on is reported (console.error), not kept.
+    hooks.end();
   }
   span?.end(result);
   hooks.throwIfFailed();
