@@ -1,4 +1,3 @@
-import { checkOptions } from '@parley/protocol/option-check';
 import { getPath } from 'hono/utils/url';
 import { setUpCassette } from './cassette/cassette-setup.js';
 import { DEFAULT_AGENTS, DEFAULT_MODELS, DEFAULT_PROVIDERS } from './conversation/agents.js';
@@ -36,6 +35,7 @@ import {
 import { TestScopes } from './testing/test-scope.js';
 import { type CoreFetch, withToolkit } from './testing/with-toolkit.js';
 import { systemClock } from './time/system-clock.js';
+import { checkOptions } from './utils/check-options.js';
 
 /** The demo user a server gets when no `users` are given. */
 export const DEMO_USER: Readonly<User> = { name: 'demo', token: 'parley-demo-token' };

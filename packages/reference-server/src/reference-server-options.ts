@@ -1,4 +1,3 @@
-import { checkOptions, type OptionKeys } from '@parley/protocol/option-check';
 import type { CassetteControl, RecordConfig, ReplayConfig } from './cassette/cassette-config.js';
 import type { Cassette } from './cassette/cassette-format.js';
 import type { AgentDefinition } from './conversation/agents.js';
@@ -17,6 +16,7 @@ import type { FaultQueue } from './testing/fault-queue.js';
 import type { Journal } from './testing/journal.js';
 import type { TestScope } from './testing/test-scope.js';
 import type { Clock } from './time/clock.js';
+import { checkOptions, type OptionKeys } from './utils/check-options.js';
 
 /** Options of {@link createReferenceServer}. Every option has a default. */
 export interface ReferenceServerOptions {
@@ -267,4 +267,15 @@ export function checkServerOptions(options: ReferenceServerOptions): void {
     { max: 'number', idleMs: 'number' },
     'createReferenceServer({ testScopes })',
   );
+  // Nested options are checked alike: each user, each agent and its parameters.
+  if (Array.isArray(options.users)) {
+    options.users.forEach((user, index) => {
+      checkOptions(user, { name: 'string', token: 'string' }, `createReferenceServer({ users[${index}] })`);
+    });
+  }
+  for (const [id, agent] of Object.entries(options.agents ?? {})) {
+    const where = `createReferenceServer({ agents.${id} })`;
+    checkOptions(agent, { systemPrompt: 'string', tools: 'object', parameters: 'object' }, where);
+    checkOptions(agent?.parameters, { maxTokens: 'number', temperature: 'number' }, `${where} parameters`);
+  }
 }

@@ -1,9 +1,9 @@
-import { checkOptions } from '@parley/protocol/option-check';
 import { getPath } from 'hono/utils/url';
 import { createReferenceServer, DEMO_USER, type ReferenceServer } from '../create-reference-server.js';
 import { assertNoViolations } from '../proxy/proxy-violations-error.js';
 import { CONTROL_TOKEN_HEADER } from '../testing/control-access.js';
 import { isControlPath } from '../testing/control-routes.js';
+import { checkOptions } from '../utils/check-options.js';
 import { startMswMode } from './msw-mode.js';
 import {
   assertOwnRunnerOptions,

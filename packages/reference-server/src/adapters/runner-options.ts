@@ -1,6 +1,6 @@
-import type { OptionKeys } from '@parley/protocol/option-check';
 import type { ReferenceServer, ReferenceServerOptions } from '../create-reference-server.js';
 import { SERVER_OPTION_KEYS } from '../reference-server-options.js';
+import type { OptionKeys } from '../utils/check-options.js';
 import type { CassetteUse } from './vitest-cassette.js';
 
 /** What a client factory gets: where the server is and whose token to send. */

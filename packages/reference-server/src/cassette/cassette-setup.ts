@@ -1,7 +1,7 @@
-import { checkOptions } from '@parley/protocol/option-check';
 import type { Model, ModelEvent } from '../model/model.js';
 import type { ProxyObserver } from '../proxy/proxy-exchange.js';
 import type { Clock } from '../time/clock.js';
+import { checkOptions } from '../utils/check-options.js';
 import type { CassetteAdditions } from './cassette-additions.js';
 import {
   type CassetteControl,
@@ -82,11 +82,16 @@ export function setUpCassette(options: CassetteOptions, deps: CassetteDeps): Cas
     throw new Error('createReferenceServer: pass either `record` or `replay`, not both');
   }
   if (options.replay !== undefined) {
+    // A path, a loaded cassette (it has `format`), or the settings object.
+    const replay = options.replay;
     const config =
-      typeof options.replay === 'object' && 'cassette' in options.replay
-        ? options.replay
-        : { cassette: options.replay };
-    checkOptions(config, REPLAY_CONFIG_KEYS, 'createReferenceServer({ replay })');
+      typeof replay === 'object' && replay !== null && !('format' in replay)
+        ? (replay as ReplayConfig)
+        : { cassette: replay };
+    const where = 'createReferenceServer({ replay })';
+    checkOptions(config, REPLAY_CONFIG_KEYS, where, { file: 'cassette', path: 'cassette' });
+    if (config.cassette === undefined)
+      throw new TypeError(`${where}: cassette is required (a path or a cassette)`);
     if (typeof config.recordMissing === 'object') {
       checkOptions(
         config.recordMissing,
