@@ -17,7 +17,7 @@ import type { ContextLike, TracerOption } from '../tracing/tracer-like.js';
 import { APIPromise, type WithResponse } from './api-promise.js';
 import { baseUrlHint, connectionFailureMessage, systemErrorCode } from './connection-failure.js';
 import { Exchange, type ExchangeHost } from './exchange.js';
-import { type Logger, type LogLevel, levelLogger, redactedHeaders } from './log-level.js';
+import { checkLogger, type Logger, type LogLevel, levelLogger, redactedHeaders } from './log-level.js';
 import type { FetchLike, RequestSpec } from './request-spec.js';
 import { validate, where } from './validate-response.js';
 
@@ -275,20 +275,6 @@ async function resolveToken(getToken: () => string | Promise<string>): Promise<s
   } catch (cause) {
     throw new ParleyError('getToken() failed', { cause });
   }
-}
-
-/** A logger is anything (an object, a function) that has console's four methods. */
-function checkLogger(logger: unknown): void {
-  if (logger === undefined) return;
-  const methods = ['debug', 'info', 'warn', 'error'] as const;
-  if (methods.every((name) => typeof (logger as Record<string, unknown> | null)?.[name] === 'function'))
-    return;
-  throw wrongValue(
-    'new Parley()',
-    'logger',
-    'an object with the methods debug, info, warn and error',
-    logger,
-  );
 }
 
 /** ky's timeout is one `setTimeout`: a limit past the longest timer would fire at once. */

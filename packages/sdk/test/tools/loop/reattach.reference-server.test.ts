@@ -197,7 +197,9 @@ describe('resume: bad input', () => {
     const { sessionId } = await client.sessions.create();
     await expect(
       client.runToolLoop({ sessionId, tools: [bookingTool([])], resume: true, content: 'Hi' }),
-    ).rejects.toThrow(new TypeError('runToolLoop: resume takes no content (the turn is in the session already)'));
+    ).rejects.toThrow(
+      new TypeError('runToolLoop: resume takes no content (the turn is in the session already)'),
+    );
     // @ts-expect-error: a plain-JavaScript mistake
     await expect(client.runToolLoop({ sessionId, tools: [bookingTool([])], resume: 'yes' })).rejects.toThrow(
       new TypeError('runToolLoop(): resume must be a boolean, got "yes" (a string)'),

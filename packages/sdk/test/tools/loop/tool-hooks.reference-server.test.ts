@@ -399,6 +399,8 @@ describe('exclusive tools', () => {
         exclusive: 'yes',
         run: () => ({}),
       }),
-    ).toThrow(/^defineTool\("migrate"\): invalid tool definition:\n✖ exclusive must be a boolean\n {2}→ at exclusive$/);
+    ).toThrow(
+      /^defineTool\("migrate"\): invalid tool definition:\n✖ exclusive must be a boolean\n {2}→ at exclusive$/,
+    );
   });
 });
