@@ -22,7 +22,7 @@ import { SERVER_OPTION_KEYS } from '../src/reference-server-options.js';
 import { CHAOS_OPTION_KEYS } from '../src/testing/chaos-options.js';
 import { QUEUED_FAULT_KEYS } from '../src/testing/fault-queue.js';
 import { JOURNAL_FILTER_KEYS } from '../src/testing/journal-entry.js';
-import { checkOptions } from '../src/utils/check-options.js';
+import { checkOptions, typoWarnings } from '../src/utils/check-options.js';
 import { nearestName } from '../src/utils/nearest-name.js';
 
 /** One options object of the server: where its mistakes are named, its keys, and a call that takes it. */
@@ -165,19 +165,17 @@ describe('an options object of the server: a typo is named, a wider object is va
     (_where, entry) => {
       fc.assert(
         fc.property(unknownKey(entry.keys), (key) => {
-          const warnings = watchWarnings();
           expect(() =>
             checkOptions({ [key]: 1 }, entry.keys as never, entry.where, entry.renamed),
           ).not.toThrow();
           const meant = entry.renamed?.[key] ?? nearestName(key, Object.keys(entry.keys));
-          expect(warnings).toEqual(
+          expect(typoWarnings({ [key]: 1 }, entry.keys, entry.where, entry.renamed)).toEqual(
             meant === undefined
               ? []
               : [
                   `[parley] Unknown option ${JSON.stringify(key)} for ${entry.where}; did you mean ${JSON.stringify(meant)}?`,
                 ],
           );
-          vi.restoreAllMocks();
         }),
         { numRuns: 20 },
       );

@@ -82,20 +82,29 @@ export function checkOptions(
   if (typeof options !== 'object' || options === null || Array.isArray(options)) {
     throw wrongValue(where, 'the options', 'an object', options);
   }
-  for (const key of Object.keys(options)) {
+  for (const [key, value] of Object.entries(options)) {
     const type = Object.hasOwn(keys, key) ? keys[key] : undefined;
-    if (type === undefined) {
-      const absent = Object.keys(keys).filter((known) => !Object.hasOwn(options, known));
-      const meant =
-        renamed !== undefined && Object.hasOwn(renamed, key) ? renamed[key] : nearestName(key, absent);
-      if (meant !== undefined) warnOnce(`[parley] ${unknownOption(key, where, meant)}`);
-      continue;
-    }
-    const value = (options as Record<string, unknown>)[key];
-    if (type !== true && value !== undefined && !matches(type, value)) {
+    if (type !== undefined && type !== true && value !== undefined && !matches(type, value)) {
       throw wrongValue(where, key, article(type), value);
     }
   }
+  for (const line of typoWarnings(options, keys, where, renamed)) warnOnce(line);
+}
+
+/** The warning of each unknown key of `options` near a known key it lacks (see {@link checkOptions}). */
+export function typoWarnings(
+  options: object,
+  keys: Readonly<Record<string, unknown>>,
+  where: string,
+  renamed?: Readonly<Record<string, string>>,
+): string[] {
+  const absent = Object.keys(keys).filter((known) => !Object.hasOwn(options, known));
+  return Object.keys(options).flatMap((key) => {
+    if (Object.hasOwn(keys, key)) return [];
+    const meant =
+      renamed !== undefined && Object.hasOwn(renamed, key) ? renamed[key] : nearestName(key, absent);
+    return meant === undefined ? [] : [`[parley] ${unknownOption(key, where, meant)}`];
+  });
 }
 
 /** `Unknown option "casette" for driftReport(); did you mean "cassette"?` */
