@@ -11,7 +11,6 @@ export default defineConfig({
     'src/stream-body-scanner.ts',
     'src/error-codes.ts',
     'src/reply-folding.ts',
-    'src/option-check.ts',
     'src/wire/index.ts',
   ],
   format: ['esm', 'cjs'],

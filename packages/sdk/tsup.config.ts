@@ -13,14 +13,12 @@ const platforms = {
   'tools/worker/platform-web': 'src/tools/worker/platform-web.ts',
 };
 // The modules that re-export a zod-free part of @parley/protocol (the stream scanner shared with the
-// server's proxy, the options check shared with the server, the error-code table, the folding of a
-// stream's events shared with its cassettes): inlined, so that installing the SDK installs neither
+// server's proxy, the error-code table, the folding of a stream's events shared with its cassettes): inlined, so that installing the SDK installs neither
 // the protocol package nor zod. SDK files import these modules, never `@parley/protocol/...`: the
 // ESM build below transpiles file by file, and esbuild leaves a bare import as it is when it does
 // not bundle, so the published file would import a package users do not install.
 const INLINED = {
   'streaming/stream-body-scanner': 'src/streaming/stream-body-scanner.ts',
-  'internal/option-check': 'src/internal/option-check.ts',
   'wire/error-codes': 'src/wire/error-codes.ts',
   'streaming/reply-folding': 'src/streaming/reply-folding.ts',
 };

@@ -1,7 +1,7 @@
-import { checkOptions, type OptionKeys } from '@parley/protocol/option-check';
 import { http, type RequestHandler } from 'msw';
 import type { ReferenceServer } from './create-reference-server.js';
 import { isInjectedDropError } from './testing/fault.js';
+import { checkOptions, type OptionKeys } from './utils/check-options.js';
 
 /** Options of {@link createHandlers}. */
 export interface MswHandlerOptions {

@@ -1,4 +1,3 @@
-import { checkOptions, type OptionKeys } from '@parley/protocol/option-check';
 import type { CassetteControl, RecordConfig, ReplayConfig } from './cassette/cassette-config.js';
 import type { Cassette } from './cassette/cassette-format.js';
 import type { AgentDefinition } from './conversation/agents.js';
@@ -14,6 +13,7 @@ import { UPSTREAM_OPTION_KEYS, type UpstreamOptions } from './proxy/upstream-opt
 import type { ChaosOptions } from './testing/chaos-options.js';
 import type { ScopeControls } from './testing/scope-controls.js';
 import type { Clock } from './time/clock.js';
+import { checkOptions, type OptionKeys } from './utils/check-options.js';
 
 /** Options of {@link createReferenceServer}. Every option has a default. */
 export interface ReferenceServerOptions {
@@ -240,4 +240,15 @@ export function checkServerOptions(options: ReferenceServerOptions): void {
     { max: 'number', idleMs: 'number' },
     'createReferenceServer({ testScopes })',
   );
+  // Nested options are checked alike: each user, each agent and its parameters.
+  if (Array.isArray(options.users)) {
+    options.users.forEach((user, index) => {
+      checkOptions(user, { name: 'string', token: 'string' }, `createReferenceServer({ users[${index}] })`);
+    });
+  }
+  for (const [id, agent] of Object.entries(options.agents ?? {})) {
+    const where = `createReferenceServer({ agents.${id} })`;
+    checkOptions(agent, { systemPrompt: 'string', tools: 'object', parameters: 'object' }, where);
+    checkOptions(agent?.parameters, { maxTokens: 'number', temperature: 'number' }, `${where} parameters`);
+  }
 }

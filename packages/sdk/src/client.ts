@@ -6,8 +6,9 @@ import {
   DEFAULT_STREAM_IDLE_TIMEOUT_MS,
   DEFAULT_TIMEOUT_MS,
 } from './defaults.js';
-import { checkOptions, type OptionKeys, wrongValue } from './internal/option-check.js';
 import { readEnv } from './internal/read-env.js';
+import { warnUnknownOptions } from './internal/unknown-options.js';
+import { wrongValue } from './internal/wrong-value.js';
 import { Messages } from './resources/messages.js';
 import { Sessions } from './resources/sessions.js';
 import { Tools } from './resources/tools.js';
@@ -64,26 +65,6 @@ export interface ParleyOptions {
 }
 
 /**
- * Every option of `new Parley()`, with its type: an unknown key or a value of another type is a
- * `TypeError` naming it. A new option of {@link ParleyOptions} is one more line here (TypeScript
- * fails until it is).
- */
-export const PARLEY_OPTION_KEYS = {
-  baseUrl: 'string',
-  token: 'string',
-  getToken: 'function',
-  fetch: 'function',
-  timeoutMs: 'number',
-  maxRetries: 'number',
-  headers: 'object',
-  logger: 'object',
-  logLevel: 'string',
-  streamIdleTimeoutMs: 'number',
-  streamFirstEventTimeoutMs: 'number',
-  tracer: true,
-} as const satisfies OptionKeys<ParleyOptions>;
-
-/**
  * The Conversation Session Service client. Without options it reads `PARLEY_BASE_URL` and
  * `PARLEY_TOKEN` from the environment.
  *
@@ -104,7 +85,6 @@ export class Parley {
   readonly tracer: TracerOption | undefined;
 
   constructor(options: ParleyOptions = {}) {
-    checkOptions(options, PARLEY_OPTION_KEYS, 'new Parley()');
     const baseUrl = options.baseUrl ?? readEnv(BASE_URL_ENV);
     if (typeof baseUrl !== 'string' || baseUrl === '') {
       throw new TypeError(
@@ -126,6 +106,7 @@ export class Parley {
       logLevel: resolveLogLevel(options),
       tracer: this.tracer,
     });
+    warnUnknownOptions(options, 'new Parley()');
     this.sessions = new Sessions(http);
     this.tools = new Tools(http);
     this.messages = new Messages(

@@ -1,22 +1,15 @@
-import { nearestKey } from '@parley/protocol/option-check';
-import { defineTool, jsonSchema, Parley, runToolLoop } from '@parley/sdk';
-import { Heartbeat, runTool } from '@parley/sdk/tools';
-import { workerHandler } from '@parley/sdk/worker';
+import { createReferenceServer } from '@parley/reference-server';
+import { defineTool, jsonSchema, Parley, runToolLoop, type StreamRequestOptions } from '@parley/sdk';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
-import { PARLEY_OPTION_KEYS } from '../src/client.js';
-import { REQUEST_OPTION_KEYS } from '../src/core/http-client.js';
-import { RECOVER_OPTION_KEYS } from '../src/recovery/recover-options.js';
-import { EXPORT_PARAM_KEYS, SEND_OPTION_KEYS, STREAM_OPTION_KEYS } from '../src/resources/messages.js';
-import { CREATE_SESSION_KEYS } from '../src/resources/sessions.js';
-import { DEFINE_TOOL_OPTION_KEYS } from '../src/tools/define/define-tool.js';
-import { RUN_TOOL_LOOP_OPTION_KEYS } from '../src/tools/loop/tool-loop-options.js';
-import { HEARTBEAT_OPTION_KEYS } from '../src/tools/run/heartbeat.js';
-import { RUN_TOOL_OPTION_KEYS } from '../src/tools/run/run-tool.js';
-import { WORKER_HANDLER_OPTION_KEYS } from '../src/tools/worker/worker-handler-options.js';
-import { FakeTransport } from './tools/helpers/fake-transport.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import {
+  editDistance,
+  OPTION_NAMES,
+  unknownOptionWarning,
+  warnUnknownOptions,
+} from '../src/internal/unknown-options.js';
 
-// No request leaves: a mistake in the options is refused before anything is sent.
+// No request leaves in most of these tests: a mistake is named before anything is sent.
 const offline = async (): Promise<Response> => {
   throw new Error('no request is sent in these tests');
 };
@@ -27,175 +20,166 @@ const tool = defineTool({
   input: jsonSchema<{ city: string }>({ type: 'object', properties: { city: { type: 'string' } } }),
   run: () => ({}),
 });
-const pending = { requestId: 'toolu_1', name: 'get_weather', input: { city: 'Paris' } };
 
-/** One options object of the SDK: where its mistakes are named, its keys, and a call that takes it. */
-interface Entry {
-  where: string;
-  keys: Readonly<Record<string, unknown>>;
-  call(options: Record<string, unknown>): unknown;
-  /** Keys the call sets itself after the options (left out of the type test). */
-  fixed?: readonly string[];
+/** console.warn, watched: the lines the SDK wrote. */
+function watchWarnings(): string[] {
+  const lines: string[] = [];
+  vi.spyOn(console, 'warn').mockImplementation((line: unknown) => {
+    lines.push(String(line));
+  });
+  return lines;
 }
 
-const ENTRIES: Entry[] = [
-  {
-    where: 'new Parley()',
-    keys: PARLEY_OPTION_KEYS,
-    call: (o) => new Parley({ baseUrl: 'http://parley.test', token: 't', ...o }),
-  },
-  { where: 'sessions.create()', keys: REQUEST_OPTION_KEYS, call: (o) => client.sessions.create({}, o) },
-  { where: 'sessions.create() body', keys: CREATE_SESSION_KEYS, call: (o) => client.sessions.create(o) },
-  { where: 'sessions.list()', keys: REQUEST_OPTION_KEYS, call: (o) => client.sessions.list(o) },
-  { where: 'sessions.delete()', keys: REQUEST_OPTION_KEYS, call: (o) => client.sessions.delete('s', o) },
-  { where: 'messages.send()', keys: SEND_OPTION_KEYS, call: (o) => client.messages.send('s', {}, o) },
-  {
-    where: 'messages.send() recover',
-    keys: RECOVER_OPTION_KEYS,
-    call: (o) => client.messages.send('s', {}, { recover: o }),
-  },
-  { where: 'messages.stream()', keys: STREAM_OPTION_KEYS, call: (o) => client.messages.stream('s', {}, o) },
-  {
-    where: 'messages.stream() recover',
-    keys: RECOVER_OPTION_KEYS,
-    call: (o) => client.messages.stream('s', {}, { recover: o }),
-  },
-  { where: 'messages.export()', keys: REQUEST_OPTION_KEYS, call: (o) => client.messages.export('s', {}, o) },
-  { where: 'messages.export() params', keys: EXPORT_PARAM_KEYS, call: (o) => client.messages.export('s', o) },
-  { where: 'messages.rewind()', keys: REQUEST_OPTION_KEYS, call: (o) => client.messages.rewind('s', 0, o) },
-  { where: 'tools.heartbeat()', keys: REQUEST_OPTION_KEYS, call: (o) => client.tools.heartbeat('s', 'r', o) },
-  { where: 'tools.respond()', keys: REQUEST_OPTION_KEYS, call: (o) => client.tools.respond('s', 'r', {}, o) },
-  { where: 'tools.fail()', keys: REQUEST_OPTION_KEYS, call: (o) => client.tools.fail('s', 'r', 'x', o) },
-  { where: 'tools.get()', keys: REQUEST_OPTION_KEYS, call: (o) => client.tools.get('s', 'r', o) },
-  {
-    where: 'runTool()',
-    keys: RUN_TOOL_OPTION_KEYS,
-    call: (o) => client.tools.run('s', pending, tool, o),
-    fixed: ['sessionId', 'pending', 'tool'],
-  },
-  {
-    where: 'runTool()',
-    keys: RUN_TOOL_OPTION_KEYS,
-    call: (o) => runTool(new FakeTransport(), { sessionId: 's', pending, tool, ...o }),
-  },
-  {
-    where: 'runToolLoop()',
-    keys: RUN_TOOL_LOOP_OPTION_KEYS,
-    call: (o) => client.runToolLoop({ sessionId: 's', tools: [tool], ...o }),
-  },
-  {
-    where: 'runToolLoop()',
-    keys: RUN_TOOL_LOOP_OPTION_KEYS,
-    call: (o) => runToolLoop(client, { sessionId: 's', tools: [tool], ...o }),
-  },
-  {
-    where: 'runToolLoop() recover',
-    keys: RECOVER_OPTION_KEYS,
-    call: (o) => runToolLoop(client, { sessionId: 's', tools: [tool], recover: o }),
-  },
-  {
-    where: 'new Heartbeat()',
-    keys: HEARTBEAT_OPTION_KEYS,
-    call: (o) => new Heartbeat(new FakeTransport(), { sessionId: 's', requestId: 'r', ...o }),
-  },
-  {
-    where: 'defineTool("get_weather")',
-    keys: DEFINE_TOOL_OPTION_KEYS,
-    call: (o) => defineTool({ ...tool, ...o }),
-  },
-  {
-    where: 'workerHandler()',
-    keys: WORKER_HANDLER_OPTION_KEYS,
-    call: (o) => workerHandler(new URL('./worker.js', import.meta.url), o),
-  },
-];
+afterEach(() => {
+  vi.restoreAllMocks();
+  vi.unstubAllEnvs();
+});
 
-/** What the call threw or rejected with. */
+/** What the call threw or rejected with, if anything. */
 async function failure(run: () => unknown): Promise<unknown> {
   try {
     await run();
   } catch (error) {
     return error;
   }
-  throw new Error('the call did not fail');
+  return undefined;
 }
 
-/** Keys no options object has: names made of letters and digits, as a slip makes them. */
-const unknownKey = (keys: Readonly<Record<string, unknown>>) =>
-  fc
-    .stringMatching(/^[a-zA-Z][a-zA-Z0-9]{0,20}$/)
-    .filter((key) => !Object.hasOwn(keys, key) && !(key in Object.prototype));
+describe('no valid TypeScript program throws or warns', () => {
+  it("a stream's options object given to send is taken as it is (TypeScript passes a wider object)", async () => {
+    const warnings = watchWarnings();
+    const server = createReferenceServer();
+    const sdk = new Parley({
+      baseUrl: 'http://parley.test',
+      token: 'parley-demo-token',
+      fetch: server.fetch,
+    });
+    const { sessionId } = await sdk.sessions.create();
+    const streamOptions: StreamRequestOptions = { idleTimeoutMs: 5_000, firstEventTimeoutMs: 5_000 };
+    const reply = await sdk.messages.send(sessionId, { content: 'hi' }, streamOptions);
+    expect(reply.stopReason).toBe('end_turn');
+    expect(warnings).toEqual([]);
+  });
 
-describe('a mistake in an options object is named at once', () => {
+  it('an object with fields of its own, far from every option, passes without a word', async () => {
+    const warnings = watchWarnings();
+    const config = { baseUrl: 'http://parley.test', token: 't', fetch: offline, region: 'eu', retry: 3 };
+    expect(() => new Parley(config)).not.toThrow();
+    const wider = { ...config, dangerouslyAllowBrowser: true };
+    expect(() => new Parley(wider)).not.toThrow();
+    expect(warnings).toEqual([]);
+  });
+
+  it('a logger that is a function carrying the four methods is a logger', async () => {
+    const lines: string[] = [];
+    const logger = Object.assign((line: string) => lines.push(line), {
+      debug: (line: string) => lines.push(line),
+      info: (line: string) => lines.push(line),
+      warn: (line: string) => lines.push(line),
+      error: (line: string) => lines.push(line),
+    });
+    const fetch = async () => Response.json({ sessions: [] });
+    const sdk = new Parley({ baseUrl: 'http://parley.test', token: 't', fetch, logger, logLevel: 'debug' });
+    await sdk.sessions.list();
+    expect(lines.join('\n')).toMatch(/GET http:\/\/parley\.test\/v1\/sessions/);
+  });
+});
+
+describe('a plain-JavaScript typo near an option is named, as a warning', () => {
   it.each([
-    ['new Parley()', () => new Parley({ baseUrl: 'http://x.test', timeout: 5 } as never), 'timeoutMs'],
+    ['new Parley()', () => new Parley({ baseUrl: 'http://x.test', tokn: 't' } as never), 'tokn', 'token'],
+    [
+      'new Parley()',
+      () => new Parley({ baseUrl: 'http://x.test', token: 't', timeout: 5 } as never),
+      'timeout',
+      'timeoutMs',
+    ],
     [
       'runToolLoop()',
       () => client.runToolLoop({ sessionId: 's', tools: [tool], maxStep: 3 } as never),
+      'maxStep',
       'maxSteps',
     ],
-    ['messages.send()', () => client.messages.send('s', {}, { retries: 1 } as never), 'maxRetries'],
-  ])(
-    'the example of the issue for %s: the unknown key and the nearest known one',
-    async (where, call, meant) => {
-      const error = await failure(call);
-      expect(error).toBeInstanceOf(TypeError);
-      expect((error as Error).message).toMatch(
-        new RegExp(
-          `^Unknown option "\\w+" for ${where.replace(/[()]/g, '\\$&')}; did you mean "${meant}"\\?$`,
-        ),
-      );
-    },
-  );
+    [
+      'messages.send()',
+      () => client.messages.send('s', {}, { maxretries: 1 } as never),
+      'maxretries',
+      'maxRetries',
+    ],
+    [
+      'messages.send() recover',
+      () => client.messages.send('s', {}, { recover: { maxAttempt: 2 } } as never),
+      'maxAttempt',
+      'maxAttempts',
+    ],
+    ['sessions.list()', () => client.sessions.list({ signl: undefined } as never), 'signl', 'signal'],
+  ])('%s: the unknown key and the option it is near', async (where, call, key, meant) => {
+    const warnings = watchWarnings();
+    await failure(call);
+    expect(warnings).toEqual([`[parley] Unknown option "${key}" for ${where}; did you mean "${meant}"?`]);
+  });
 
-  it.each(ENTRIES.map((entry) => [entry.where, entry] as const))(
-    'an unknown key of %s is a TypeError naming it and the nearest known key',
-    async (_where, entry) => {
-      await fc.assert(
-        fc.asyncProperty(unknownKey(entry.keys), async (key) => {
-          const error = await failure(() => entry.call({ [key]: 1 }));
-          expect(error).toBeInstanceOf(TypeError);
-          const nearest = nearestKey(key, Object.keys(entry.keys));
-          expect((error as Error).message).toBe(
-            `Unknown option ${JSON.stringify(key)} for ${entry.where}; did you mean ${JSON.stringify(nearest)}?`,
-          );
-        }),
-        { numRuns: 20 },
-      );
-    },
-  );
+  it('a hint only when near: at most 1 edit for names up to 4 letters, 2 beyond, case ignored', () => {
+    fc.assert(
+      fc.property(fc.stringMatching(/^[a-zA-Z][a-zA-Z0-9]{0,24}$/), (key) => {
+        const warning = unknownOptionWarning({ [key]: 1 }, 'call()');
+        const names: readonly string[] = OPTION_NAMES;
+        const near = names.filter((name) => {
+          const distance = editDistance(key.toLowerCase(), name.toLowerCase());
+          return distance <= (name.length <= 4 ? 1 : 2);
+        });
+        if (names.includes(key) || near.length === 0) {
+          expect(warning).toBeUndefined();
+        } else {
+          expect(near).toContain(/did you mean "(\w+)"/.exec(warning ?? '')?.[1]);
+        }
+      }),
+      { numRuns: 500 },
+    );
+  });
 
-  it.each(ENTRIES.map((entry) => [entry.where, entry] as const))(
-    'every known key of %s is accepted: the check reaches an unknown key given after all of them',
-    async (_where, entry) => {
-      const known = Object.fromEntries(Object.keys(entry.keys).map((key) => [key, undefined]));
-      const error = await failure(() => entry.call({ ...known, notAnOption: 1 }));
-      expect((error as Error).message).toMatch(/^Unknown option "notAnOption" for /);
-    },
-  );
+  it('the examples the old hint got wrong: retry is not fetch, dangerouslyAllowBrowser is not baseUrl', () => {
+    expect(unknownOptionWarning({ retry: 1 }, 'new Parley()')).toBeUndefined();
+    expect(unknownOptionWarning({ dangerouslyAllowBrowser: true }, 'new Parley()')).toBeUndefined();
+  });
 
-  it.each(ENTRIES.map((entry) => [entry.where, entry] as const))(
-    'a value of the wrong type for %s is quoted with its type',
-    async (_where, entry) => {
-      const typed = Object.entries(entry.keys).filter(
-        ([key, type]) => type !== true && !entry.fixed?.includes(key),
-      );
-      for (const [key, type] of typed) {
-        const wrong = type === 'string' ? 5000 : '5000';
-        const error = await failure(() => entry.call({ [key]: wrong }));
-        expect(error).toBeInstanceOf(TypeError);
-        const got = type === 'string' ? '5000 (a number)' : '"5000" (a string)';
-        expect((error as Error).message).toBe(
-          `${entry.where}: ${key} must be ${type === 'object' || type === 'array' ? 'an' : 'a'} ${type}, got ${got}`,
-        );
-      }
-    },
-  );
+  it('a key near an option the object already has is another field, not a typo', () => {
+    expect(unknownOptionWarning({ token: 't', tokens: 2 }, 'new Parley()')).toBeUndefined();
+  });
 
+  it('each typo is written once per call, however often the call repeats it', async () => {
+    const warnings = watchWarnings();
+    for (let i = 0; i < 3; i++) await failure(() => client.sessions.list({ timeoutMS: 5 } as never));
+    expect(warnings).toHaveLength(1);
+  });
+
+  it('a production build writes nothing (NODE_ENV=production)', async () => {
+    vi.stubEnv('NODE_ENV', 'production');
+    const warnings = watchWarnings();
+    warnUnknownOptions({ signl: 1 }, 'production()');
+    expect(warnings).toEqual([]);
+  });
+});
+
+describe('a value of the wrong type is an error where the value is used', () => {
   it('a timeoutMs given as a string says so: got "5000" (a string), not 5000', () => {
     expect(() => new Parley({ baseUrl: 'http://x.test', timeoutMs: '5000' as never })).toThrow(
-      new TypeError('new Parley(): timeoutMs must be a number, got "5000" (a string)'),
+      new TypeError(
+        'new Parley(): timeoutMs must be a number of ms from 0 to 2147483647 (the longest timer), got "5000" (a string)',
+      ),
     );
+  });
+
+  it('a logger without the four methods is refused', () => {
+    expect(() => new Parley({ baseUrl: 'http://x.test', logger: 'console' as never })).toThrow(
+      new TypeError(
+        'new Parley(): logger must be an object with the methods debug, info, warn and error, got "console" (a string)',
+      ),
+    );
+  });
+
+  it('a tool whose run is not a function is an invalid definition', () => {
+    expect(() => defineTool({ ...tool, run: 'fetch' as never })).toThrow(/✖ run must be a function/);
   });
 
   it.each([
@@ -221,8 +205,9 @@ describe('a mistake in an options object is named at once', () => {
         [42, '42 (a number)'],
         [undefined, 'undefined'],
       ] as const) {
-        const error = await failure(() => call(id));
-        expect(error).toEqual(new TypeError(`${where}: ${name} must be a string, got ${got}`));
+        expect(await failure(() => call(id))).toEqual(
+          new TypeError(`${where}: ${name} must be a string, got ${got}`),
+        );
       }
       expect(await failure(() => call(''))).toEqual(
         new TypeError(`${where}: ${name} must be a non-empty string, got "" (a string)`),

@@ -1,4 +1,4 @@
-import { checkOptions } from '@parley/protocol/option-check';
+import { checkOptions } from '../utils/check-options.js';
 import { DEMO_USER, type ReferenceServer } from '../create-reference-server.js';
 import { assertNoViolations, ProxyViolationsError } from '../proxy/proxy-violations-error.js';
 import { type Running, startOwnServer } from './own-server.js';

@@ -1,10 +1,10 @@
-import type { OptionKeys } from '@parley/protocol/option-check';
 import type { ReferenceServer, ReferenceServerOptions } from '../create-reference-server.js';
 import type { Script } from '../model/scripted-model.js';
 import { SERVER_OPTION_KEYS } from '../reference-server-options.js';
 import type { QueuedFault } from '../testing/fault-queue.js';
 import type { JournalEntry, JournalFilter } from '../testing/journal.js';
 import type { SessionSnapshot } from '../testing/session-snapshot.js';
+import type { OptionKeys } from '../utils/check-options.js';
 import type { CassetteUse } from './vitest-cassette.js';
 
 /** What a client factory gets: where the server is and whose token to send. */

@@ -1,6 +1,5 @@
 import type { AddressInfo } from 'node:net';
 import type { HttpBindings } from '@hono/node-server';
-import { checkOptions, type OptionKeys } from '@parley/protocol/option-check';
 import {
   createReferenceServer,
   type ReferenceServer,
@@ -9,6 +8,7 @@ import {
 import { attachConnection } from '../http/connection.js';
 import { writableHead } from '../http/text-response.js';
 import { SERVER_OPTION_KEYS } from '../reference-server-options.js';
+import { checkOptions, type OptionKeys } from '../utils/check-options.js';
 import { answerClientError } from './client-error.js';
 import { needsLatin1Head, writeLatin1HeadStream } from './latin1-head-stream.js';
 import { NodeConnection } from './node-connection.js';

@@ -1,5 +1,4 @@
 import { fileURLToPath } from 'node:url';
-import { checkOptions, type OptionKeys, wrongValue } from '@parley/protocol/option-check';
 import { REPLAY_OPTION_KEYS } from '../cassette/cassette-config.js';
 import type { CassetteExpiry } from '../cassette/cassette-expiry.js';
 import { expiryVerdict } from '../cassette/cassette-expiry.js';
@@ -10,6 +9,7 @@ import { REDACTION_KEYS } from '../cassette/cassette-redaction.js';
 import type { ReplayOptions } from '../cassette/replay-model.js';
 import type { ReferenceServerOptions } from '../reference-server-options.js';
 import { systemClock } from '../time/system-clock.js';
+import { checkOptions, type OptionKeys, wrongValue } from '../utils/check-options.js';
 
 /** A cassette for the tests of a file: replayed as the model, or recorded through the upstream. */
 export interface CassetteUse extends ReplayOptions, CassetteExpiry {

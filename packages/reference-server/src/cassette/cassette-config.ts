@@ -1,4 +1,4 @@
-import type { OptionKeys } from '@parley/protocol/option-check';
+import type { OptionKeys } from '../utils/check-options.js';
 import type { CassetteExpiry } from './cassette-expiry.js';
 import type { Cassette } from './cassette-format.js';
 import type { CassetteRecorderOptions } from './cassette-recorder.js';

@@ -1,4 +1,5 @@
 import { readFileSync, statSync } from 'node:fs';
+import { checkOptions } from '../utils/check-options.js';
 import { expiryReason, parseDuration } from './cassette-expiry.js';
 import {
   CASSETTE_VERSIONS_READ,
@@ -75,6 +76,11 @@ export interface CassetteLintResult {
  * `per: 'test'`, and its age.
  */
 export function lintCassetteFile(file: string, options: CassetteLintOptions = {}): CassetteLintResult {
+  checkOptions(
+    options,
+    { maxBytes: 'number', expiresIn: 'string', per: 'string', now: 'number' },
+    'lintCassetteFile()',
+  );
   const maxBytes = options.maxBytes ?? DEFAULT_LINT_MAX_BYTES;
   const findings: LintFinding[] = [];
   const add = (rule: LintRule, message: string, path?: string) =>

@@ -1,7 +1,7 @@
-import { checkOptions, type OptionKeys } from '@parley/protocol/option-check';
 import type { ProxyExchange, ProxyObserver } from '../proxy/proxy-exchange.js';
 import type { Clock } from '../time/clock.js';
 import { systemClock } from '../time/system-clock.js';
+import { checkOptions, type OptionKeys } from '../utils/check-options.js';
 import { buildCassette } from './cassette-builder.js';
 import { writeCassetteFile } from './cassette-file.js';
 import type { Cassette } from './cassette-format.js';

@@ -1,4 +1,4 @@
-import type { OptionKeys } from '@parley/protocol/option-check';
+import type { OptionKeys } from '../utils/check-options.js';
 import { setOwn } from '../utils/set-own.js';
 import type { Cassette } from './cassette-format.js';
 

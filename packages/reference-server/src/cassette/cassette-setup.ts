@@ -1,7 +1,7 @@
-import { checkOptions } from '@parley/protocol/option-check';
 import type { Model, ModelEvent } from '../model/model.js';
 import type { ProxyObserver } from '../proxy/proxy-exchange.js';
 import type { Clock } from '../time/clock.js';
+import { checkOptions, oneOf } from '../utils/check-options.js';
 import { testIdWithoutAttempt } from '../utils/test-id.js';
 import type { CassetteAdditions } from './cassette-additions.js';
 import {
@@ -11,13 +11,13 @@ import {
   type RecordConfig,
   type ReplayConfig,
 } from './cassette-config.js';
-import { expiryVerdict } from './cassette-expiry.js';
-import { loadCassette, updateCassetteFile } from './cassette-file.js';
+import { updateCassetteFile } from './cassette-file.js';
 import type { Cassette } from './cassette-format.js';
 import { REDACTION_KEYS } from './cassette-redaction.js';
 import { mismatchFix } from './mismatch-fix.js';
 import { recordingControl } from './record-source.js';
 import type { ReplaySource } from './replay-model.js';
+import { replayPlan } from './replay-plan.js';
 import { replayTiming } from './replay-timing.js';
 import { describeUnused, ReplayUsage } from './replay-usage.js';
 
@@ -83,11 +83,16 @@ export function setUpCassette(options: CassetteOptions, deps: CassetteDeps): Cas
     throw new Error('createReferenceServer: pass either `record` or `replay`, not both');
   }
   if (options.replay !== undefined) {
+    // A path, a loaded cassette (it has `format`), or the settings object.
+    const replay = options.replay;
     const config =
-      typeof options.replay === 'object' && 'cassette' in options.replay
-        ? options.replay
-        : { cassette: options.replay };
-    checkOptions(config, REPLAY_CONFIG_KEYS, 'createReferenceServer({ replay })');
+      typeof replay === 'object' && replay !== null && !('format' in replay)
+        ? (replay as ReplayConfig)
+        : { cassette: replay };
+    const where = 'createReferenceServer({ replay })';
+    checkOptions(config, REPLAY_CONFIG_KEYS, where, { file: 'cassette', path: 'cassette' });
+    if (config.cassette === undefined)
+      throw new TypeError(`${where}: cassette is required (a path or a cassette)`);
     if (typeof config.recordMissing === 'object') {
       checkOptions(
         config.recordMissing,
@@ -111,53 +116,6 @@ export function setUpCassette(options: CassetteOptions, deps: CassetteDeps): Cas
     return recording(config, options, deps);
   }
   return NONE;
-}
-
-/** Checks a replay's settings and reads its cassette; the file to record again when it expired under `'record'`. */
-function replayPlan(
-  config: ReplayConfig,
-  hasUpstream: boolean,
-  deps: CassetteDeps,
-): { cassette: Cassette } | { rerecord: string } {
-  const { cassette, onMismatch, recordMissing, per, expiryStrategy } = config;
-  const name = config.name ?? (typeof cassette === 'string' ? cassette : 'given in code');
-  oneOf('onMismatch', onMismatch, ['error', 'stand-in', 'upstream']);
-  oneOf('per', per, ['file', 'test']);
-  if (per === 'test' && (config.match?.sessions ?? 'order') !== 'order') {
-    throw new TypeError(
-      `replay of ${name}: per: 'test' finds sessions by test and order, so match.sessions does not apply`,
-    );
-  }
-  const needsUpstream =
-    onMismatch === 'upstream' ? "onMismatch: 'upstream'" : recordMissing ? 'recordMissing' : undefined;
-  if (hasUpstream && needsUpstream === undefined && expiryStrategy !== 'record') {
-    throw new Error(
-      'createReferenceServer: pass either `upstream` or `replay`: both would answer /v1. With `replay`, ' +
-        "`upstream` answers only what the cassette lacks: onMismatch: 'upstream' or recordMissing",
-    );
-  }
-  if (needsUpstream !== undefined && !hasUpstream) {
-    throw new TypeError(
-      `replay of ${name}: ${needsUpstream} needs upstream: { url } (the deployment that answers what the cassette lacks)`,
-    );
-  }
-  if (recordMissing && typeof cassette !== 'string') {
-    throw new TypeError(
-      'replay: recordMissing writes to the cassette file, so give its path, not a parsed cassette',
-    );
-  }
-  const loaded = loadCassette(config);
-  if (config.expiresIn === undefined && expiryStrategy === undefined) return { cassette: loaded };
-  // A cassette record-missing starts (no file yet) has nothing to expire.
-  if (recordMissing && loaded.sessions.length === 0) return { cassette: loaded };
-  const verdict = expiryVerdict(loaded, name, config, deps.clock.now(), deps.warn);
-  if (verdict === 'replay') return { cassette: loaded };
-  if (typeof cassette !== 'string' || !hasUpstream) {
-    throw new TypeError(
-      `${name} expired and expiryStrategy: 'record' records it again: that needs its file path and upstream: { url }`,
-    );
-  }
-  return { rerecord: cassette };
 }
 
 function replaying(
@@ -294,10 +252,4 @@ function recording(config: RecordConfig, options: CassetteOptions, deps: Cassett
     control,
     close: async () => {},
   };
-}
-
-function oneOf(name: string, value: unknown, values: readonly string[]): void {
-  if (value !== undefined && !values.includes(value as string)) {
-    throw new TypeError(`${name} ${JSON.stringify(value)} is not one of ${values.join(', ')}`);
-  }
 }

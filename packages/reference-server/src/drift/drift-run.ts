@@ -3,6 +3,7 @@ import type { Cassette, CassetteSession } from '../cassette/cassette-format.js';
 import { parseCassette } from '../cassette/cassette-format.js';
 import { createReferenceServer, DEMO_USER } from '../create-reference-server.js';
 import type { UpstreamOptions } from '../proxy/upstream-options.js';
+import { checkOptions, wrongValue } from '../utils/check-options.js';
 import { maskUrlPasswords } from '../utils/url-password.js';
 import { compareTurn, type LiveTurn } from './drift-compare.js';
 import {
@@ -33,8 +34,6 @@ export interface DriftOptions {
   textSimilarity?: number;
 }
 
-const OPTION_KEYS: ReadonlySet<string> = new Set(['cassette', 'upstream', 'ignore', 'textSimilarity']);
-
 /**
  * Plays each recorded conversation's user turns and tool results against the live deployment,
  * through the checking proxy, and reports per turn what the deployment answers differently: stop
@@ -49,9 +48,23 @@ const OPTION_KEYS: ReadonlySet<string> = new Set(['cassette', 'upstream', 'ignor
  * if (report.drifts > 0) console.log(formatDriftReport(report));
  */
 export async function driftReport(options: DriftOptions): Promise<DriftReport> {
-  for (const key of Object.keys(options)) {
-    if (!OPTION_KEYS.has(key)) throw new TypeError(`driftReport: unknown option ${JSON.stringify(key)}`);
+  checkOptions(
+    options,
+    { cassette: true, upstream: true, ignore: 'array', textSimilarity: 'number' },
+    'driftReport()',
+  );
+  if (options.cassette === undefined) {
+    throw new TypeError('driftReport(): cassette is required: a cassette file or a loaded cassette');
   }
+  if (typeof options.upstream !== 'object' || options.upstream === null) {
+    const example = typeof options.upstream === 'string' ? JSON.stringify(options.upstream) : "'https://...'";
+    throw wrongValue('driftReport()', 'upstream', `an object such as { url: ${example} }`, options.upstream);
+  }
+  checkOptions(
+    options.upstream,
+    { url: 'string', token: 'string', timeoutMs: 'number', fetch: 'function', log: true },
+    'driftReport({ upstream })',
+  );
   const ignore = new Set(options.ignore ?? []);
   for (const kind of ignore) {
     if (!DRIFT_KINDS.includes(kind)) {

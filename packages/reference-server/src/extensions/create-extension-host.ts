@@ -1,10 +1,10 @@
 import type { ContentBlock, Customizations, RagConfig } from '@parley/protocol';
-import { checkOptions, type OptionKeys } from '@parley/protocol/option-check';
 import type { ExtensionHost, SessionInfo } from '../conversation/extension-host.js';
 import type { ServerTool } from '../conversation/server-tool.js';
 import { HttpError } from '../http-error.js';
 import type { Clock } from '../time/clock.js';
 import { systemClock } from '../time/system-clock.js';
+import { checkOptions, type OptionKeys } from '../utils/check-options.js';
 import { builtInCatalogue, type Catalogue, type ExtensionAgent, type ModelDefinition } from './catalogue.js';
 import { erpProvider } from './mcp/erp-provider.js';
 import { Gateway } from './mcp/gateway.js';

@@ -1,51 +1,27 @@
+import { checkScript } from './check-script.js';
 import { lastUserMessage, textOf, toolResultsOf } from './conversation.js';
 import { type Model, ModelError, type ModelEvent, type ModelRequest } from './model.js';
 import { pacedLazily } from './paced-lazily.js';
+import type {
+  Script,
+  ScriptedReply,
+  ScriptedTurn,
+  ScriptRule,
+  ScriptRules,
+  TextMatcher,
+} from './script-types.js';
 import { standInModel } from './stand-in-model.js';
-import { type ScriptedTurn, turnToEvents } from './turn.js';
+import { turnToEvents } from './turn.js';
 
-/** What a script function may return for one request. */
-export type ScriptedReply = ScriptedTurn | ModelEvent[] | AsyncIterable<ModelEvent>;
-/** A script as code: decide each assistant message from the request. */
-export type ScriptFunction = (request: ModelRequest) => ScriptedReply | Promise<ScriptedReply>;
-
-/** A text matcher: a substring, a RegExp, or a regex as JSON (`{ "regex": "^hi", "flags": "i" }`). */
-export type TextMatcher = string | RegExp | { regex: string; flags?: string };
-
-/** Conditions on the conversation; every condition given must hold. `{}` matches every request. */
-export interface TurnMatch {
-  /** The text of the last user message (`""` when it holds tool results) contains this, or matches this regex. */
-  lastUserText?: TextMatcher;
-  /** Whether the last user message holds tool results. */
-  hasToolResult?: boolean;
-  /** Whether one of those tool results is an error (ERROR or ABANDONED calls). */
-  hasToolError?: boolean;
-  /** `request.turn`: how many assistant messages the session had before this one. */
-  turn?: number;
-  /** A partial deep match on the session's customizations (objects may have more keys; arrays match whole). */
-  customizations?: Record<string, unknown>;
-  /** Escape hatch: any predicate on the request. */
-  when?: (request: ModelRequest) => boolean;
-}
-
-/** A scripted rule: the first rule whose `match` holds answers with its `reply`. */
-export interface ScriptRule {
-  /** Shown in the no-match error. */
-  name?: string;
-  match: TurnMatch;
-  reply: ScriptedTurn;
-}
-
-export interface ScriptRules {
-  rules: ScriptRule[];
-  /** No rule matches: `true` (default) fails with `no_script_match`; `false` asks `fallback`. */
-  strict?: boolean;
-  /** The model for unmatched requests when not strict; the stand-in model by default. */
-  fallback?: Model;
-}
-
-/** Everything `scriptedModel` accepts. */
-export type Script = ScriptedTurn[] | ScriptFunction | ScriptRules;
+export type {
+  Script,
+  ScriptedReply,
+  ScriptFunction,
+  ScriptRule,
+  ScriptRules,
+  TextMatcher,
+  TurnMatch,
+} from './script-types.js';
 
 /**
  * A model that plays scripted turns, for tests that want exact assistant messages:
@@ -63,7 +39,8 @@ export type Script = ScriptedTurn[] | ScriptFunction | ScriptRules;
  *   ],
  * });
  */
-export function scriptedModel(script: Script): Model {
+export function scriptedModel(given: Script): Model {
+  const script = checkScript(given);
   if (typeof script === 'function') return (request) => fromReply(script(request), request);
   if (Array.isArray(script)) return listModel(script);
   return rulesModel(script);

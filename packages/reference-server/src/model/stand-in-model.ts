@@ -1,5 +1,5 @@
 import type { Message, ToolResultBlock } from '@parley/protocol';
-import { checkOptions, type OptionKeys } from '@parley/protocol/option-check';
+import { checkOptions, type OptionKeys } from '../utils/check-options.js';
 import { findToolUse, lastUserMessage, lastUserTextMessage, textOf, toolResultsOf } from './conversation.js';
 import { DIRECTIVES, type Directive, parseDirectives, type TurnPlan } from './directives.js';
 import { FirstTime } from './first-time.js';

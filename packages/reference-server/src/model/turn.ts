@@ -1,39 +1,11 @@
 import type { JsonObject, StopReason } from '@parley/protocol';
-import { checkOptions, type OptionKeys } from '@parley/protocol/option-check';
+import { checkTurn } from './check-script.js';
 import { abortStateOf, ModelError, type ModelEvent, type ModelRequest } from './model.js';
 import { countInputTokens, countWords, jsonFragments, newToolUseId, textChunks } from './model-events.js';
 import { pacedLazily } from './paced-lazily.js';
-import type { StreamPace } from './stream-pace-options.js';
+import type { ScriptedToolUse, ScriptedTurn } from './script-types.js';
 
-/** One tool call of a scripted turn. */
-export interface ScriptedToolUse {
-  name: string;
-  input: JsonObject;
-  /** The toolUseId; a fresh `tooluse_...` id when omitted. */
-  id?: string;
-}
-
-/**
- * One assistant message as plain data (so it can be loaded from JSON). Both the stand-in model and
- * the scripted models stream it through {@link turnToEvents}.
- */
-export interface ScriptedTurn {
-  /** The text block, streamed word by word. No text block when omitted or empty. */
-  text?: string;
-  /** tool_use blocks, after the text block. */
-  toolUses?: ScriptedToolUse[];
-  /** Overrides the computed stop reason (`tool_use` with tool uses, `max_tokens` when cut, else `end_turn`). */
-  stopReason?: StopReason;
-  /** Fail with this message: after streaming the text (a mid-stream failure), or before any event without text. */
-  fail?: string;
-  /** Milliseconds of the request's clock to wait between two deltas. */
-  delayMs?: number;
-  /**
-   * How fast this turn streams (time to first event, words per second, seeded jitter); wins over
-   * the session's and the server's pace (`request.pace`).
-   */
-  pace?: StreamPace;
-}
+export type { ScriptedToolUse, ScriptedTurn } from './script-types.js';
 
 /** How {@link turnToEvents} streams a turn. */
 export interface TurnStreamOptions {
@@ -48,24 +20,8 @@ export interface TurnStreamOptions {
 export type TurnExtras = Omit<ScriptedTurn, 'toolUses'>;
 
 /**
- * Every key of {@link TurnExtras}, with its type, checked by the {@link turn} builders: a new field
- * of a scripted turn is one more line here (TypeScript fails until it is).
- */
-export const TURN_EXTRA_KEYS = {
-  text: 'string',
-  stopReason: 'string',
-  fail: 'string',
-  delayMs: 'number',
-  pace: 'object',
-} as const satisfies OptionKeys<TurnExtras>;
-
-function extrasOf<T extends object>(extras: T, where: string): T {
-  checkOptions(extras, TURN_EXTRA_KEYS, where);
-  return extras;
-}
-
-/**
- * Builders for {@link ScriptedTurn}s; they return plain objects.
+ * Builders for {@link ScriptedTurn}s; they return plain objects, checked as a script's turn is
+ * (an InvalidScriptError names a bad field at once: `turn.text(42)`).
  *
  * @example
  * scriptedModel([
@@ -75,25 +31,16 @@ function extrasOf<T extends object>(extras: T, where: string): T {
  */
 export const turn = {
   /** Answer with text. */
-  text: (text: string, extras: Omit<TurnExtras, 'text'> = {}): ScriptedTurn => ({
-    ...extrasOf(extras, 'turn.text()'),
-    text,
-  }),
+  text: (text: string, extras: Omit<TurnExtras, 'text'> = {}): ScriptedTurn => checkTurn({ ...extras, text }),
   /** Call one tool (`extras.text` comes first in the message). */
-  toolUse: (name: string, input: JsonObject = {}, extras: TurnExtras = {}): ScriptedTurn => ({
-    ...extrasOf(extras, 'turn.toolUse()'),
-    toolUses: [{ name, input }],
-  }),
+  toolUse: (name: string, input: JsonObject = {}, extras: TurnExtras = {}): ScriptedTurn =>
+    checkTurn({ ...extras, toolUses: [{ name, input }] }),
   /** Call several tools in one message. */
-  toolUses: (toolUses: ScriptedToolUse[], extras: TurnExtras = {}): ScriptedTurn => ({
-    ...extrasOf(extras, 'turn.toolUses()'),
-    toolUses,
-  }),
+  toolUses: (toolUses: ScriptedToolUse[], extras: TurnExtras = {}): ScriptedTurn =>
+    checkTurn({ ...extras, toolUses }),
   /** Fail with a ModelError (after streaming `extras.text`, if any). */
-  fail: (message: string, extras: Omit<TurnExtras, 'fail'> = {}): ScriptedTurn => ({
-    ...extrasOf(extras, 'turn.fail()'),
-    fail: message,
-  }),
+  fail: (message: string, extras: Omit<TurnExtras, 'fail'> = {}): ScriptedTurn =>
+    checkTurn({ ...extras, fail: message }),
 };
 
 /**

@@ -1,6 +1,6 @@
-import type { OptionKeys } from '@parley/protocol/option-check';
 import type { User } from '../http/token-auth.js';
 import type { Clock } from '../time/clock.js';
+import type { OptionKeys } from '../utils/check-options.js';
 import type { ProxyObserver } from './proxy-exchange.js';
 
 /** Default of {@link UpstreamOptions.maxCheckedBodyBytes}: 8 MiB. */

@@ -1,4 +1,4 @@
-import { checkOptions, type OptionKeys } from '@parley/protocol/option-check';
+import { checkOptions, type OptionKeys } from '../utils/check-options.js';
 import { type ChaosOptions, chaosMatches, resolveChaos } from './chaos-options.js';
 import { type Fault, validateFault } from './fault.js';
 import { matchesPath, type PathPattern } from './path-pattern.js';

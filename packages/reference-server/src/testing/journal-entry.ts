@@ -1,5 +1,5 @@
-import type { OptionKeys } from '@parley/protocol/option-check';
 import type { ProtocolViolation } from '../http/protocol-violation.js';
+import type { OptionKeys } from '../utils/check-options.js';
 import type { EventTime } from './event-timeline.js';
 import type { Fault } from './fault.js';
 import type { PathPattern } from './path-pattern.js';

@@ -1,6 +1,6 @@
-import { checkOptions } from '@parley/protocol/option-check';
 import type { Clock } from '../time/clock.js';
 import { systemClock } from '../time/system-clock.js';
+import { checkOptions } from '../utils/check-options.js';
 import { JOURNAL_FILTER_KEYS, type JournalEntry, type JournalFilter } from './journal-entry.js';
 import { JournalRecord, type RecordContext } from './journal-record.js';
 import { matchesPath } from './path-pattern.js';

@@ -1,4 +1,4 @@
-import { checkOptions } from '@parley/protocol/option-check';
+import { checkOptions } from '../utils/check-options.js';
 import type { Model } from '../model/model.js';
 import type { Script } from '../model/scripted-model.js';
 import type { FaultQueue } from './fault-queue.js';

@@ -1,8 +1,16 @@
-// The edit distance is the options check's (@parley/protocol/option-check, dependency-free): one
-// copy for the SDK and the server.
-import { editDistance } from '@parley/protocol/option-check';
-
-export { editDistance };
+/** Levenshtein distance between `a` and `b` (insertions, deletions, substitutions), one row kept. */
+export function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const substitution = (previous[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1);
+      current[j] = Math.min(substitution, (previous[j] as number) + 1, (current[j - 1] as number) + 1);
+    }
+    previous = current;
+  }
+  return previous[b.length] as number;
+}
 
 /**
  * The known name nearest to `name` (case ignored), if it is close enough to be a slip: at most one

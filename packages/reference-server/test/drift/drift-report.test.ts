@@ -10,7 +10,7 @@ import {
   turn,
 } from '@parley/reference-server';
 import { runCli, startServer } from '@parley/reference-server/node';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { writeCassetteFile } from '../../src/cassette/cassette-file.js';
 import { DriftUpstreamError, driftReport } from '../../src/drift/drift-run.js';
 import {
@@ -152,13 +152,16 @@ describe('drift report', () => {
     await expect(failing).rejects.toThrow(/POST \/v1\/sessions answered 502 upstream_unreachable/);
   });
 
-  it('unknown options and kinds are TypeErrors naming them', async () => {
+  it('a typo of an option is named in a warning; an unknown kind is a TypeError naming it', async () => {
     const cassette = await recorded();
     const upstream = deployment(UPSTREAM_SCRIPT);
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     // @ts-expect-error: not an option
-    await expect(driftReport({ cassette, upstream, ignores: ['text'] })).rejects.toThrow(
-      /unknown option "ignores"/,
-    );
+    await driftReport({ cassette, upstream, ignores: ['text'] });
+    expect(warn.mock.calls).toEqual([
+      ['[parley] Unknown option "ignores" for driftReport(); did you mean "ignore"?'],
+    ]);
+    warn.mockRestore();
     // @ts-expect-error: not a kind
     await expect(driftReport({ cassette, upstream, ignore: ['words'] })).rejects.toThrow(
       /"words" is not a kind of drift/,

@@ -9,15 +9,15 @@ import {
 } from '../errors/index.js';
 import { linkedSignal } from '../internal/linked-signal.js';
 import { loadOnce } from '../internal/load-once.js';
-import { type OptionKeys, wrongValue } from '../internal/option-check.js';
 import { raceSignal } from '../internal/race-signal.js';
 import { MAX_TIMER_MS } from '../internal/timer-delay.js';
+import { wrongValue } from '../internal/wrong-value.js';
 import { activeContext } from '../tracing/active-context.js';
 import type { ContextLike, TracerOption } from '../tracing/tracer-like.js';
 import { APIPromise, type WithResponse } from './api-promise.js';
 import { baseUrlHint, connectionFailureMessage, systemErrorCode } from './connection-failure.js';
 import { Exchange, type ExchangeHost } from './exchange.js';
-import { type Logger, type LogLevel, levelLogger, redactedHeaders } from './log-level.js';
+import { checkLogger, type Logger, type LogLevel, levelLogger, redactedHeaders } from './log-level.js';
 import type { FetchLike, RequestSpec } from './request-spec.js';
 import { validate, where } from './validate-response.js';
 
@@ -43,18 +43,6 @@ export interface RequestOptions {
    */
   traceContext?: ContextLike | undefined;
 }
-
-/**
- * Every key of {@link RequestOptions}, with its type, for `checkOptions` in each resource method: a
- * new request option is one more line here (TypeScript fails until it is).
- */
-export const REQUEST_OPTION_KEYS = {
-  signal: 'object',
-  timeoutMs: 'number',
-  headers: 'object',
-  maxRetries: 'number',
-  traceContext: 'object',
-} as const satisfies OptionKeys<RequestOptions>;
 
 /**
  * Resolved client configuration the transport runs on.
@@ -104,6 +92,7 @@ export class HttpClient {
 
   constructor(config: HttpClientConfig) {
     checkTimeout(config.timeoutMs, 'new Parley()');
+    checkLogger(config.logger);
     this.#config = config;
     this.#base = config.baseUrl.replace(/\/+$/, '');
     const log = levelLogger(config.logger ?? console, config.logLevel);

@@ -1,3 +1,5 @@
+import { wrongValue } from '../internal/wrong-value.js';
+
 /** Where the SDK logs: any object with console's four methods. */
 export type Logger = Pick<Console, 'debug' | 'info' | 'warn' | 'error'>;
 
@@ -6,6 +8,20 @@ export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'off';
 
 /** The environment variable read when `logLevel` is not given. */
 export const LOG_LEVEL_ENV = 'PARLEY_LOG';
+
+/** A logger is anything (an object, a function) that has console's four methods: else a TypeError. */
+export function checkLogger(logger: unknown): void {
+  if (logger === undefined) return;
+  const methods = ['debug', 'info', 'warn', 'error'] as const;
+  if (methods.every((name) => typeof (logger as Record<string, unknown> | null)?.[name] === 'function'))
+    return;
+  throw wrongValue(
+    'new Parley()',
+    'logger',
+    'an object with the methods debug, info, warn and error',
+    logger,
+  );
+}
 
 const RANK: Record<LogLevel, number> = { debug: 0, info: 1, warn: 2, error: 3, off: 4 };
 

@@ -9,14 +9,20 @@ export function callbackError(where: string, callback: string, thrown: unknown):
 /**
  * Keeps the first failure of the callbacks it guards. A guarded callback never throws (nor
  * rejects) into the code that calls it, so a tool call it observes still runs to its report; the
- * owner throws the failure once its calls are settled ({@link throwIfFailed}).
+ * owner throws the failure once its calls are settled ({@link throwIfFailed}). A failure the owner
+ * can no longer throw (one after the first, or one after the owner ended, {@link end}: a promise
+ * a callback returned rejects once the loop has moved on) is reported with `report`,
+ * `console.error` by default: never dropped, never an unhandled rejection.
  */
 export class CallbackFailures {
   readonly #where: string;
+  readonly #report: (error: ParleyError) => void;
   #first: ParleyError | undefined;
+  #ended = false;
 
-  constructor(where: string) {
+  constructor(where: string, report: (error: ParleyError) => void = (error) => console.error(error)) {
     this.#where = where;
+    this.#report = report;
   }
 
   /**
@@ -43,12 +49,26 @@ export class CallbackFailures {
 
   /** Keeps `thrown` as `name`'s failure, unless one came first. */
   record(name: string, thrown: unknown): void {
-    this.#first ??= callbackError(this.#where, name, thrown);
+    const error = callbackError(this.#where, name, thrown);
+    if (!this.#ended && !this.#first) {
+      this.#first = error;
+      return;
+    }
+    try {
+      this.#report(error);
+    } catch {
+      // A report that fails loses its line, as every log line of the SDK.
+    }
   }
 
   /** Throws the first failure kept, if any. */
   throwIfFailed(): void {
     if (this.#first) throw this.#first;
+  }
+
+  /** The owner is done: a failure from now on is reported, not kept. */
+  end(): void {
+    this.#ended = true;
   }
 }
 

@@ -1,4 +1,4 @@
-import { checkId } from './option-check.js';
+import { checkId } from './wrong-value.js';
 
 /**
  * Encodes an id for use as one path segment. Anything but a non-empty string is a programming error,

@@ -1,5 +1,3 @@
-import type { OptionKeys } from '../internal/option-check.js';
-
 /**
  * What a recovery attempt did, after reading the session: `use`: the reply had completed on the
  * server (only its end was lost) and is taken from the session; `resume`: the user's turn is
@@ -52,14 +50,3 @@ export interface RecoverOptions {
    */
   lastIndex?: number | undefined;
 }
-
-/**
- * Every key of {@link RecoverOptions}, with its type (checked by the methods that take `recover`):
- * a new recovery option is one more line here (TypeScript fails until it is).
- */
-export const RECOVER_OPTION_KEYS = {
-  maxAttempts: 'number',
-  backoff: 'function',
-  onAttempt: 'function',
-  lastIndex: 'number',
-} as const satisfies OptionKeys<RecoverOptions>;

@@ -1,11 +1,12 @@
 import { APIPromise } from '../core/api-promise.js';
-import { type HttpClient, REQUEST_OPTION_KEYS, type RequestOptions } from '../core/http-client.js';
+import type { HttpClient, RequestOptions } from '../core/http-client.js';
 import { ExportMessagesShape, MessageReplyShape, RewindShape } from '../core/response-shapes.js';
 import { backoffMs } from '../core/retry-policy.js';
 import { loadOnce } from '../internal/load-once.js';
-import { checkId, checkOptions, type OptionKeys } from '../internal/option-check.js';
 import { pathSegment } from '../internal/path.js';
-import { RECOVER_OPTION_KEYS, type RecoverOptions } from '../recovery/recover-options.js';
+import { warnUnknownOptions } from '../internal/unknown-options.js';
+import { checkId } from '../internal/wrong-value.js';
+import type { RecoverOptions } from '../recovery/recover-options.js';
 import type { RecoveryClient } from '../recovery/recovery-call.js';
 import type { StreamTimeouts } from '../streaming/body-reader.js';
 import { MessageStream } from '../streaming/message-stream.js';
@@ -49,30 +50,6 @@ export interface StreamRequestOptions<M extends ToolInputMap = AnyToolInputs> ex
   partialInput?: PartialInput<M>;
 }
 
-// Every option of `send` and `stream`, with its type (see `checkOptions`): a new option of
-// `SendRequestOptions` or `StreamRequestOptions` is one more line here (TypeScript fails until it is).
-export const SEND_OPTION_KEYS = {
-  ...REQUEST_OPTION_KEYS,
-  recover: true,
-} as const satisfies OptionKeys<SendRequestOptions>;
-export const STREAM_OPTION_KEYS = {
-  ...SEND_OPTION_KEYS,
-  firstEventTimeoutMs: 'number',
-  idleTimeoutMs: 'number',
-  partialInput: 'object',
-} as const satisfies OptionKeys<StreamRequestOptions>;
-export const EXPORT_PARAM_KEYS = {
-  includeDeleted: 'boolean',
-} as const satisfies OptionKeys<ExportMessagesParams>;
-
-/** The options of a call that sends the user's turn, checked before anything is sent. */
-function checkSend(where: string, sessionId: string, options: SendRequestOptions | undefined, keys: object) {
-  checkId(sessionId, where, 'sessionId');
-  checkOptions(options, keys as typeof SEND_OPTION_KEYS, where);
-  const recover = options?.recover;
-  if (typeof recover === 'object') checkOptions(recover, RECOVER_OPTION_KEYS, `${where} recover`);
-}
-
 // The recovery of the `recover` option, loaded with the first call that asks for it.
 const loadRecoveringSend = loadOnce(() => import('../recovery/recovering-send.js'));
 const loadStreamRecovery = loadOnce(() => import('../recovery/stream-recovery.js'));
@@ -111,7 +88,8 @@ export class Messages {
    * ```
    */
   send(sessionId: string, body: SendMessageParams, options?: SendRequestOptions): APIPromise<MessageReply> {
-    checkSend('messages.send()', sessionId, options, SEND_OPTION_KEYS);
+    checkId(sessionId, 'messages.send()', 'sessionId');
+    warnUnknownOptions(options, 'messages.send()');
     if (options?.recover) {
       // `recover` is taken off here, once: the recovery sends and reads with the rest.
       const { recover, ...requestOptions } = options;
@@ -151,7 +129,8 @@ export class Messages {
     body: SendMessageParams,
     options: StreamRequestOptions<M> = {},
   ): MessageStream<M> {
-    checkSend('messages.stream()', sessionId, options, STREAM_OPTION_KEYS);
+    checkId(sessionId, 'messages.stream()', 'sessionId');
+    warnUnknownOptions(options, 'messages.stream()');
     const { firstEventTimeoutMs, idleTimeoutMs, partialInput, recover, traceContext, ...requestOptions } =
       options;
     const tracer = this.#http.tracer;
@@ -204,8 +183,8 @@ export class Messages {
     params: ExportMessagesParams = {},
     options?: RequestOptions,
   ): APIPromise<Message[]> {
-    checkOptions(params, EXPORT_PARAM_KEYS, 'messages.export() params');
-    checkOptions(options, REQUEST_OPTION_KEYS, 'messages.export()');
+    warnUnknownOptions(params, 'messages.export() params');
+    warnUnknownOptions(options, 'messages.export()');
     return this.#http
       .request<ExportMessagesResponse>(
         {
@@ -233,7 +212,7 @@ export class Messages {
    * ```
    */
   rewind(sessionId: string, index: number, options?: RequestOptions): APIPromise<RewindResponse> {
-    checkOptions(options, REQUEST_OPTION_KEYS, 'messages.rewind()');
+    warnUnknownOptions(options, 'messages.rewind()');
     return this.#http.request<RewindResponse>(
       {
         method: 'POST',

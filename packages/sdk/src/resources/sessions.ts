@@ -1,8 +1,9 @@
 import type { APIPromise } from '../core/api-promise.js';
-import { type HttpClient, REQUEST_OPTION_KEYS, type RequestOptions } from '../core/http-client.js';
+import type { HttpClient, RequestOptions } from '../core/http-client.js';
 import { CreateSessionShape, ListSessionsShape } from '../core/response-shapes.js';
-import { checkOptions, type OptionKeys } from '../internal/option-check.js';
 import { pathSegment } from '../internal/path.js';
+import { warnUnknownOptions } from '../internal/unknown-options.js';
+import { wrongValue } from '../internal/wrong-value.js';
 import type { AnyTool } from '../tools/define/define-tool.js';
 import { type DeclaredTools, SessionTools, withTools } from '../tools/loop/session-tools.js';
 import type { Customizations, ListSessionsResponse, SessionSummary } from '../wire/index.js';
@@ -16,13 +17,6 @@ export interface CreateSessionParams {
    */
   tools?: readonly AnyTool[];
 }
-
-// The fields of `create`'s body the client reads itself (the service checks `customizations`): a
-// new field of `CreateSessionParams` is one more line here (TypeScript fails until it is).
-export const CREATE_SESSION_KEYS = {
-  customizations: 'object',
-  tools: 'array',
-} as const satisfies OptionKeys<CreateSessionParams>;
 
 /** `client.sessions`: create, list and delete conversation sessions. */
 export class Sessions {
@@ -46,9 +40,10 @@ export class Sessions {
    * ```
    */
   create(body: CreateSessionParams = {}, options?: RequestOptions): APIPromise<{ sessionId: string }> {
-    checkOptions(body, CREATE_SESSION_KEYS, 'sessions.create() body');
-    checkOptions(options, REQUEST_OPTION_KEYS, 'sessions.create()');
+    warnUnknownOptions(body, 'sessions.create() body');
+    warnUnknownOptions(options, 'sessions.create()');
     const { tools = [], ...rest } = body;
+    if (!Array.isArray(tools)) throw wrongValue('sessions.create()', 'tools', 'an array of tools', tools);
     const customizations = tools.length > 0 ? withTools(rest.customizations, tools) : rest.customizations;
     const wire = customizations === undefined ? rest : { ...rest, customizations };
     return this.#http
@@ -80,7 +75,7 @@ export class Sessions {
    * ```
    */
   list(options?: RequestOptions): APIPromise<SessionSummary[]> {
-    checkOptions(options, REQUEST_OPTION_KEYS, 'sessions.list()');
+    warnUnknownOptions(options, 'sessions.list()');
     return this.#http
       .request<ListSessionsResponse>(
         { method: 'GET', path: 'v1/sessions', idempotent: true, shape: ListSessionsShape },
@@ -99,7 +94,7 @@ export class Sessions {
    */
   delete(sessionId: string, options?: RequestOptions): APIPromise<void> {
     const path = `v1/sessions/${pathSegment(sessionId, 'sessions.delete()', 'sessionId')}`;
-    checkOptions(options, REQUEST_OPTION_KEYS, 'sessions.delete()');
+    warnUnknownOptions(options, 'sessions.delete()');
     this.#tools.forget(sessionId);
     return this.#http.request<void>({ method: 'DELETE', path, idempotent: true }, options);
   }

@@ -1,9 +1,9 @@
 import type { APIPromise } from '../core/api-promise.js';
-import { type HttpClient, REQUEST_OPTION_KEYS, type RequestOptions } from '../core/http-client.js';
+import type { HttpClient, RequestOptions } from '../core/http-client.js';
 import { ToolCallShape } from '../core/response-shapes.js';
 import { loadOnce } from '../internal/load-once.js';
-import { checkOptions } from '../internal/option-check.js';
 import { pathSegment } from '../internal/path.js';
+import { warnUnknownOptions } from '../internal/unknown-options.js';
 import type { AnyTool } from '../tools/define/define-tool.js';
 import type { RunToolOptions } from '../tools/run/run-tool.js';
 import type { ToolRunResult } from '../tools/run/tool-run-result.js';
@@ -143,7 +143,7 @@ export class Tools {
     suffix = '',
   ): string {
     const path = `v1/tools/${kind}/${pathSegment(sessionId, where, 'sessionId')}/${pathSegment(requestId, where, 'requestId')}${suffix}`;
-    checkOptions(options, REQUEST_OPTION_KEYS, where);
+    warnUnknownOptions(options, where);
     return path;
   }
 }

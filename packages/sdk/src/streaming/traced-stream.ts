@@ -16,7 +16,7 @@ const loadStreamSpan = loadOnce(() => import('../tracing/stream-span.js'));
 export function tracedStream(
   tracer: TracerOption,
   sessionId: string,
-  parent: ContextLike,
+  parent: ContextLike | undefined,
   final: boolean,
 ): {
   open<R>(send: () => Promise<R>): Promise<R>;

@@ -1,42 +1,8 @@
+import type { ContextManagerLike } from './active-context.js';
+import { MapContext, ROOT_CONTEXT } from './root-context.js';
 import { validSpanIds } from './span-ids.js';
 import { SPAN_KEY } from './span-key.js';
 import type { ContextLike, SpanLike } from './tracer-like.js';
-
-/** The parts of an OpenTelemetry `ContextManager` the SDK calls. */
-export interface ContextManagerLike {
-  active(): ContextLike;
-  with<T>(context: ContextLike, fn: () => T): T;
-}
-
-/** A context of the SDK's own, for when no context manager is registered (the API's `ROOT_CONTEXT` is one too). */
-class MapContext implements ContextLike {
-  readonly #entries: ReadonlyMap<symbol, unknown>;
-
-  constructor(entries: ReadonlyMap<symbol, unknown>) {
-    this.#entries = entries;
-  }
-
-  /** The entries of `context`, if the SDK made it. */
-  static entriesOf(context: ContextLike): ReadonlyMap<symbol, unknown> | undefined {
-    return context instanceof MapContext ? context.#entries : undefined;
-  }
-
-  getValue(key: symbol): unknown {
-    return this.#entries.get(key);
-  }
-
-  setValue(key: symbol, value: unknown): ContextLike {
-    return new MapContext(new Map(this.#entries).set(key, value));
-  }
-
-  deleteValue(key: symbol): ContextLike {
-    const copy = new Map(this.#entries);
-    copy.delete(key);
-    return new MapContext(copy);
-  }
-}
-
-export const ROOT_CONTEXT: ContextLike = new MapContext(new Map());
 
 /**
  * True for a context of the SDK's own that holds nothing but, at most, a span that records nothing

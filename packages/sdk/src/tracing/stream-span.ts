@@ -1,4 +1,5 @@
 import { endSpan, SPAN_KIND_INTERNAL } from './end-span.js';
+import { ROOT_CONTEXT } from './root-context.js';
 import { contextWithSpan, resolveTracer } from './trace-context.js';
 import type { ContextLike, SpanLike, TracerOption } from './tracer-like.js';
 import { withContext } from './with-context.js';
@@ -66,10 +67,11 @@ export class StreamSpan {
 export function startStreamSpan(
   tracerOption: TracerOption,
   sessionId: string,
-  parent: ContextLike,
+  active: ContextLike | undefined,
 ): StreamSpan | undefined {
   const tracer = resolveTracer(tracerOption);
   if (!tracer) return undefined;
+  const parent = active ?? ROOT_CONTEXT;
   const span = tracer.startSpan(
     'parley.messages.stream',
     { kind: SPAN_KIND_INTERNAL, attributes: { 'parley.session_id': sessionId } },

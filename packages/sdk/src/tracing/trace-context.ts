@@ -1,6 +1,6 @@
 import { registry } from './active-context.js';
 import { guardedTracer } from './guarded-tracer.js';
-import { ROOT_CONTEXT } from './own-context-manager.js';
+import { ROOT_CONTEXT } from './root-context.js';
 import { SPAN_KEY } from './span-key.js';
 import type { ContextLike, SpanLike, TracerLike, TracerOption } from './tracer-like.js';
 

@@ -1,6 +1,7 @@
 import { type BeforeRetryHook, isHTTPError, isTimeoutError, type Options } from 'ky';
 import { APIError, REQUEST_ID_HEADER } from '../errors/index.js';
 import { endSpan, errorType, SPAN_KIND_CLIENT } from './end-span.js';
+import { ROOT_CONTEXT } from './root-context.js';
 import { routeTemplate } from './route-template.js';
 import { validSpanIds } from './span-ids.js';
 import { contextWithSpan, resolveTracer } from './trace-context.js';
@@ -55,9 +56,10 @@ export interface TracedCall {
 export async function traceRequest<R extends { response: Response }>(
   tracerOption: TracerOption,
   call: TracedCall,
-  parent: ContextLike,
+  active: ContextLike | undefined,
   send: () => Promise<R>,
 ): Promise<R> {
+  const parent = active ?? ROOT_CONTEXT;
   const tracer = resolveTracer(tracerOption);
   if (!tracer) return send();
   const template = routeTemplate(call.path);

@@ -1,5 +1,14 @@
-import { contextManager } from './active-context.js';
+import { type ContextManagerLike, own, registry } from './active-context.js';
+import { ownContextManager } from './own-context-manager.js';
 import type { ContextLike } from './tracer-like.js';
+
+/** The registered context manager, else the SDK's own (made on first use). */
+function contextManager(): ContextManagerLike {
+  const registered = registry()?.context;
+  if (registered) return registered;
+  own.manager ??= ownContextManager();
+  return own.manager;
+}
 
 /**
  * Runs `fn` with `context` active (`context.with(context, fn)`), and returns what it returns. A

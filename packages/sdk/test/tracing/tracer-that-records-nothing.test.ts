@@ -5,7 +5,7 @@ import { defineTool, Parley, type TracerOption } from '@parley/sdk';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { z } from 'zod';
 import { activeContext } from '../../src/tracing/active-context.js';
-import { ROOT_CONTEXT } from '../../src/tracing/own-context-manager.js';
+import { ROOT_CONTEXT } from '../../src/tracing/root-context.js';
 import { contextWithSpan } from '../../src/tracing/trace-context.js';
 import { withContext } from '../../src/tracing/with-context.js';
 import { recordSpans } from '../helpers/tracing.js';

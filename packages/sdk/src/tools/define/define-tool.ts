@@ -1,4 +1,4 @@
-import { checkOptions, type OptionKeys } from '../../internal/option-check.js';
+import { warnUnknownOptions } from '../../internal/unknown-options.js';
 import type { ToolDefinition } from '../../wire/index.js';
 import type { ToolContext, ToolMiddleware } from './tool-context.js';
 import { controlProblems } from './tool-controls.js';
@@ -114,27 +114,6 @@ export interface DefineToolOptions<TInput extends ObjectSchema, TOutput extends 
   run(input: SchemaOutput<TInput>, ctx: ToolContext): ToolOutputOf<TOutput> | Promise<ToolOutputOf<TOutput>>;
 }
 
-/**
- * Every key of {@link DefineToolOptions}, checked by `defineTool()` (the values by the definition's
- * own rules below, `run` here): a new field of a tool definition is one more line here (TypeScript
- * fails until it is).
- */
-export const DEFINE_TOOL_OPTION_KEYS = {
-  name: true,
-  description: true,
-  input: true,
-  output: true,
-  needsApproval: true,
-  endsLoop: true,
-  timeoutMs: true,
-  run: 'function',
-  middleware: 'array',
-  exclusive: 'boolean',
-  // A tool spread into a new definition (`defineTool({ ...tool, run })`) brings the `definition`
-  // made from its schemas: accepted, and made again.
-  definition: true,
-} as const satisfies OptionKeys<DefineToolOptions<ObjectSchema, undefined> & Pick<AnyTool, 'definition'>>;
-
 /** The protocol reserves `state` in a tool response (`{ state: "COMPLETE", ...output }`). */
 export const RESERVED_OUTPUT_FIELD = 'state';
 /** Tool names: 1 to 64 letters, digits, `_` or `-` (the protocol's `TOOL_NAME_PATTERN`). */
@@ -162,7 +141,7 @@ const MAX_DESCRIPTION_LENGTH = 4096;
 export function defineTool<TInput extends ObjectSchema, TOutput extends ObjectSchema | undefined = undefined>(
   options: DefineToolOptions<TInput, TOutput>,
 ): Tool<TInput, TOutput> {
-  checkOptions(options, DEFINE_TOOL_OPTION_KEYS, `defineTool(${JSON.stringify(options?.name)})`);
+  warnUnknownOptions(options, 'defineTool()');
   const { name, description, input, run, needsApproval, endsLoop, timeoutMs, middleware, exclusive } =
     options;
   const output = options.output as TOutput;
@@ -177,6 +156,7 @@ export function defineTool<TInput extends ObjectSchema, TOutput extends ObjectSc
   ) {
     problems.push(`✖ the description must be 1 to ${MAX_DESCRIPTION_LENGTH} characters\n  → at description`);
   }
+  if (typeof run !== 'function') problems.push('✖ run must be a function (input, ctx) => output\n  → at run');
   problems.push(...controlProblems(needsApproval, endsLoop, timeoutMs, middleware, exclusive));
   if (problems.length > 0) {
     throw new TypeError(`defineTool("${name}"): invalid tool definition:\n${problems.join('\n')}`);

@@ -1,5 +1,5 @@
-import { describeValue } from '../../internal/option-check.js';
 import { MAX_TIMER_MS } from '../../internal/timer-delay.js';
+import { describeValue } from '../../internal/wrong-value.js';
 
 /**
  * The loop controls' rules (approval, stop, time limit, middleware, running alone), as issues like

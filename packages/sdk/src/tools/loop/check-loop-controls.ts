@@ -1,5 +1,5 @@
-import { describeValue } from '../../internal/option-check.js';
 import { isTimerDelay, MAX_TIMER_MS } from '../../internal/timer-delay.js';
+import { describeValue } from '../../internal/wrong-value.js';
 import type { AnyTool } from '../define/define-tool.js';
 import { approverMissing } from '../run/call-controls.js';
 import type { RunToolLoopOptions } from './tool-loop-options.js';

@@ -1,15 +1,8 @@
-import { DEFAULT_MAX_STEPS, DEFAULT_TOOL_CONCURRENCY } from '../../defaults.js';
-import { ToolNotDeclaredError } from '../../errors/index.js';
 import { loadOnce } from '../../internal/load-once.js';
-import { checkId, checkOptions, describeValue } from '../../internal/option-check.js';
-import { RECOVER_OPTION_KEYS } from '../../recovery/recover-options.js';
+import { warnUnknownOptions } from '../../internal/unknown-options.js';
+import { checkId } from '../../internal/wrong-value.js';
 import { activeContext } from '../../tracing/active-context.js';
-import type { AnyTool } from '../define/define-tool.js';
-import {
-  RUN_TOOL_LOOP_OPTION_KEYS,
-  type RunToolLoopOptions,
-  type ToolLoopClient,
-} from './tool-loop-options.js';
+import type { RunToolLoopOptions, ToolLoopClient } from './tool-loop-options.js';
 import { ToolLoopRun } from './tool-loop-run.js';
 
 export type {
@@ -19,10 +12,8 @@ export type {
   ToolLoopStream,
 } from './tool-loop-options.js';
 
-// The loop's body (with `runTool` and the heartbeat), loaded with the first run; its spans, with
-// the first traced run.
-const loadLoopSteps = loadOnce(() => import('./tool-loop-steps.js'));
-const loadLoopTrace = loadOnce(() => import('./tool-loop-trace.js'));
+// The loop's body (its checks, the steps with `runTool` and the heartbeat), loaded with the first run.
+const loadToolLoop = loadOnce(() => import('./tool-loop-start.js'));
 
 /**
  * Sends the user's turn and keeps the conversation going until the model stops asking for tools:
@@ -37,71 +28,12 @@ const loadLoopTrace = loadOnce(() => import('./tool-loop-trace.js'));
  * const { status, finalText } = await run;
  */
 export function runToolLoop(client: ToolLoopClient, options: RunToolLoopOptions): ToolLoopRun {
-  checkOptions(options, RUN_TOOL_LOOP_OPTION_KEYS, 'runToolLoop()');
+  warnUnknownOptions(options, 'runToolLoop()');
   checkId(options?.sessionId, 'runToolLoop()', 'sessionId');
-  if (typeof options.recover === 'object') {
-    checkOptions(options.recover, RECOVER_OPTION_KEYS, 'runToolLoop() recover');
-  }
-  if (options.resume && options.content !== undefined) {
-    throw new TypeError('runToolLoop: resume takes no content (the turn is in the session already)');
-  }
-  const maxSteps = atLeastOne('maxSteps', options.maxSteps ?? DEFAULT_MAX_STEPS);
-  const concurrency = atLeastOne('concurrency', options.concurrency ?? DEFAULT_TOOL_CONCURRENCY);
-  const { maxBodyBytes } = options;
-  if (maxBodyBytes !== undefined && !(maxBodyBytes > 0)) {
-    throw new RangeError(
-      `runToolLoop: maxBodyBytes must be a positive number of bytes, got ${describeValue(maxBodyBytes)}`,
-    );
-  }
-  const tools = new Map<string, AnyTool>();
-  for (const tool of loopTools(client, options)) {
-    if (tools.has(tool.name)) throw new TypeError(`runToolLoop: duplicate tool name "${tool.name}"`);
-    tools.set(tool.name, tool);
-  }
-  const config = { maxSteps, concurrency, tools };
-  const { tracer } = client;
   // The run's span is a child of `traceContext`, else of the context active as the run is made.
-  const parent = tracer && (options.traceContext ?? activeContext());
+  const parent = client.tracer && (options.traceContext ?? activeContext());
   return new ToolLoopRun(async (emit, signal) => {
-    const { runToolLoopSteps } = await loadLoopSteps();
-    if (!tracer || !parent) return runToolLoopSteps(client, options, config, emit, signal);
-    const { ToolLoopTrace } = await loadLoopTrace();
-    return ToolLoopTrace.run(tracer, { sessionId: options.sessionId, maxSteps, parent }, (trace) =>
-      runToolLoopSteps(client, options, { ...config, trace }, emit, signal),
-    );
+    const { startToolLoop } = await loadToolLoop();
+    return startToolLoop(client, options, parent, emit, signal);
   }, options.signal);
-}
-
-function atLeastOne(name: string, value: number): number {
-  if (!Number.isInteger(value) || value < 1) {
-    throw new RangeError(`runToolLoop: ${name} must be an integer >= 1, got ${describeValue(value)}`);
-  }
-  return value;
-}
-
-/**
- * The loop's tools: `options.tools`, else the ones the session was created with. Given tools must be
- * declared on the session when the client knows all its client tools: the model could never call
- * the others, and a run that silently never uses a tool is worse than an error.
- */
-function loopTools(client: ToolLoopClient, options: RunToolLoopOptions): readonly AnyTool[] {
-  const declared = client.sessions?.declaredTools?.(options.sessionId);
-  if (options.tools === undefined) {
-    if (declared && declared.tools.length > 0) return declared.tools;
-    throw new TypeError(
-      `runToolLoop: no tools for session ${options.sessionId}: pass tools, or create the session ` +
-        'with client.sessions.create({ tools }) on this client',
-    );
-  }
-  if (declared?.exhaustive) {
-    const missing = options.tools.filter((tool) => !declared.names.includes(tool.name)).map((t) => t.name);
-    if (missing.length > 0) {
-      throw new ToolNotDeclaredError({
-        sessionId: options.sessionId,
-        toolNames: missing,
-        declared: declared.names,
-      });
-    }
-  }
-  return options.tools;
 }

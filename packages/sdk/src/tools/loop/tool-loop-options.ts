@@ -1,4 +1,3 @@
-import type { OptionKeys } from '../../internal/option-check.js';
 import type { RecoverOptions } from '../../recovery/recover-options.js';
 import type { ContextLike } from '../../tracing/tracer-like.js';
 import type {
@@ -169,36 +168,3 @@ export interface RunToolLoopOptions {
   /** Which entry of `prices` applies. Default: the only one. */
   model?: string | undefined;
 }
-
-/**
- * Every key of {@link RunToolLoopOptions}, with its type, checked when a loop starts: an unknown
- * key or a value of another type is a `TypeError` naming it. A new loop option is one more line
- * here (TypeScript fails until it is).
- */
-export const RUN_TOOL_LOOP_OPTION_KEYS = {
-  sessionId: true,
-  content: true,
-  tools: 'array',
-  maxSteps: 'number',
-  concurrency: 'number',
-  signal: 'object',
-  stream: 'boolean',
-  onText: 'function',
-  onStep: 'function',
-  onToolStart: 'function',
-  onHeartbeat: 'function',
-  onHeartbeatError: 'function',
-  maxBodyBytes: 'number',
-  random: 'function',
-  traceContext: 'object',
-  approve: 'function',
-  stopWhen: true,
-  toolTimeoutMs: 'number',
-  recover: true,
-  resume: 'boolean',
-  heartbeatTimeoutMs: 'number',
-  middleware: 'array',
-  repairToolInput: 'function',
-  prices: 'object',
-  model: 'string',
-} as const satisfies OptionKeys<RunToolLoopOptions>;

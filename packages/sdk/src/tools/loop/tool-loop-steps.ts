@@ -25,6 +25,8 @@ export interface ToolLoopConfig {
   tools: Map<string, AnyTool>;
   /** The run's spans, when the client has a tracer. */
   trace?: ToolLoopTrace | undefined;
+  /** Where the callbacks' failures are kept (ended by the caller once the run settles). */
+  failures?: CallbackFailures | undefined;
 }
 
 /** The caller's callbacks a step calls while its tool calls run: guarded, so that the calls settle. */
@@ -58,7 +60,7 @@ export async function runToolLoopSteps(
   const { sessionId } = options;
   // A callback that throws while a step runs is kept; the run rejects with it once the step's calls
   // are settled, so that no call is left open on the server.
-  const failures = new CallbackFailures('runToolLoop');
+  const failures = config.failures ?? new CallbackFailures('runToolLoop');
   const callbacks: StepCallbacks = {
     onText: failures.guard('onText', options.onText),
     onToolStart: failures.guard('onToolStart', options.onToolStart),

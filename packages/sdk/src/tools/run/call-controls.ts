@@ -1,5 +1,5 @@
-import { describeValue } from '../../internal/option-check.js';
 import { isTimerDelay, MAX_TIMER_MS } from '../../internal/timer-delay.js';
+import { describeValue } from '../../internal/wrong-value.js';
 import type { PendingTool } from '../../wire/index.js';
 import type { AnyTool, ToolMiddleware } from '../define/define-tool.js';
 import type { ToolInputRepairer } from './input-repair.js';

@@ -14,8 +14,8 @@ import {
   ToolCallLostError,
   type ToolCallLostReason,
 } from '../../errors/index.js';
-import { checkOptions, type OptionKeys } from '../../internal/option-check.js';
 import { raceSignal } from '../../internal/race-signal.js';
+import { warnUnknownOptions } from '../../internal/unknown-options.js';
 import { beatTimeoutMessage, lostMessage } from './heartbeat-messages.js';
 import type { ToolTransport } from './tool-transport.js';
 
@@ -36,17 +36,6 @@ export interface HeartbeatOptions {
   /** Called after each successful beat, with the number of successful beats so far. */
   onBeat?: ((beats: number) => void) | undefined;
 }
-
-/** Every key of {@link HeartbeatOptions}, checked by `new Heartbeat()`: a new option is one more line here. */
-export const HEARTBEAT_OPTION_KEYS = {
-  sessionId: 'string',
-  requestId: 'string',
-  heartbeatTimeoutMs: 'number',
-  signal: 'object',
-  random: 'function',
-  onBeatError: 'function',
-  onBeat: 'function',
-} as const satisfies OptionKeys<HeartbeatOptions>;
 
 /** The interval for a server timeout: `clamp(timeout / 3, 250 ms, 5 s)`, or 1 s when it is unknown. */
 export function heartbeatIntervalMs(heartbeatTimeoutMs?: number): number {
@@ -124,7 +113,7 @@ export class Heartbeat {
   #urgent = false;
 
   constructor(transport: Pick<ToolTransport, 'heartbeat'>, options: HeartbeatOptions) {
-    checkOptions(options, HEARTBEAT_OPTION_KEYS, 'new Heartbeat()');
+    warnUnknownOptions(options, 'new Heartbeat()');
     this.#transport = transport;
     this.#options = options;
     this.sessionId = options.sessionId;

@@ -1,8 +1,10 @@
 import { APIUserAbortError } from '../../errors/index.js';
 import { CallbackFailures } from '../../internal/callback-failures.js';
 import { linkedSignal } from '../../internal/linked-signal.js';
-import { checkOptions, describeValue, type OptionKeys } from '../../internal/option-check.js';
+import { warnUnknownOptions } from '../../internal/unknown-options.js';
+import { describeValue } from '../../internal/wrong-value.js';
 import { activeContext } from '../../tracing/active-context.js';
+import { ROOT_CONTEXT } from '../../tracing/root-context.js';
 import type { ContextLike, TracerOption } from '../../tracing/tracer-like.js';
 import type { PendingTool } from '../../wire/index.js';
 import type { AnyTool, ToolMiddleware } from '../define/define-tool.js';
@@ -78,31 +80,6 @@ export interface RunToolOptions<TTool extends AnyTool = AnyTool> {
 }
 
 /**
- * Every key of {@link RunToolOptions}, with its type, checked when a run starts (also for
- * `client.tools.run`): a new option is one more line here (TypeScript fails until it is).
- */
-export const RUN_TOOL_OPTION_KEYS = {
-  sessionId: 'string',
-  pending: 'object',
-  tool: 'object',
-  heartbeatTimeoutMs: 'number',
-  signal: 'object',
-  maxBodyBytes: 'number',
-  maxReportAttempts: 'number',
-  random: 'function',
-  onHeartbeatError: 'function',
-  onHeartbeat: 'function',
-  tracer: true,
-  traceContext: 'object',
-  approve: 'function',
-  toolTimeoutMs: 'number',
-  receivedAt: 'number',
-  middleware: 'array',
-  repairToolInput: 'function',
-  attempt: 'number',
-} as const satisfies OptionKeys<RunToolOptions>;
-
-/**
  * Runs one pending tool call from start to terminal report. The heartbeat starts at once, beside
  * the handler; the input is parsed with the tool's schema (a failure is reported as ERROR without
  * running the handler); a thrown error becomes ERROR with its message; the output is checked
@@ -131,7 +108,7 @@ export async function runTool<TTool extends AnyTool>(
   client: ToolClient | ToolTransport,
   options: RunToolOptions<TTool>,
 ): Promise<ToolRunResult<TTool>> {
-  checkOptions(options, RUN_TOOL_OPTION_KEYS, 'runTool()');
+  warnUnknownOptions(options, 'runTool()');
   const { signal, maxBodyBytes } = options;
   if (maxBodyBytes !== undefined && !(maxBodyBytes > 0)) {
     throw new RangeError(
@@ -141,7 +118,8 @@ export async function runTool<TTool extends AnyTool>(
   if (signal?.aborted) throw new APIUserAbortError('Tool run aborted', { cause: signal.reason });
   const controls = callControls(options);
   const tracer = options.tracer ?? ('tools' in client ? client.tracer : undefined);
-  const span = tracer && startToolRunSpan(tracer, options, options.traceContext ?? activeContext());
+  const span =
+    tracer && startToolRunSpan(tracer, options, options.traceContext ?? activeContext() ?? ROOT_CONTEXT);
   const tools = 'tools' in client ? client.tools : client;
   // The caller's hooks: one that throws does not stop the call; runTool rejects once it is settled.
   const hooks = new CallbackFailures('runTool');
@@ -173,6 +151,8 @@ export async function runTool<TTool extends AnyTool>(
     throw error;
   } finally {
     link?.unlink();
+    // A hook's failure from now on is reported (console.error), not kept.
+    hooks.end();
   }
   span?.end(result);
   hooks.throwIfFailed();

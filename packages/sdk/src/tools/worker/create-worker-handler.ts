@@ -1,11 +1,12 @@
 import { DEFAULT_ABORT_GRACE_MS } from '../../defaults.js';
 import { ToolWorkerDataError } from '../../errors/index.js';
-import { checkOptions, describeValue } from '../../internal/option-check.js';
+import { warnUnknownOptions } from '../../internal/unknown-options.js';
+import { describeValue } from '../../internal/wrong-value.js';
 import type { ToolContext } from '../define/define-tool.js';
 import type { ToolObject } from '../define/tool-schema.js';
 import { findNonPlainData } from './plain-data.js';
 import type { ToolWorkerSpawner } from './tool-worker-spawner.js';
-import { WORKER_HANDLER_OPTION_KEYS, type WorkerHandlerOptions } from './worker-handler-options.js';
+import type { WorkerHandlerOptions } from './worker-handler-options.js';
 import { WorkerHost } from './worker-host.js';
 
 export type { ToolWorkerExit, WorkerHandlerOptions } from './worker-handler-options.js';
@@ -22,7 +23,7 @@ export function createWorkerHandler<TInput extends ToolObject, TOutput extends T
   module: string | URL,
   options: WorkerHandlerOptions,
 ): WorkerToolHandler<TInput, TOutput> {
-  checkOptions(options, WORKER_HANDLER_OPTION_KEYS, 'workerHandler()');
+  warnUnknownOptions(options, 'workerHandler()');
   const { timeoutMs, abortGraceMs = DEFAULT_ABORT_GRACE_MS } = options;
   if (timeoutMs !== undefined && !(Number.isFinite(timeoutMs) && timeoutMs > 0)) {
     throw new RangeError(

@@ -1,5 +1,3 @@
-import type { OptionKeys } from '../../internal/option-check.js';
-
 export interface WorkerHandlerOptions {
   /**
    * Stop the call after this long, counted from when its worker is started (so a worker that loads
@@ -37,16 +35,3 @@ export interface ToolWorkerExit {
   /** Whether the handler was still running when its worker was terminated. */
   terminated: boolean;
 }
-
-/**
- * Every key of {@link WorkerHandlerOptions}, with its type, checked by `workerHandler()`: a new
- * option is one more line here (TypeScript fails until it is).
- */
-export const WORKER_HANDLER_OPTION_KEYS = {
-  timeoutMs: 'number',
-  abortGraceMs: 'number',
-  workerData: true,
-  execArgv: 'array',
-  name: 'string',
-  onExit: 'function',
-} as const satisfies OptionKeys<WorkerHandlerOptions>;

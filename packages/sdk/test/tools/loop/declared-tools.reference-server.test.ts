@@ -57,13 +57,13 @@ describe('tools declared once, on the session', () => {
     ]);
   });
 
-  test('a loop tool the session was not created with is a ToolNotDeclaredError, before anything is sent', async () => {
+  test('a loop tool the session was not created with rejects the run with a ToolNotDeclaredError, before anything is sent', async () => {
     const { server, client } = setup();
     const { sessionId } = await client.sessions.create({ tools: [getWeather] });
     const before = server.journal.entries().length;
     let thrown: unknown;
     try {
-      client.runToolLoop({ sessionId, content: 'Hi', tools: [getWeather, getTime] });
+      await client.runToolLoop({ sessionId, content: 'Hi', tools: [getWeather, getTime] });
     } catch (error) {
       thrown = error;
     }
@@ -79,7 +79,7 @@ describe('tools declared once, on the session', () => {
     const { sessionId } = await client.sessions.create({
       customizations: { model: 'parley-stand-in-1', extensions: { tools: toolsToExtensions([getWeather]) } },
     });
-    expect(() => client.runToolLoop({ sessionId, tools: [getTime] })).toThrow(ToolNotDeclaredError);
+    await expect(client.runToolLoop({ sessionId, tools: [getTime] })).rejects.toThrow(ToolNotDeclaredError);
     expect(client.sessions.declaredTools(sessionId)).toMatchObject({
       names: ['get_weather'],
       exhaustive: true,
@@ -110,10 +110,10 @@ describe('tools declared once, on the session', () => {
   test('runToolLoop without tools, for a session this client did not create with tools, says what to pass', async () => {
     const { client } = setup();
     const { sessionId } = await client.sessions.create();
-    expect(() => client.runToolLoop({ sessionId, content: 'Hi' })).toThrow(
+    await expect(client.runToolLoop({ sessionId, content: 'Hi' })).rejects.toThrow(
       /no tools for session .*pass tools/,
     );
-    expect(() => client.runToolLoop({ sessionId: 'sess_elsewhere' })).toThrow(TypeError);
+    await expect(client.runToolLoop({ sessionId: 'sess_elsewhere' })).rejects.toThrow(TypeError);
   });
 
   test('a deleted session is forgotten', async () => {

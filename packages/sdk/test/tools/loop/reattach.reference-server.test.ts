@@ -192,14 +192,16 @@ describe('resume: bad input', () => {
     expect(server.journal.entries({ method: 'POST', path: '/v1/messages/*' })).toHaveLength(1);
   });
 
-  test('resume beside content is a TypeError, thrown before anything is sent; so is a resume that is not a boolean', async () => {
+  test('resume beside content rejects the run with a TypeError before anything is sent; so does a resume that is not a boolean', async () => {
     const { server, client } = setup();
     const { sessionId } = await client.sessions.create();
-    expect(() =>
+    await expect(
       client.runToolLoop({ sessionId, tools: [bookingTool([])], resume: true, content: 'Hi' }),
-    ).toThrow(new TypeError('runToolLoop: resume takes no content (the turn is in the session already)'));
+    ).rejects.toThrow(
+      new TypeError('runToolLoop: resume takes no content (the turn is in the session already)'),
+    );
     // @ts-expect-error: a plain-JavaScript mistake
-    expect(() => client.runToolLoop({ sessionId, tools: [bookingTool([])], resume: 'yes' })).toThrow(
+    await expect(client.runToolLoop({ sessionId, tools: [bookingTool([])], resume: 'yes' })).rejects.toThrow(
       new TypeError('runToolLoop(): resume must be a boolean, got "yes" (a string)'),
     );
     expect(server.journal.entries({ method: 'POST', path: '/v1/messages/*' })).toHaveLength(0);

@@ -166,10 +166,10 @@ describe('runToolLoop', () => {
     expect(result.status).toBe('max_steps');
   });
 
-  test('rejects a maxSteps or concurrency below 1 at once', () => {
+  test('a maxSteps or concurrency below 1 rejects the run before anything is sent', async () => {
     const client = new FakeClient([]);
-    expect(() => runToolLoop(client, { sessionId, tools: [], maxSteps: 0 })).toThrow(RangeError);
-    expect(() => runToolLoop(client, { sessionId, tools: [], concurrency: 0 })).toThrow(RangeError);
+    await expect(runToolLoop(client, { sessionId, tools: [], maxSteps: 0 })).rejects.toThrow(RangeError);
+    await expect(runToolLoop(client, { sessionId, tools: [], concurrency: 0 })).rejects.toThrow(RangeError);
   });
 
   test('is iterable step by step, and awaitable on the same run', async () => {

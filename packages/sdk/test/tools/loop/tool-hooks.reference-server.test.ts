@@ -316,13 +316,14 @@ describe('input repair', () => {
     expect(log).toEqual([]);
   });
 
-  test('a repairer that is not a function is a TypeError at the call, before anything is sent', async () => {
-    const { client } = setup();
+  test('a repairer that is not a function rejects the run with a TypeError, before anything is sent', async () => {
+    const { client, server } = setup();
     const { sessionId } = await client.sessions.create({ tools: [tool([])] });
     // @ts-expect-error: a plain-JavaScript mistake
-    expect(() => client.runToolLoop({ sessionId, content: 'hi', repairToolInput: 'fix' })).toThrow(
+    await expect(client.runToolLoop({ sessionId, content: 'hi', repairToolInput: 'fix' })).rejects.toThrow(
       new TypeError('runToolLoop(): repairToolInput must be a function, got "fix" (a string)'),
     );
+    expect(server.journal.entries({ method: 'POST', path: '/v1/messages/*' })).toHaveLength(0);
   });
 });
 
@@ -400,6 +401,8 @@ describe('exclusive tools', () => {
         exclusive: 'yes',
         run: () => ({}),
       }),
-    ).toThrow(new TypeError('defineTool("migrate"): exclusive must be a boolean, got "yes" (a string)'));
+    ).toThrow(
+      /^defineTool\("migrate"\): invalid tool definition:\n✖ exclusive must be a boolean\n {2}→ at exclusive$/,
+    );
   });
 });

@@ -170,7 +170,7 @@ describe('a tool output over the server body limit reaches the model as an ERROR
       await expect(runTool(client, { sessionId, pending, tool: exportRows, maxBodyBytes })).rejects.toThrow(
         `runTool: maxBodyBytes must be a positive number of bytes, got ${maxBodyBytes}`,
       );
-      expect(() => runToolLoop(client, { sessionId, tools: [exportRows], maxBodyBytes })).toThrow(
+      await expect(runToolLoop(client, { sessionId, tools: [exportRows], maxBodyBytes })).rejects.toThrow(
         `runToolLoop: maxBodyBytes must be a positive number of bytes, got ${maxBodyBytes}`,
       );
     }

@@ -1,5 +1,9 @@
-// The one check of an options object, shared by the SDK and the reference server. It imports
-// nothing (no zod): the SDK's build inlines it as it inlines the stream scanner.
+import { nearestName } from './nearest-name.js';
+
+// The check of the server's options objects. TypeScript passes a wider object where a narrower one
+// is expected, so a key an options type lacks is valid and never refused: an unknown key near one
+// the object lacks (`heartbeatTimeout` for `heartbeatTimeoutMs`) is named in a warning, as Jest's
+// config validator does, and any other is ignored. A value of the wrong type throws a TypeError.
 
 /** What an option's value must be, checked with `typeof` (`object`: not null, not an array). */
 export type OptionType = 'string' | 'number' | 'boolean' | 'function' | 'object' | 'array';
@@ -51,44 +55,22 @@ export function wrongValue(where: string, name: string, expected: string, value:
   return new TypeError(`${where}: ${name} must be ${expected}, got ${describeValue(value)}`);
 }
 
-/** Levenshtein distance between `a` and `b` (insertions, deletions, substitutions), one row kept. */
-export function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const substitution = (previous[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1);
-      current[j] = Math.min(substitution, (previous[j] as number) + 1, (current[j - 1] as number) + 1);
-    }
-    previous = current;
-  }
-  return previous[b.length] as number;
-}
-
-/** The known key nearest to `key` by edit distance (case ignored); the first of equally near ones. */
-export function nearestKey(key: string, known: readonly string[]): string | undefined {
-  const lower = key.toLowerCase();
-  let best: { key: string; distance: number } | undefined;
-  for (const candidate of known) {
-    const distance = editDistance(lower, candidate.toLowerCase());
-    if (best === undefined || distance < best.distance) best = { key: candidate, distance };
-  }
-  return best?.key;
-}
-
 function matches(type: OptionType, value: unknown): boolean {
   if (type === 'array') return Array.isArray(value);
   if (type === 'object') return typeof value === 'object' && value !== null && !Array.isArray(value);
   return typeof value === type;
 }
 
+const warned = new Set<string>();
+
 /**
- * Checks an options object against its key list: `undefined` passes; anything but an object, a key
- * the list does not name (`Unknown option "timeout" for new Parley(); did you mean "timeoutMs"?`)
- * and a value of the wrong type (`new Parley(): timeoutMs must be a number, got "5000" (a string)`)
- * throw a `TypeError`. `where` names the call (`new Parley()`); `renamed` maps a key users are
- * known to reach for to the one meant (`{ path: 'file' }`), when the nearest by spelling is not it.
- * An `undefined` value is never checked (as if the key were left out).
+ * Checks an options object against its key list: `undefined` passes; anything but an object and a
+ * value of the wrong type (`startServer(): port must be a number, got "80" (a string)`) throw a
+ * `TypeError`; an unknown key near a known one the object lacks is written to `console.warn` once
+ * (`Unknown option "heartbeatTimeout" for createReferenceServer(); did you mean
+ * "heartbeatTimeoutMs"?`). `where` names the call; `renamed` maps a key users are known to reach for
+ * to the one meant (`{ path: 'file' }`), when the nearest by spelling is not it. An `undefined`
+ * value is never checked (as if the key were left out).
  */
 export function checkOptions(
   options: unknown,
@@ -100,23 +82,40 @@ export function checkOptions(
   if (typeof options !== 'object' || options === null || Array.isArray(options)) {
     throw wrongValue(where, 'the options', 'an object', options);
   }
-  for (const key of Object.keys(options)) {
+  for (const [key, value] of Object.entries(options)) {
     const type = Object.hasOwn(keys, key) ? keys[key] : undefined;
-    if (type === undefined) {
-      const meant =
-        renamed !== undefined && Object.hasOwn(renamed, key)
-          ? renamed[key]
-          : nearestKey(key, Object.keys(keys));
-      throw new TypeError(
-        `Unknown option ${JSON.stringify(key)} for ${where}` +
-          (meant === undefined ? '' : `; did you mean ${JSON.stringify(meant)}?`),
-      );
-    }
-    const value = (options as Record<string, unknown>)[key];
-    if (type !== true && value !== undefined && !matches(type, value)) {
+    if (type !== undefined && type !== true && value !== undefined && !matches(type, value)) {
       throw wrongValue(where, key, article(type), value);
     }
   }
+  for (const line of typoWarnings(options, keys, where, renamed)) warnOnce(line);
+}
+
+/** The warning of each unknown key of `options` near a known key it lacks (see {@link checkOptions}). */
+export function typoWarnings(
+  options: object,
+  keys: Readonly<Record<string, unknown>>,
+  where: string,
+  renamed?: Readonly<Record<string, string>>,
+): string[] {
+  const absent = Object.keys(keys).filter((known) => !Object.hasOwn(options, known));
+  return Object.keys(options).flatMap((key) => {
+    if (Object.hasOwn(keys, key)) return [];
+    const meant =
+      renamed !== undefined && Object.hasOwn(renamed, key) ? renamed[key] : nearestName(key, absent);
+    return meant === undefined ? [] : [`[parley] ${unknownOption(key, where, meant)}`];
+  });
+}
+
+/** `Unknown option "casette" for driftReport(); did you mean "cassette"?` */
+export function unknownOption(key: string, where: string, meant: string): string {
+  return `Unknown option ${JSON.stringify(key)} for ${where}; did you mean ${JSON.stringify(meant)}?`;
+}
+
+function warnOnce(line: string): void {
+  if (warned.has(line)) return;
+  warned.add(line);
+  console.warn(line);
 }
 
 /** An id parameter: a non-empty string, else `messages.send(): sessionId must be a string, got an object`. */
@@ -124,4 +123,11 @@ export function checkId(value: unknown, where: string, name: string): string {
   if (typeof value !== 'string') throw wrongValue(where, name, 'a string', value);
   if (value === '') throw wrongValue(where, name, 'a non-empty string', value);
   return value;
+}
+
+/** Throws a TypeError naming the option when a given value is not one of `values`. */
+export function oneOf(name: string, value: unknown, values: readonly string[]): void {
+  if (value !== undefined && !values.includes(value as string)) {
+    throw new TypeError(`${name} ${JSON.stringify(value)} is not one of ${values.join(', ')}`);
+  }
 }
