@@ -34,11 +34,6 @@ export const SERVER_ERROR_CODES = {
     description:
       'The x-parley-test-id names a test scope the server removed after testScopes.idleMs without a request.',
   },
-  test_scope_reset: {
-    status: 410,
-    description:
-      'The x-parley-test-id names a test scope that was reset by id; a control request starts it again.',
-  },
   test_scope_limit_reached: {
     status: 503,
     description: 'A new test scope while the server holds testScopes.max scopes, each in use.',
@@ -73,10 +68,6 @@ export type ServerErrorDetailsByCode = {
     testId: string;
     /** The server's `testScopes.idleMs`. */
     idleMs: number;
-  };
-  test_scope_reset: {
-    /** The test id (the header's value). */
-    testId: string;
   };
   test_scope_limit_reached: {
     /** The server's `testScopes.max`. */

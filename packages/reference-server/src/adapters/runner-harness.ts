@@ -170,6 +170,9 @@ export function createRunnerHarness<Client>(
         );
         ({ testId, fetch } = shared);
         scope = shared;
+        // A clean scope for this run: a server that outlives one test run keeps what an earlier run
+        // with this id left when it was killed before its end-of-test reset (a queued fault, a script).
+        await shared.reset();
       } else {
         scope = inProcessScope(own.server as ReferenceServer);
         own.server?.cassette?.beginTest(

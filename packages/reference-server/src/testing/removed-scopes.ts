@@ -1,24 +1,21 @@
 import { HttpError } from '../http-error.js';
 
-/** Why a test scope was removed while its test might still send requests. */
-export type RemovalReason = 'idle' | 'reset';
-
 /**
- * The ids of test scopes the server removed (idle, or reset by id), newest last, so a later request
+ * The ids of test scopes the server removed on its own (idle), newest last, so a later request
  * of that test is refused with `410` rather than answered by a fresh scope and the server's default
  * model. Bounded: beyond `limit` ids, the oldest is forgotten (its test's next request then starts
  * a fresh scope, as a new test would).
  */
 export class RemovedScopes {
-  readonly #removed = new Map<string, RemovalReason>();
+  readonly #removed = new Set<string>();
 
   constructor(private readonly limit: number) {}
 
-  /** Remembers that `id` was removed, and why. */
-  note(id: string, reason: RemovalReason): void {
+  /** Remembers that `id` was removed after its idle time. */
+  note(id: string): void {
     this.#removed.delete(id);
-    this.#removed.set(id, reason);
-    if (this.#removed.size > this.limit) this.#removed.delete(this.#removed.keys().next().value as string);
+    this.#removed.add(id);
+    if (this.#removed.size > this.limit) this.#removed.delete(this.#removed.values().next().value as string);
   }
 
   /** Forgets `id`: its next request starts a fresh scope. */
@@ -32,16 +29,10 @@ export class RemovedScopes {
 
   /** The error a protocol request of a removed scope gets; undefined when `id` was not removed. */
   refusal(id: string, idleMs: number): HttpError | undefined {
-    const reason = this.#removed.get(id);
-    if (reason === undefined) return undefined;
+    if (!this.#removed.has(id)) return undefined;
     const scope = `The test scope ${JSON.stringify(id)}`;
     const refused = 'refused rather than answered by another model';
     const again = 'a control request with this test id (or a new id) starts it again';
-    if (reason === 'reset') {
-      return new HttpError('test_scope_reset', `${scope} was reset; ${refused}: ${again}`, {
-        details: { testId: id },
-      });
-    }
     return new HttpError(
       'test_scope_expired',
       `${scope} was removed after ${idleMs} ms idle; ${refused}: raise testScopes: { idleMs }, or ${again}`,

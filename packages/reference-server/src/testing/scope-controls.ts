@@ -19,7 +19,7 @@ export interface ScopeControls {
    * windows and the `erp` provider's data). With `{ user }`: deletes that user's sessions and
    * journal entries only. With `{ testId }`: that test scope only (its sessions, journal, faults
    * and script), as `POST /_parley/reset` with its `x-parley-test-id` does; the test's later
-   * requests are `410 test_scope_reset` until a control request sets it up again.
+   * requests start a clean scope.
    */
   reset(options?: { user?: string; testId?: string }): void;
   /**

@@ -116,8 +116,9 @@ export class ScopeRegistry {
   /**
    * Resets a scope. The default scope without a user: everything (every session, every test scope,
    * what is remembered of removed ones, the server's own state). A test scope: its sessions,
-   * journal, faults and script; the scope is removed and its id remembered as reset (a scope the
-   * server does not hold: its id is forgotten, so it starts afresh). With `user`: that user's
+   * journal, faults and script; the scope is removed and its id starts afresh (a reset is the
+   * test's own act, so its next request is answered from a clean scope, as a new test's would be:
+   * a server that outlives a run lets the same test id run again). With `user`: that user's
    * sessions and journal entries in the scope.
    */
   reset(scope: Scope, options: { user?: string | undefined } = {}): void {
@@ -135,7 +136,7 @@ export class ScopeRegistry {
       this.options.onFullReset?.();
     } else if (this.#scopes.has(scope.id)) {
       this.#remove(scope.id);
-      this.#removed.note(scope.id, 'reset');
+      this.#removed.forget(scope.id);
     } else {
       this.#removed.forget(scope.id);
       sessions.clearScope(scope.id);
@@ -178,7 +179,7 @@ export class ScopeRegistry {
         this.#scopes.set(id, held);
       } else {
         this.#remove(id);
-        this.#removed.note(id, 'idle');
+        this.#removed.note(id);
       }
     }
   }

@@ -5,6 +5,8 @@ import { Parley } from '@parley/sdk';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createRunnerHarness } from '../../src/adapters/runner-harness.js';
 
+type CurrentFetch = Awaited<ReturnType<ReturnType<typeof createRunnerHarness>['beginTest']>>['fetch'];
+
 const CONTROL_TOKEN = 'shared-control-token';
 // One server for the file's helpers, as `parley-server run --control` gives a CI job.
 const shared = await startServer({ port: 0, control: true, controlToken: CONTROL_TOKEN });
@@ -125,6 +127,29 @@ describe('connectSharedServer: the per-test handle any runner (or a container mo
     expect(await retry.sessions()).toEqual([]);
     await Promise.all([first.reset(), other.reset()]);
     expect(await first.sessions()).toEqual([]);
+  });
+
+  it('starts each test in a clean scope on a server that outlives a run: a later run of the same test neither gets 410 nor what an earlier run left', async () => {
+    const runOnce = async (work: (test: { fetch: NonNullable<CurrentFetch> }) => Promise<void>) => {
+      const harness = createRunnerHarness(VITEST, { serverUrl: shared.url, controlToken: CONTROL_TOKEN }, {});
+      await harness.start();
+      const test = await harness.beginTest({ name: 'weather', file: 'later-run.test.ts' });
+      await work({ fetch: test.fetch as NonNullable<CurrentFetch> });
+      await harness.endTest('passed');
+      await harness.finish();
+    };
+    await runOnce(async ({ fetch }) => {
+      expect((await fetch('/v1/sessions', { method: 'POST' })).status).toBe(201);
+    });
+    // A run killed mid-test: its scope keeps a queued fault, never reset.
+    const killed = (await connectSharedServer({ baseUrl: shared.url, controlToken: CONTROL_TOKEN })).testScope(
+      'later-run.test.ts > weather',
+    );
+    await killed.queueFault({ status: 503, match: { path: '/v1/sessions' } });
+    await runOnce(async ({ fetch }) => {
+      const created = await fetch('/v1/sessions', { method: 'POST' });
+      expect(created.status).toBe(201);
+    });
   });
 
   it('gives a test name begun again in one process (a retry, a second test of one title) another id', async () => {

@@ -169,25 +169,24 @@ describe('a test never silently gets another model', () => {
     expect(reply.body.messages.at(-1).content[0].text).toBe('Again.');
   });
 
-  it('after a reset by id the test’s next request is 410 test_scope_reset; a reset of an id the server does not hold starts it afresh', async () => {
+  it('after a reset by id (the test’s own act) its next request starts a clean scope: no 410, no script, no session of before', async () => {
     const h = harness({ control: true });
     const a = scoped(h.call, 'a');
     await a('PUT', '/_parley/script', { turns: [{ text: 'Scripted.' }] });
-    await a('POST', '/v1/sessions');
+    const before = (await a('POST', '/v1/sessions')).body.sessionId;
     expect((await a('POST', '/_parley/reset')).status).toBe(200);
-    const error = expectError(await a('POST', '/v1/sessions'), 410, 'test_scope_reset');
-    expect(error.details).toEqual({ testId: 'a' });
-    expect(error.message).toContain('control request');
-    expect((await a('POST', '/_parley/reset')).status).toBe(200);
-    expect((await a('POST', '/v1/sessions')).status).toBe(201);
+    expect((await a('GET', `/v1/sessions/${before}`)).status).toBe(404);
+    const fresh = (await a('POST', '/v1/sessions')).body.sessionId;
+    const reply = await a('POST', `/v1/messages/${fresh}`, { content: 'hi' });
+    expect(reply.body.messages.at(-1).content[0].text).not.toBe('Scripted.');
   });
 
   it('a full reset forgets removed scopes: every test id starts afresh', async () => {
-    const h = harness();
+    const h = harness({ testScopes: { idleMs: MINUTE } });
     const a = scoped(h.call, 'a');
     await a('POST', '/v1/sessions');
-    h.server.reset({ testId: 'a' });
-    expectError(await a('GET', '/v1/sessions'), 410, 'test_scope_reset');
+    wallClockAhead(MINUTE);
+    expectError(await a('GET', '/v1/sessions'), 410, 'test_scope_expired');
     h.server.reset();
     expect((await a('GET', '/v1/sessions')).status).toBe(200);
   });
