@@ -32,7 +32,6 @@ import { ScopeRegistry } from './testing/scope-registry.js';
 import { withScopes } from './testing/with-scopes.js';
 import { type CoreFetch, withToolkit } from './testing/with-toolkit.js';
 import { systemClock } from './time/system-clock.js';
-import { checkOptions } from './utils/check-options.js';
 
 /** The demo user a server gets when no `users` are given. */
 export const DEMO_USER: Readonly<User> = { name: 'demo', token: 'parley-demo-token' };

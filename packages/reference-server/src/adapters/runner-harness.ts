@@ -1,6 +1,6 @@
-import { checkOptions } from '../utils/check-options.js';
 import { DEMO_USER, type ReferenceServer } from '../create-reference-server.js';
 import { assertNoViolations, ProxyViolationsError } from '../proxy/proxy-violations-error.js';
+import { checkOptions } from '../utils/check-options.js';
 import { type Running, startOwnServer } from './own-server.js';
 import { runnerHandle } from './runner-handle.js';
 import {

@@ -1,6 +1,6 @@
-import { checkOptions } from '../utils/check-options.js';
 import type { Model } from '../model/model.js';
 import type { Script } from '../model/scripted-model.js';
+import { checkOptions } from '../utils/check-options.js';
 import type { FaultQueue } from './fault-queue.js';
 import type { Journal } from './journal.js';
 import type { ScopeRegistry } from './scope-registry.js';
