@@ -142,9 +142,9 @@ describe('connectSharedServer: the per-test handle any runner (or a container mo
       expect((await fetch('/v1/sessions', { method: 'POST' })).status).toBe(201);
     });
     // A run killed mid-test: its scope keeps a queued fault, never reset.
-    const killed = (await connectSharedServer({ baseUrl: shared.url, controlToken: CONTROL_TOKEN })).testScope(
-      'later-run.test.ts > weather',
-    );
+    const killed = (
+      await connectSharedServer({ baseUrl: shared.url, controlToken: CONTROL_TOKEN })
+    ).testScope('later-run.test.ts > weather');
     await killed.queueFault({ status: 503, match: { path: '/v1/sessions' } });
     await runOnce(async ({ fetch }) => {
       const created = await fetch('/v1/sessions', { method: 'POST' });
