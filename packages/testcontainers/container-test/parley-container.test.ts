@@ -2,6 +2,8 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { turn } from '@parley/reference-server';
+import { testIdHeaderValue } from '@parley/reference-server/node';
 import { ParleyContainer, ParleyContainerError, type StartedParleyContainer } from '@parley/testcontainers';
 import { Network } from 'testcontainers';
 import { describe, expect, it } from 'vitest';
@@ -13,7 +15,7 @@ import { IMAGE } from './engine.js';
 const json = { 'content-type': 'application/json' };
 
 async function createSession(parley: StartedParleyContainer, testId: string): Promise<string> {
-  const response = await parley.forTest(testId).fetch('/v1/sessions', { method: 'POST' });
+  const response = await parley.testScope(testId).fetch('/v1/sessions', { method: 'POST' });
   expect(response.status).toBe(201);
   return ((await response.json()) as { sessionId: string }).sessionId;
 }
@@ -50,15 +52,25 @@ describe('ParleyContainer', () => {
     }
   });
 
-  it('per-test handles are scoped by test id: script, faults, journal and reset of one test never reach another', async () => {
+  it("per-test handles are the runner helpers' shared-server scopes: scoped by test id, script, faults, journal and reset of one test never reach another", async () => {
     const parley = await new ParleyContainer(IMAGE).start();
     try {
-      const first = parley.forTest('chat.spec.ts > first');
-      const second = parley.forTest('chat.spec.ts > second');
-      await first.script({ turns: [{ text: 'Only for the first.' }] });
-      await second.faults.next({ status: 503, match: { path: '/v1/sessions' } });
-      expect(await first.faults.pending()).toEqual([]);
-      expect(await second.faults.pending()).toHaveLength(1);
+      // The runner helpers' test-id encoding: a name past printable ASCII, a retry's mark.
+      const retried = parley.testScope('café.spec.ts > pays', { retry: 1 });
+      expect(retried.testId).toBe('caf%C3%A9.spec.ts > pays %retry=1');
+      expect(retried.testId).toBe(testIdHeaderValue('café.spec.ts > pays', { retry: 1 }));
+      expect(retried.headers).toEqual({ 'x-parley-test-id': retried.testId });
+      await retried.fetch('/v1/sessions', { method: 'POST' });
+      expect((await retried.journal()).map((e) => e.path)).toEqual(['/v1/sessions']);
+      // The first run of the same test is a scope of its own.
+      expect(await parley.testScope('café.spec.ts > pays').journal()).toEqual([]);
+      expect(await retried.proxyReport()).toBeUndefined();
+      const first = parley.testScope('chat.spec.ts > first');
+      const second = parley.testScope('chat.spec.ts > second');
+      await first.script([turn.text('Only for the first.')]);
+      await second.queueFault({ status: 503, match: { path: '/v1/sessions' } });
+      expect(await first.pendingFaults()).toEqual([]);
+      expect(await second.pendingFaults()).toHaveLength(1);
 
       const failed = await second.fetch('/v1/sessions', { method: 'POST' });
       expect(failed.status).toBe(503);
@@ -74,7 +86,7 @@ describe('ParleyContainer', () => {
         'POST /v1/sessions',
         `POST /v1/messages/${sessionId}`,
       ]);
-      expect((await second.journal()).map((e) => e.response.status)).toEqual([503]);
+      expect((await second.journal()).map((e) => e.response?.status)).toEqual([503]);
       expect(await first.sessions()).toHaveLength(1);
       await first.reset();
       expect(await first.journal()).toEqual([]);
@@ -97,7 +109,7 @@ describe('ParleyContainer', () => {
     ]);
     try {
       expect(replaying.token).toBe('replay-token-1');
-      const test = replaying.forTest('replay');
+      const test = replaying.testScope('replay');
       const created = await test.fetch('/v1/sessions', { method: 'POST' });
       const { sessionId } = (await created.json()) as { sessionId: string };
       const reply = await test.fetch(`/v1/messages/${sessionId}`, {
@@ -109,7 +121,7 @@ describe('ParleyContainer', () => {
       expect(body).toContain('Let me check.');
       expect(body).toContain('"name":"get_weather"');
 
-      const faulted = await chaotic.forTest('chaos').fetch('/v1/sessions', { method: 'POST' });
+      const faulted = await chaotic.testScope('chaos').fetch('/v1/sessions', { method: 'POST' });
       expect(faulted.status).toBe(429);
     } finally {
       await Promise.all([replaying.stop(), chaotic.stop()]);
@@ -129,7 +141,7 @@ describe('ParleyContainer', () => {
         .withNetwork(network)
         .withUpstream('http://parley-upstream:4010', { timeoutMs: 5000 })
         .start();
-      const created = await proxy.forTest('proxied').fetch('/v1/sessions', { method: 'POST' });
+      const created = await proxy.testScope('proxied').fetch('/v1/sessions', { method: 'POST' });
       expect(created.status).toBe(201);
       const { sessionId } = (await created.json()) as { sessionId: string };
       // The session lives upstream: the proxy forwarded the create.
@@ -152,8 +164,8 @@ describe('ParleyContainer', () => {
     try {
       expect(a.baseUrl).not.toBe(b.baseUrl);
       const sessionId = await createSession(a, 'two > a');
-      const onA = await a.forTest('two > a').fetch(`/v1/messages/${sessionId}`);
-      const onB = await b.forTest('two > a').fetch(`/v1/messages/${sessionId}`);
+      const onA = await a.testScope('two > a').fetch(`/v1/messages/${sessionId}`);
+      const onB = await b.testScope('two > a').fetch(`/v1/messages/${sessionId}`);
       expect(onA.status).toBe(200);
       expect(onB.status).toBe(404);
     } finally {
@@ -165,7 +177,7 @@ describe('ParleyContainer', () => {
     const parley = await new ParleyContainer(IMAGE).withPace({ ttftMs: 0, wordsPerSecond: 5 }).start();
     let stopped = false;
     try {
-      const test = parley.forTest('stopped mid-test');
+      const test = parley.testScope('stopped mid-test');
       const sessionId = await createSession(parley, 'stopped mid-test');
       const stream = await test.fetch(`/v1/messages/${sessionId}/stream`, {
         method: 'POST',

@@ -46,16 +46,18 @@ export function inProcessScope(server: ReferenceServer): ScopeAccess {
 /**
  * The scope of a test on a shared server at `url`, through its control routes (`testId`: the
  * `x-parley-test-id` value): scripts in the script file format (JSON; no functions, regexes as
- * `{ "regex", "flags" }`). `unreachable` makes the error of a call that found no server.
+ * `{ "regex", "flags" }`). `unreachable` makes the error of a call that found no server; the calls
+ * go through `fetchImpl`.
  */
 export function remoteScope(
   url: string,
   controlToken: string,
   testId: string,
   unreachable: (error: unknown) => Error = (error) => error as Error,
+  fetchImpl: typeof fetch = fetch,
 ): ScopeAccess {
   const call = async (method: string, path: string, body?: unknown): Promise<unknown> => {
-    const response = await fetch(`${url}/_parley${path}`, {
+    const response = await fetchImpl(`${url}/_parley${path}`, {
       method,
       headers: {
         [CONTROL_TOKEN_HEADER]: controlToken,
