@@ -4,27 +4,30 @@ import { ParleyContainerError } from './parley-container-error.js';
 export interface ContainerFetchTarget {
   /** The container's id, named in errors. */
   containerId: string;
-  /** A request with no answer (status and headers) after this long fails. */
+  /** A control call (`/_parley/...`) with no answer's status after this long fails. */
   timeoutMs: number;
 }
 
 /**
  * `fetch` for one started container: a request the container does not answer (it stopped, its port
- * went away, no status within `timeoutMs`), or a body whose read breaks off (a stream cut by a
- * stop), rejects with a {@link ParleyContainerError} naming the container, never a bare `fetch
- * failed` or a hang. The wait bound ends at the answer's headers: a stream may take its time. A
- * caller's own abort stays an abort. Every handle call and `testScope().fetch` goes through it
- * (`connectSharedServer`'s `fetch`); give it to your client too (`new Parley({ fetch })`).
+ * went away), or a body whose read breaks off (a stream cut by a stop), rejects with a
+ * {@link ParleyContainerError} naming the container, never a bare `fetch failed` or a hang. A
+ * control call (`/_parley/...`) also fails when no answer's status came within `timeoutMs`; the
+ * service's own routes are not bounded (a paced or scripted reply may take its time: your client's
+ * time limit applies). A caller's own abort stays an abort. Every handle call and
+ * `testScope().fetch` goes through it (`connectSharedServer`'s `fetch`); give it to your client too.
  */
 export function containerFetch(target: ContainerFetchTarget): typeof fetch {
   return async (input, init = {}) => {
     const url = input instanceof Request ? input.url : String(input);
     const what = `${init.method ?? (input instanceof Request ? input.method : 'GET')} ${url}`;
     const deadline = new AbortController();
-    const timer = setTimeout(
-      () => deadline.abort(new DOMException('no answer in time', 'TimeoutError')),
-      target.timeoutMs,
-    );
+    const timer = new URL(url).pathname.startsWith('/_parley/')
+      ? setTimeout(
+          () => deadline.abort(new DOMException('no answer in time', 'TimeoutError')),
+          target.timeoutMs,
+        )
+      : undefined;
     const callerSignal = init.signal ?? (input instanceof Request ? input.signal : undefined);
     const signal = callerSignal ? AbortSignal.any([callerSignal, deadline.signal]) : deadline.signal;
     let response: Response;

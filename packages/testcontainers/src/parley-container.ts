@@ -187,9 +187,10 @@ export class ParleyContainer extends GenericContainer {
   }
 
   /**
-   * How long a request of the started container's `fetch` (every handle call, `testScope().fetch`)
-   * may wait for its answer's status before it fails with a ParleyContainerError. Default 10 s. A
-   * stream's body is not bounded: a stop ends it at once.
+   * How long a control call of the started container (a scope's `script`, `journal`, `reset`, ...,
+   * any `/_parley/` request of its `fetch`) may wait for its answer's status before it fails with a
+   * ParleyContainerError. Default 10 s. The service's routes are not bounded here (a slow reply is
+   * your client's time limit's to end); a stopped container fails them at once.
    */
   withControlTimeout(ms: number): this {
     this.timeoutMs = ms;
