@@ -4,10 +4,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { turn } from '@parley/reference-server';
 import { testIdHeaderValue } from '@parley/reference-server/node';
+import { APIConnectionError, Parley } from '@parley/sdk';
 import { ParleyContainer, ParleyContainerError, type StartedParleyContainer } from '@parley/testcontainers';
 import { Network } from 'testcontainers';
 import { describe, expect, it } from 'vitest';
-import { IMAGE } from './engine.js';
+import { engineOk, IMAGE } from './engine.js';
 
 // ParleyContainer against the image built from the repository, through the Docker API (Podman's
 // here). No Ryuk: every container is stopped in `finally`.
@@ -198,8 +199,38 @@ describe('ParleyContainer', () => {
       await expect(test.fetch('/v1/sessions', { method: 'POST' })).rejects.toThrow(
         /POST http:\/\/.*\/v1\/sessions failed: the Parley container \w+ did not answer/,
       );
+      await expect(test.reset()).rejects.toThrow(ParleyContainerError);
+      // A client given the container's fetch: the SDK's connection error, caused by the container's.
+      const client = new Parley({
+        baseUrl: parley.baseUrl,
+        token: parley.token,
+        fetch: parley.fetch,
+        maxRetries: 0,
+      });
+      const failed = await client.sessions.create().catch((error: unknown) => error);
+      expect(failed).toBeInstanceOf(APIConnectionError);
+      expect((failed as Error).cause).toBeInstanceOf(ParleyContainerError);
     } finally {
       if (!stopped) await parley.stop();
+    }
+  });
+
+  it('a container that stops answering (paused) fails a control call after the control timeout, not a hang', async () => {
+    const parley = await new ParleyContainer(IMAGE).withControlTimeout(500).start();
+    try {
+      const test = parley.testScope('paused');
+      await engineOk('pause', parley.getId());
+      try {
+        await expect(test.journal()).rejects.toThrow(
+          /GET http:\/\/.*\/_parley\/journal failed: the Parley container \w+ did not answer \(no answer within 500 ms\)/,
+        );
+        await expect(parley.reset()).rejects.toThrow(ParleyContainerError);
+      } finally {
+        await engineOk('unpause', parley.getId());
+      }
+      expect(await test.journal()).toEqual([]);
+    } finally {
+      await parley.stop();
     }
   });
 
