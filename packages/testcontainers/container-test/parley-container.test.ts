@@ -200,6 +200,7 @@ describe('ParleyContainer', () => {
         /POST http:\/\/.*\/v1\/sessions failed: the Parley container \w+ did not answer/,
       );
       await expect(test.reset()).rejects.toThrow(ParleyContainerError);
+      await expect(test.proxyReport()).rejects.toThrow(ParleyContainerError);
       // A client given the container's fetch: the SDK's connection error, caused by the container's.
       const client = new Parley({
         baseUrl: parley.baseUrl,

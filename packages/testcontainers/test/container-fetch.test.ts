@@ -75,6 +75,8 @@ describe("the started container's fetch", () => {
     await expect(scope.journal()).rejects.toThrow(
       /the Parley container 0123456789ab did not answer \(ECONNREFUSED\)/,
     );
+    // A handle call never turns "no server" into "no report".
+    await expect(scope.proxyReport()).rejects.toThrow(ParleyContainerError);
     await expect(connectSharedServer({ baseUrl: url, controlToken: 'x'.repeat(16), fetch })).rejects.toThrow(
       ParleyContainerError,
     );
