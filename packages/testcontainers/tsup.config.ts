@@ -5,7 +5,7 @@ export default defineConfig({
   format: ['esm', 'cjs'],
   dts: true,
   clean: true,
-  sourcemap: true,
+  sourcemap: false,
   target: 'es2022',
-  external: ['testcontainers'],
+  external: ['testcontainers', '@parley/reference-server'],
 });

@@ -2,10 +2,13 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { turn } from '@parley/reference-server';
+import { testIdHeaderValue } from '@parley/reference-server/node';
+import { APIConnectionError, Parley } from '@parley/sdk';
 import { ParleyContainer, ParleyContainerError, type StartedParleyContainer } from '@parley/testcontainers';
 import { Network } from 'testcontainers';
 import { describe, expect, it } from 'vitest';
-import { IMAGE } from './engine.js';
+import { engineOk, IMAGE } from './engine.js';
 
 // ParleyContainer against the image built from the repository, through the Docker API (Podman's
 // here). No Ryuk: every container is stopped in `finally`.
@@ -13,7 +16,7 @@ import { IMAGE } from './engine.js';
 const json = { 'content-type': 'application/json' };
 
 async function createSession(parley: StartedParleyContainer, testId: string): Promise<string> {
-  const response = await parley.forTest(testId).fetch('/v1/sessions', { method: 'POST' });
+  const response = await parley.testScope(testId).fetch('/v1/sessions', { method: 'POST' });
   expect(response.status).toBe(201);
   return ((await response.json()) as { sessionId: string }).sessionId;
 }
@@ -50,15 +53,25 @@ describe('ParleyContainer', () => {
     }
   });
 
-  it('per-test handles are scoped by test id: script, faults, journal and reset of one test never reach another', async () => {
+  it("per-test handles are the runner helpers' shared-server scopes: scoped by test id, script, faults, journal and reset of one test never reach another", async () => {
     const parley = await new ParleyContainer(IMAGE).start();
     try {
-      const first = parley.forTest('chat.spec.ts > first');
-      const second = parley.forTest('chat.spec.ts > second');
-      await first.script({ turns: [{ text: 'Only for the first.' }] });
-      await second.faults.next({ status: 503, match: { path: '/v1/sessions' } });
-      expect(await first.faults.pending()).toEqual([]);
-      expect(await second.faults.pending()).toHaveLength(1);
+      // The runner helpers' test-id encoding: a name past printable ASCII, a retry's mark.
+      const retried = parley.testScope('café.spec.ts > pays', { retry: 1 });
+      expect(retried.testId).toBe('caf%C3%A9.spec.ts > pays %retry=1');
+      expect(retried.testId).toBe(testIdHeaderValue('café.spec.ts > pays', { retry: 1 }));
+      expect(retried.headers).toEqual({ 'x-parley-test-id': retried.testId });
+      await retried.fetch('/v1/sessions', { method: 'POST' });
+      expect((await retried.journal()).map((e) => e.path)).toEqual(['/v1/sessions']);
+      // The first run of the same test is a scope of its own.
+      expect(await parley.testScope('café.spec.ts > pays').journal()).toEqual([]);
+      expect(await retried.proxyReport()).toBeUndefined();
+      const first = parley.testScope('chat.spec.ts > first');
+      const second = parley.testScope('chat.spec.ts > second');
+      await first.script([turn.text('Only for the first.')]);
+      await second.queueFault({ status: 503, match: { path: '/v1/sessions' } });
+      expect(await first.pendingFaults()).toEqual([]);
+      expect(await second.pendingFaults()).toHaveLength(1);
 
       const failed = await second.fetch('/v1/sessions', { method: 'POST' });
       expect(failed.status).toBe(503);
@@ -74,7 +87,7 @@ describe('ParleyContainer', () => {
         'POST /v1/sessions',
         `POST /v1/messages/${sessionId}`,
       ]);
-      expect((await second.journal()).map((e) => e.response.status)).toEqual([503]);
+      expect((await second.journal()).map((e) => e.response?.status)).toEqual([503]);
       expect(await first.sessions()).toHaveLength(1);
       await first.reset();
       expect(await first.journal()).toEqual([]);
@@ -97,7 +110,7 @@ describe('ParleyContainer', () => {
     ]);
     try {
       expect(replaying.token).toBe('replay-token-1');
-      const test = replaying.forTest('replay');
+      const test = replaying.testScope('replay');
       const created = await test.fetch('/v1/sessions', { method: 'POST' });
       const { sessionId } = (await created.json()) as { sessionId: string };
       const reply = await test.fetch(`/v1/messages/${sessionId}`, {
@@ -109,7 +122,7 @@ describe('ParleyContainer', () => {
       expect(body).toContain('Let me check.');
       expect(body).toContain('"name":"get_weather"');
 
-      const faulted = await chaotic.forTest('chaos').fetch('/v1/sessions', { method: 'POST' });
+      const faulted = await chaotic.testScope('chaos').fetch('/v1/sessions', { method: 'POST' });
       expect(faulted.status).toBe(429);
     } finally {
       await Promise.all([replaying.stop(), chaotic.stop()]);
@@ -129,7 +142,7 @@ describe('ParleyContainer', () => {
         .withNetwork(network)
         .withUpstream('http://parley-upstream:4010', { timeoutMs: 5000 })
         .start();
-      const created = await proxy.forTest('proxied').fetch('/v1/sessions', { method: 'POST' });
+      const created = await proxy.testScope('proxied').fetch('/v1/sessions', { method: 'POST' });
       expect(created.status).toBe(201);
       const { sessionId } = (await created.json()) as { sessionId: string };
       // The session lives upstream: the proxy forwarded the create.
@@ -152,8 +165,8 @@ describe('ParleyContainer', () => {
     try {
       expect(a.baseUrl).not.toBe(b.baseUrl);
       const sessionId = await createSession(a, 'two > a');
-      const onA = await a.forTest('two > a').fetch(`/v1/messages/${sessionId}`);
-      const onB = await b.forTest('two > a').fetch(`/v1/messages/${sessionId}`);
+      const onA = await a.testScope('two > a').fetch(`/v1/messages/${sessionId}`);
+      const onB = await b.testScope('two > a').fetch(`/v1/messages/${sessionId}`);
       expect(onA.status).toBe(200);
       expect(onB.status).toBe(404);
     } finally {
@@ -165,7 +178,7 @@ describe('ParleyContainer', () => {
     const parley = await new ParleyContainer(IMAGE).withPace({ ttftMs: 0, wordsPerSecond: 5 }).start();
     let stopped = false;
     try {
-      const test = parley.forTest('stopped mid-test');
+      const test = parley.testScope('stopped mid-test');
       const sessionId = await createSession(parley, 'stopped mid-test');
       const stream = await test.fetch(`/v1/messages/${sessionId}/stream`, {
         method: 'POST',
@@ -186,8 +199,39 @@ describe('ParleyContainer', () => {
       await expect(test.fetch('/v1/sessions', { method: 'POST' })).rejects.toThrow(
         /POST http:\/\/.*\/v1\/sessions failed: the Parley container \w+ did not answer/,
       );
+      await expect(test.reset()).rejects.toThrow(ParleyContainerError);
+      await expect(test.proxyReport()).rejects.toThrow(ParleyContainerError);
+      // A client given the container's fetch: the SDK's connection error, caused by the container's.
+      const client = new Parley({
+        baseUrl: parley.baseUrl,
+        token: parley.token,
+        fetch: parley.fetch,
+        maxRetries: 0,
+      });
+      const failed = await client.sessions.create().catch((error: unknown) => error);
+      expect(failed).toBeInstanceOf(APIConnectionError);
+      expect((failed as Error).cause).toBeInstanceOf(ParleyContainerError);
     } finally {
       if (!stopped) await parley.stop();
+    }
+  });
+
+  it('a container that stops answering (paused) fails a control call after the control timeout, not a hang', async () => {
+    const parley = await new ParleyContainer(IMAGE).withControlTimeout(500).start();
+    try {
+      const test = parley.testScope('paused');
+      await engineOk('pause', parley.getId());
+      try {
+        await expect(test.journal()).rejects.toThrow(
+          /GET http:\/\/.*\/_parley\/journal failed: the Parley container \w+ did not answer \(no answer within 500 ms\)/,
+        );
+        await expect(parley.reset()).rejects.toThrow(ParleyContainerError);
+      } finally {
+        await engineOk('unpause', parley.getId());
+      }
+      expect(await test.journal()).toEqual([]);
+    } finally {
+      await parley.stop();
     }
   });
 

@@ -1,3 +1,4 @@
+export type { SharedServer, SharedTestScope, TestAttempt } from '@parley/reference-server/node';
 export {
   type ChaosSettings,
   type PaceSettings,
@@ -6,11 +7,5 @@ export {
 } from './parley-container.js';
 export { ParleyContainerError } from './parley-container-error.js';
 export { PARLEY_PORT } from './parley-port.js';
-export type {
-  JournalEntryJson,
-  JournalFilter,
-  ParleyTestHandle,
-  QueuedFaultJson,
-  ScriptJson,
-} from './parley-test-handle.js';
+export type { ScriptJson } from './script-json.js';
 export { StartedParleyContainer } from './started-parley-container.js';

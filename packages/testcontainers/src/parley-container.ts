@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { connectSharedServer } from '@parley/reference-server/node';
 import { GenericContainer, Wait } from 'testcontainers';
+import { containerFetch } from './container-fetch.js';
 import { PARLEY_PORT } from './parley-port.js';
-import type { ScriptJson } from './parley-test-handle.js';
+import type { ScriptJson } from './script-json.js';
 import { StartedParleyContainer } from './started-parley-container.js';
 
 /** Where the container keeps the files the module copies in (the image's working directory). */
@@ -41,7 +43,8 @@ export interface ReplaySettings {
  * The Parley reference server image as a Testcontainers module. Its methods read like the CLI's
  * options and set the image's variables (docs/containers.md); files (users, script, cassette) are
  * copied in. The control routes are always on, with a control token of the module's own (or
- * {@link withControlToken}'s), so that {@link StartedParleyContainer.forTest} works. Waits for
+ * {@link withControlToken}'s), so that the started container is a shared server whose
+ * {@link StartedParleyContainer.testScope} is the runner helpers' per-test handle. Waits for
  * `GET /readyz`, so a replay's cassette is loaded and an upstream reached before `start()` resolves;
  * a server that exits at start (a bad option) fails `start()` with its last log lines.
  *
@@ -183,7 +186,12 @@ export class ParleyContainer extends GenericContainer {
     return this;
   }
 
-  /** How long a control call or handle request may go unanswered before it fails. Default 10 s. */
+  /**
+   * How long a control call of the started container (a scope's `script`, `journal`, `reset`, ...,
+   * any `/_parley/` request of its `fetch`) may wait for its answer's status before it fails with a
+   * ParleyContainerError. Default 10 s. The service's routes are not bounded here (a slow reply is
+   * your client's time limit's to end); a stopped container fails them at once.
+   */
   withControlTimeout(ms: number): this {
     this.timeoutMs = ms;
     return this;
@@ -193,6 +201,21 @@ export class ParleyContainer extends GenericContainer {
     this.withEnvironment({ PARLEY_CONTROL_TOKEN: this.controlToken });
     if (this.flags.length > 0) this.withCommand(this.flags);
     const token = this.users[0]?.[1] ?? 'parley-demo-token';
-    return new StartedParleyContainer(await super.start(), token, this.controlToken, this.timeoutMs);
+    const started = await super.start();
+    const fetch = containerFetch({ containerId: started.getId(), timeoutMs: this.timeoutMs });
+    try {
+      const shared = await connectSharedServer({
+        baseUrl: `http://${started.getHost()}:${started.getMappedPort(PARLEY_PORT)}`,
+        controlToken: this.controlToken,
+        token,
+        caller: 'ParleyContainer',
+        fetch,
+      });
+      return new StartedParleyContainer(started, shared, fetch);
+    } catch (error) {
+      // Never left running when it cannot be used.
+      await started.stop().catch(() => undefined);
+      throw error;
+    }
   }
 }

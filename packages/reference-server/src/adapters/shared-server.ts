@@ -14,6 +14,13 @@ export interface SharedServerOptions {
   token?: string;
   /** Names the caller in errors. Default `connectSharedServer`. */
   caller?: string;
+  /**
+   * The `fetch` every request goes through: the health check, the control calls and the scopes'
+   * `fetch`. Default the global one, whose failures are explained (the server cannot be reached, how
+   * to start one); a given one's rejections reach the caller as they are, so a tool that knows the
+   * server (a container module) names it in its own errors and can bound a call's wait.
+   */
+  fetch?: typeof fetch;
 }
 
 /** One test's scope on a shared server: its id, the headers that reach it, and its control calls. */
@@ -55,6 +62,7 @@ export const SHARED_SERVER_HINT =
  */
 export async function connectSharedServer(options: SharedServerOptions): Promise<SharedServer> {
   const { controlToken, token = DEMO_USER.token, caller = 'connectSharedServer' } = options;
+  const fetchImpl = options.fetch ?? fetch;
   let url: string;
   try {
     url = new URL(options.baseUrl).href.replace(/\/+$/, '');
@@ -64,11 +72,16 @@ export async function connectSharedServer(options: SharedServerOptions): Promise
         'is not a URL',
     );
   }
+  // A given fetch's rejections are its own: passed on as they are.
+  const explain = (error: unknown): Error =>
+    options.fetch === undefined ? unreachable(caller, url, error) : (error as Error);
   let response: Response;
   try {
-    response = await fetch(`${url}/_parley/health`, { headers: { [CONTROL_TOKEN_HEADER]: controlToken } });
+    response = await fetchImpl(`${url}/_parley/health`, {
+      headers: { [CONTROL_TOKEN_HEADER]: controlToken },
+    });
   } catch (error) {
-    throw unreachable(caller, url, error);
+    throw explain(error);
   }
   // Read whole (a small JSON body): the connection is then free for the next call.
   await response.arrayBuffer();
@@ -91,7 +104,7 @@ export async function connectSharedServer(options: SharedServerOptions): Promise
     testScope(name, attempt) {
       const testId = testIdHeaderValue(name, attempt);
       const headers = { [TEST_ID_HEADER]: testId };
-      const scope = remoteScope(url, controlToken, testId, (error) => unreachable(caller, url, error));
+      const scope = remoteScope(url, controlToken, testId, explain, fetchImpl);
       return {
         ...scope,
         testId,
@@ -104,7 +117,7 @@ export async function connectSharedServer(options: SharedServerOptions): Promise
             all.set(CONTROL_TOKEN_HEADER, controlToken);
           }
           all.set(TEST_ID_HEADER, testId);
-          return fetch(target, { ...init, headers: all });
+          return fetchImpl(target, { ...init, headers: all });
         },
       };
     },

@@ -46,16 +46,19 @@ export function inProcessScope(server: ReferenceServer): ScopeAccess {
 /**
  * The scope of a test on a shared server at `url`, through its control routes (`testId`: the
  * `x-parley-test-id` value): scripts in the script file format (JSON; no functions, regexes as
- * `{ "regex", "flags" }`). `unreachable` makes the error of a call that found no server.
+ * `{ "regex", "flags" }`). `unreachable` makes the error of a call that found no server; the calls
+ * go through `fetchImpl`.
  */
 export function remoteScope(
   url: string,
   controlToken: string,
   testId: string,
   unreachable: (error: unknown) => Error = (error) => error as Error,
+  fetchImpl: typeof fetch = fetch,
 ): ScopeAccess {
-  const call = async (method: string, path: string, body?: unknown): Promise<unknown> => {
-    const response = await fetch(`${url}/_parley${path}`, {
+  // `absent`: a status that means "nothing there" (resolves undefined); any other error status throws.
+  const call = async (method: string, path: string, body?: unknown, absent?: number): Promise<unknown> => {
+    const response = await fetchImpl(`${url}/_parley${path}`, {
       method,
       headers: {
         [CONTROL_TOKEN_HEADER]: controlToken,
@@ -67,6 +70,7 @@ export function remoteScope(
       throw unreachable(error);
     });
     const text = await response.text();
+    if (response.status === absent) return undefined;
     if (!response.ok) throw new Error(`${method} ${url}/_parley${path} answered ${response.status}: ${text}`);
     return text === '' ? undefined : JSON.parse(text);
   };
@@ -101,13 +105,9 @@ export function remoteScope(
       return ((await call('GET', `/journal${search}`)) as { entries: JournalEntry[] }).entries;
     },
     sessions: async () => ((await call('GET', '/sessions')) as { sessions: SessionSnapshot[] }).sessions,
-    proxyReport: async () => {
-      try {
-        return (await call('GET', '/proxy/report')) as ProxyReportSnapshot;
-      } catch {
-        return undefined;
-      }
-    },
+    // A server that is not a checking proxy answers 404; one that does not answer rejects.
+    proxyReport: async () =>
+      (await call('GET', '/proxy/report', undefined, 404)) as ProxyReportSnapshot | undefined,
     reset: async () => void (await call('POST', '/reset')),
   };
 }
