@@ -19,3 +19,31 @@ export type HeartbeatRequest =
 export type ToolResponseRequest = {
   response: { state: 'COMPLETE'; [field: string]: unknown };
 };
+
+/**
+ * Lease extension (docs/protocol.md, "Extension: tool-call leases"): the 200 body of a
+ * `PROCESSING` heartbeat that carried a `parley-lease` token. A server without it answers an empty body.
+ */
+export type HeartbeatLease = {
+  /** The token the lease is held by (the one the beat sent). */
+  leaseToken: string;
+  /** How many times the call was leased; 1 for the first worker, more after a takeover. */
+  attempt: number;
+  /** When this lease ends unless renewed (server clock, ms). */
+  leaseExpiresAt: number;
+  /** The server's heartbeat timeout: the length of a lease, in ms. */
+  heartbeatTimeoutMs: number;
+  /** When the call is abandoned if not settled (server clock, ms). */
+  deadlineAt: number;
+  /** The server's clock when it answered (ms): the call's times minus it are the time left. */
+  now: number;
+};
+
+/** Lease extension: the `details` of `409 tool_call_leased`, naming the lease that holds the call. */
+export type ToolCallLeasedDetails = {
+  requestId: string;
+  /** The holder's attempt number. */
+  attempt: number;
+  /** When the holder's lease ends unless renewed (server clock, ms). */
+  leaseExpiresAt: number;
+};

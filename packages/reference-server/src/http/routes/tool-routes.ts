@@ -1,6 +1,7 @@
 import { HeartbeatRequestSchema, type JsonObject, ToolResponseRequestSchema } from '@parley/protocol';
 import type { Hono } from 'hono';
 import { jsonReply } from '../json-reply.js';
+import { leaseTokenOf } from '../lease-token.js';
 import { parseWith } from '../parse-with.js';
 import { readObjectBody } from '../route-body.js';
 import type { AppEnv, ServerContext } from '../server-context.js';
@@ -14,9 +15,12 @@ export function registerToolRoutes(app: Hono<AppEnv>, ctx: ServerContext): void 
       HeartbeatRequestSchema,
       await readObjectBody(c, ctx.maxBodyBytes, { required: true }),
     );
+    const leaseToken = leaseTokenOf(c);
     // Look the session up again: it may have been deleted while the body was read.
-    ctx.sessions.require(c.get('user'), sessionId, c.env.scope?.id).toolCalls.heartbeat(requestId, body);
-    return c.body(null, 200);
+    const lease = ctx.sessions
+      .require(c.get('user'), sessionId, c.env.scope?.id)
+      .toolCalls.heartbeat(requestId, body, leaseToken);
+    return lease === undefined ? c.body(null, 200) : jsonReply(c, lease, 200);
   });
 
   app.post('/v1/tools/response/:sessionId/:requestId', async (c) => {
@@ -29,9 +33,10 @@ export function registerToolRoutes(app: Hono<AppEnv>, ctx: ServerContext): void 
       'body',
       { asSent: ['response'] },
     );
+    const leaseToken = leaseTokenOf(c);
     ctx.sessions
       .require(c.get('user'), sessionId, c.env.scope?.id)
-      .toolCalls.respond(requestId, body.response as JsonObject);
+      .toolCalls.respond(requestId, body.response as JsonObject, leaseToken);
     return c.body(null, 200);
   });
 

@@ -1,0 +1,22 @@
+import { LEASE_TOKEN_HEADER, LeaseTokenSchema } from '@parley/protocol';
+import type { Context } from 'hono';
+import { HttpError } from '../http-error.js';
+import type { AppEnv } from './server-context.js';
+
+/**
+ * The lease token of a request (the lease extension's `parley-lease` header), or undefined when it
+ * has none. A malformed token is `400 invalid_request` naming the header.
+ */
+export function leaseTokenOf(c: Context<AppEnv>): string | undefined {
+  const raw = c.req.header(LEASE_TOKEN_HEADER);
+  if (raw === undefined) return undefined;
+  const parsed = LeaseTokenSchema.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  throw new HttpError('invalid_request', `Header ${LEASE_TOKEN_HEADER} ${parsed.error.issues[0]?.message}`, {
+    details: {
+      issues: [
+        { path: `header.${LEASE_TOKEN_HEADER}`, message: parsed.error.issues[0]?.message ?? 'invalid' },
+      ],
+    },
+  });
+}
