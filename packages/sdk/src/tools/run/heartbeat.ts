@@ -4,6 +4,7 @@ import {
   DEFAULT_HEARTBEAT_INTERVAL_MS,
   HEARTBEAT_JITTER,
   LOCAL_TIMEOUT_BUFFER_MS,
+  MAX_BEATS_IN_FLIGHT,
   MAX_HEARTBEAT_INTERVAL_MS,
   MIN_HEARTBEAT_INTERVAL_MS,
 } from '../../defaults.js';
@@ -16,7 +17,9 @@ import {
 } from '../../errors/index.js';
 import { checkOptions, type OptionKeys } from '../../internal/option-check.js';
 import { raceSignal } from '../../internal/race-signal.js';
+import type { HeartbeatLease } from '../../wire/index.js';
 import { beatTimeoutMessage, lostMessage } from './heartbeat-messages.js';
+import { isLeasedError, leaseHeaders } from './tool-lease.js';
 import type { ToolTransport } from './tool-transport.js';
 
 /** Why a heartbeat timer ended: stopped by its owner, the owner's signal aborted, or the call was lost. */
@@ -25,7 +28,10 @@ export type HeartbeatEndReason = 'STOPPED' | 'ABORTED' | ToolCallLostReason;
 export interface HeartbeatOptions {
   sessionId: string;
   requestId: string;
-  /** The server's `heartbeatTimeoutMs` from the reply; sets the interval and the local timeout. */
+  /**
+   * The server's `heartbeatTimeoutMs` from the reply; sets the interval and the local timeout.
+   * Unknown, 3 s is assumed until a lease-extension answer names it.
+   */
   heartbeatTimeoutMs?: number | undefined;
   /** Aborting it ends the timer (reason `ABORTED`) and cancels the beat in flight. */
   signal?: AbortSignal | undefined;
@@ -35,6 +41,11 @@ export interface HeartbeatOptions {
   onBeatError?: ((error: unknown) => void) | undefined;
   /** Called after each successful beat, with the number of successful beats so far. */
   onBeat?: ((beats: number) => void) | undefined;
+  /**
+   * The lease extension's token (docs/protocol.md): every beat carries it, the server answers the
+   * lease, and a beat on a call another token holds ends the timer with `LEASED`.
+   */
+  leaseToken?: string | undefined;
 }
 
 /** Every key of {@link HeartbeatOptions}, checked by `new Heartbeat()`: a new option is one more line here. */
@@ -46,6 +57,7 @@ export const HEARTBEAT_OPTION_KEYS = {
   random: 'function',
   onBeatError: 'function',
   onBeat: 'function',
+  leaseToken: 'string',
 } as const satisfies OptionKeys<HeartbeatOptions>;
 
 /** The interval for a server timeout: `clamp(timeout / 3, 250 ms, 5 s)`, or 1 s when it is unknown. */
@@ -73,55 +85,68 @@ function jitter(random: () => number): number {
   return typeof r === 'number' && r > 0 ? Math.min(1, r) : 0;
 }
 
+/** How a call's first beat ended: the call is this worker's (with the lease, when the server says it), or lost. */
+export type HeartbeatClaim =
+  | { held: true; lease: HeartbeatLease | undefined }
+  | { held: false; error: ToolCallLostError | undefined };
+
 /**
- * The automatic heartbeat of one tool call. The first beat goes out at once, then one beat per
- * (jittered) interval on a chained `setTimeout`, so beats never overlap. A beat in flight is kept
- * until the lease it renews is at risk (the send time of the last successful beat plus the server's
- * timeout; at least one interval), not aborted for being slower than an interval: on a saturated
- * client a slow beat is worth more than a new one. Past that deadline it is abandoned and the next
- * beat goes out at once. Beats are never retried by the client. A 409 ends the timer with
- * `ABANDONED`, a 404 with `NOT_FOUND`; other failures are reported to `onBeatError` and the timer
- * keeps going, until no beat has succeeded for the server's timeout plus
- * `defaults.heartbeat.localTimeoutBufferMs` (1 s), which ends it with `TIMED_OUT`. In those three cases {@link lost}
- * aborts with a {@link ToolCallLostError}.
+ * The automatic heartbeat of one tool call. Beats are scheduled from the lease, not from the last
+ * answer: the first goes out at once, then one per (jittered) interval after the previous one was
+ * *sent*, whether or not it has been answered, so a slow answer never delays the next beat. A beat
+ * in flight is kept until the lease it renews ends (the send time of the last successful beat plus
+ * the lease), at most two intervals and at least one, beside the next one: a stalled connection
+ * costs one beat, and the next goes out on time, on another connection, to land before the lease
+ * ends. At most `MAX_BEATS_IN_FLIGHT` (2) are in flight: a third aborts the oldest. Beats are never retried by
+ * the client. A 409 ends the timer with `ABANDONED` (`LEASED` for the lease extension's
+ * `tool_call_leased`), a 404 with `NOT_FOUND`; other failures are reported to `onBeatError` and
+ * the timer keeps going, until no beat has succeeded for the lease plus
+ * `defaults.heartbeat.localTimeoutBufferMs` (1 s), which ends it with `TIMED_OUT`. In those cases
+ * {@link lost} aborts with a {@link ToolCallLostError}.
+ *
+ * The lease is the server's `heartbeatTimeoutMs` when given; a beat answered under the lease
+ * extension names it (and replaces a guess). Unknown, it is assumed 3 s
+ * (`defaults.heartbeat.assumedTimeoutMs`): the longest the 1 s beats defend.
  *
  * @example
  * const heartbeat = new Heartbeat(client.tools, { sessionId, requestId, heartbeatTimeoutMs }).start();
  * try {
  *   await work({ signal: heartbeat.lost });
  * } finally {
- *   await heartbeat.stop(); // waits for the beat in flight before the result is reported
+ *   await heartbeat.stop(); // waits for the beats in flight before the result is reported
  * }
  */
 export class Heartbeat {
   readonly sessionId: string;
   readonly requestId: string;
-  /** Time between beats before jitter. */
-  readonly intervalMs: number;
-  /** How long without a successful beat before the call is given up locally. */
-  readonly localTimeoutMs: number;
-  /** The server's timeout (its lease), or the assumed one when the reply did not say. */
-  readonly leaseMs: number;
   /** Aborted, with a {@link ToolCallLostError} as its reason, when the call is lost. */
   readonly lost: AbortSignal;
+  /**
+   * Settles with the first beat that succeeds (the call is held; `lease` under the lease extension)
+   * or when the timer ends before one does (`held: false`, with the error when the call was lost).
+   */
+  readonly claimed: Promise<HeartbeatClaim>;
 
   readonly #transport: Pick<ToolTransport, 'heartbeat'>;
   readonly #options: HeartbeatOptions;
   readonly #lostController = new AbortController();
+  readonly #request: { maxRetries: number; headers?: Record<string, string> };
+  #intervalMs: number;
+  #leaseMs: number;
+  #claim!: (claim: HeartbeatClaim) => void;
   #started = false;
   #stopping = false;
   #endReason: HeartbeatEndReason | undefined;
   #lostError: ToolCallLostError | undefined;
-  #inFlight: Promise<void> | undefined;
-  #beatController: AbortController | undefined;
+  #lease: HeartbeatLease | undefined;
+  /** The beats in flight, oldest first, each with its controller. */
+  readonly #inFlight = new Map<AbortController, Promise<void>>();
   #nextBeat: ReturnType<typeof setTimeout> | undefined;
   #watchdog: ReturnType<typeof setTimeout> | undefined;
   #successes = 0;
   #failures = 0;
   /** When the lease runs out unless a beat lands: the last successful beat's send time plus the lease. */
   #leaseEndsAt = 0;
-  /** The last beat ran out of time with the lease at risk: send the next one at once. */
-  #urgent = false;
 
   constructor(transport: Pick<ToolTransport, 'heartbeat'>, options: HeartbeatOptions) {
     checkOptions(options, HEARTBEAT_OPTION_KEYS, 'new Heartbeat()');
@@ -129,15 +154,35 @@ export class Heartbeat {
     this.#options = options;
     this.sessionId = options.sessionId;
     this.requestId = options.requestId;
-    this.intervalMs = heartbeatIntervalMs(options.heartbeatTimeoutMs);
     const timeout = options.heartbeatTimeoutMs;
-    const serverTimeout =
-      timeout !== undefined && Number.isFinite(timeout) && timeout > 0
-        ? timeout
-        : ASSUMED_HEARTBEAT_TIMEOUT_MS;
-    this.leaseMs = serverTimeout;
-    this.localTimeoutMs = serverTimeout + LOCAL_TIMEOUT_BUFFER_MS;
+    this.#leaseMs =
+      timeout !== undefined && Number.isFinite(timeout) && timeout > 0 ? timeout : ASSUMED_HEARTBEAT_TIMEOUT_MS;
+    this.#intervalMs = heartbeatIntervalMs(options.heartbeatTimeoutMs);
+    this.#request = { maxRetries: 0, ...leaseHeaders(options.leaseToken) };
     this.lost = this.#lostController.signal;
+    this.claimed = new Promise((resolve) => {
+      this.#claim = resolve;
+    });
+  }
+
+  /** Time between beats before jitter: a third of the lease, within 250 ms..5 s (1 s while the lease is unknown). */
+  get intervalMs(): number {
+    return this.#intervalMs;
+  }
+
+  /** The server's timeout (its lease): given, named by the server's answer, or assumed (3 s). */
+  get leaseMs(): number {
+    return this.#leaseMs;
+  }
+
+  /** How long without a successful beat before the call is given up locally: the lease plus 1 s. */
+  get localTimeoutMs(): number {
+    return this.#leaseMs + LOCAL_TIMEOUT_BUFFER_MS;
+  }
+
+  /** The lease as the server last answered it (lease extension only). */
+  get lease(): HeartbeatLease | undefined {
+    return this.#lease;
   }
 
   /** Why the timer ended, recorded once; `undefined` while it runs. */
@@ -165,21 +210,21 @@ export class Heartbeat {
       return this;
     }
     signal?.addEventListener('abort', this.#onAbort, { once: true });
-    this.#leaseEndsAt = Date.now() + this.leaseMs;
+    this.#leaseEndsAt = Date.now() + this.#leaseMs;
     this.#armWatchdog();
     this.#tick();
     return this;
   }
 
   /**
-   * Ends the timer and resolves once the beat in flight (if any) has settled, so a terminal report
-   * sent afterwards never races a heartbeat. A 409 or 404 that beat brings back still counts as lost.
+   * Ends the timer and resolves once the beats in flight (if any) have settled, so a terminal report
+   * sent afterwards never races a heartbeat. A 409 or 404 such a beat brings back still counts as lost.
    */
   async stop(): Promise<void> {
     this.#stopping = true;
     clearTimeout(this.#nextBeat);
     this.#nextBeat = undefined;
-    await this.#inFlight;
+    while (this.#inFlight.size > 0) await Promise.all(this.#inFlight.values());
     this.#end('STOPPED');
   }
 
@@ -187,60 +232,71 @@ export class Heartbeat {
     this.#end('ABORTED');
   };
 
+  /** Sends a beat and schedules the next from this send, not from its answer. */
   #tick = (): void => {
     this.#nextBeat = undefined;
     if (this.#endReason !== undefined || this.#stopping) return;
-    const beat = this.#beat();
-    this.#inFlight = beat;
-    void beat.then(() => {
-      this.#inFlight = undefined;
-      if (this.#endReason !== undefined || this.#stopping) return;
-      if (this.#urgent) {
-        // The lease is at risk: no wait.
-        this.#urgent = false;
-        this.#tick();
-        return;
-      }
-      this.#nextBeat = setTimeout(this.#tick, jitteredIntervalMs(this.intervalMs, this.#options.random));
-    });
+    if (this.#inFlight.size >= MAX_BEATS_IN_FLIGHT) {
+      const [oldest] = this.#inFlight.keys();
+      oldest?.abort(new APITimeoutError('Heartbeat superseded: two later beats were sent'));
+    }
+    const controller = new AbortController();
+    const beat = this.#beat(controller).finally(() => this.#inFlight.delete(controller));
+    this.#inFlight.set(controller, beat);
+    this.#nextBeat = setTimeout(this.#tick, jitteredIntervalMs(this.#intervalMs, this.#options.random));
   };
 
-  async #beat(): Promise<void> {
-    const controller = new AbortController();
-    this.#beatController = controller;
-    // The beat's own deadline: until the lease it renews is at risk, and at least one interval.
-    // Enforced here too, so a transport that ignores `timeoutMs` cannot hold the timer up.
+  async #beat(controller: AbortController): Promise<void> {
+    // The beat's own deadline: until the lease it renews ends, but no longer than two intervals (by
+    // then two later beats are out), and at least one interval. Enforced here too, so a transport
+    // that ignores `timeoutMs` cannot hold the timer up.
     const sentAt = Date.now();
-    const deadlineMs = Math.max(this.intervalMs, this.#leaseEndsAt - sentAt);
+    const interval = this.#intervalMs;
+    const deadlineMs = Math.max(interval, Math.min(this.#leaseEndsAt - sentAt, MAX_BEATS_IN_FLIGHT * interval));
     const deadline = setTimeout(() => {
-      this.#urgent = true;
       controller.abort(
-        new APITimeoutError(beatTimeoutMessage(deadlineMs, this.intervalMs, Date.now() - sentAt)),
+        new APITimeoutError(beatTimeoutMessage(deadlineMs, this.#intervalMs, Date.now() - sentAt)),
       );
     }, deadlineMs);
     try {
-      await raceSignal(
+      const answer = await raceSignal(
         this.#transport.heartbeat(this.sessionId, this.requestId, {
+          ...this.#request,
           signal: controller.signal,
           timeoutMs: deadlineMs,
-          maxRetries: 0,
         }),
         controller.signal,
       );
+      if (this.#endReason !== undefined) return;
       this.#successes++;
-      this.#leaseEndsAt = sentAt + this.leaseMs;
-      if (this.#endReason === undefined) this.#armWatchdog();
+      if (answer) this.#learn(answer);
+      this.#leaseEndsAt = Math.max(this.#leaseEndsAt, sentAt + this.#leaseMs);
+      this.#armWatchdog();
+      this.#claim({ held: true, lease: this.#lease });
       notify(this.#options.onBeat, this.#successes);
     } catch (error) {
       this.#failures++;
-      // Out of time with the lease at risk (this timer's deadline or the transport's own): beat again at once.
-      if (Date.now() - sentAt >= deadlineMs) this.#urgent = true;
-      if (error instanceof ConflictError) this.#end('ABANDONED', error);
+      if (isLeasedError(error)) this.#end('LEASED', error);
+      else if (error instanceof ConflictError) this.#end('ABANDONED', error);
       else if (error instanceof NotFoundError) this.#end('NOT_FOUND', error);
       else if (this.#endReason === undefined) notify(this.#options.onBeatError, error);
     } finally {
       clearTimeout(deadline);
-      if (this.#beatController === controller) this.#beatController = undefined;
+    }
+  }
+
+  /** The lease the server answered: its length replaces a given or assumed one. */
+  #learn(lease: HeartbeatLease): void {
+    this.#lease = lease;
+    const ms = lease.heartbeatTimeoutMs;
+    if (!(Number.isFinite(ms) && ms > 0) || ms === this.#leaseMs) return;
+    const shorter = ms < this.#leaseMs;
+    this.#leaseMs = ms;
+    this.#intervalMs = heartbeatIntervalMs(ms);
+    // A shorter lease than assumed: the next beat must not wait for the longer interval.
+    if (shorter && this.#nextBeat !== undefined) {
+      clearTimeout(this.#nextBeat);
+      this.#nextBeat = setTimeout(this.#tick, jitteredIntervalMs(this.#intervalMs, this.#options.random));
     }
   }
 
@@ -257,10 +313,18 @@ export class Heartbeat {
     this.#nextBeat = undefined;
     this.#watchdog = undefined;
     this.#options.signal?.removeEventListener('abort', this.#onAbort);
-    if (reason === 'STOPPED') return;
+    if (reason === 'STOPPED') {
+      this.#claim({ held: false, error: undefined });
+      return;
+    }
     // A beat still on its way is pointless once the call is lost or the owner gave up.
-    this.#beatController?.abort(new APITimeoutError('Heartbeat cancelled: the timer ended'));
-    if (reason === 'ABORTED') return;
+    for (const controller of this.#inFlight.keys()) {
+      controller.abort(new APITimeoutError('Heartbeat cancelled: the timer ended'));
+    }
+    if (reason === 'ABORTED') {
+      this.#claim({ held: false, error: undefined });
+      return;
+    }
     this.#lostError = new ToolCallLostError(
       lostMessage(reason, this.sessionId, this.requestId, this.localTimeoutMs),
       {
@@ -270,6 +334,7 @@ export class Heartbeat {
         cause,
       },
     );
+    this.#claim({ held: false, error: this.#lostError });
     this.#lostController.abort(this.#lostError);
   }
 }

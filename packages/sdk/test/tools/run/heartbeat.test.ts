@@ -97,7 +97,7 @@ describe('Heartbeat', () => {
     await heartbeat.stop();
   });
 
-  test('never overlaps: while a beat hangs no second beat starts', async () => {
+  test('beats are scheduled from the lease, not from the last answer: a hanging beat does not delay the next, and at most two are in flight', async () => {
     let inFlight = 0;
     let maxInFlight = 0;
     const transport = new FakeTransport(async (call) => {
@@ -111,22 +111,22 @@ describe('Heartbeat', () => {
     });
     const heartbeat = startHeartbeat(transport, { ...ids, heartbeatTimeoutMs: 3_000, random: noJitter });
     await vi.advanceTimersByTimeAsync(2_999);
-    expect(transport.of('heartbeat')).toHaveLength(1);
-    // The hanging claim is kept until the lease would run out (3 s); then the next beat goes at once.
-    await vi.advanceTimersByTimeAsync(1);
-    expect(transport.of('heartbeat').map((c) => c.at)).toEqual([0, 3_000]);
-    await vi.advanceTimersByTimeAsync(500);
-    expect(maxInFlight).toBe(1);
-    heartbeat.stop();
+    expect(transport.of('heartbeat').map((c) => c.at)).toEqual([0, 1_000, 2_000]);
+    expect(maxInFlight).toBe(2);
+    // The first hanging beat was given up after two intervals, when the third went out.
+    expect(transport.calls[0]?.options?.signal?.aborted).toBe(true);
+    await vi.advanceTimersByTimeAsync(1_001);
+    expect(heartbeat.endReason).toBe('TIMED_OUT');
     await vi.runAllTimersAsync();
   });
 
-  test('a beat slower than the interval is kept until the lease it renews is at risk, not cut at one interval', async () => {
+  test('a beat answered 2.5 s late does not delay the next one: the lease never lapses', async () => {
     let slow = false;
     const transport = new FakeTransport((call) => {
       if (!slow) return undefined;
-      // A saturated client: this beat takes 1.5 intervals, and then succeeds.
-      return new Promise<void>((resolve) => setTimeout(resolve, 1_500)).then(() =>
+      slow = false;
+      // A stalled answer: this beat takes 2.5 s, and then succeeds.
+      return new Promise<void>((resolve) => setTimeout(resolve, 2_500)).then(() =>
         call.options?.signal?.throwIfAborted(),
       );
     });
@@ -139,25 +139,22 @@ describe('Heartbeat', () => {
     });
     await vi.advanceTimersByTimeAsync(0); // the claim at 0 succeeds: the lease runs to 3 s
     slow = true;
-    await vi.advanceTimersByTimeAsync(1_000); // the beat at 1 s: its deadline is the lease's end
-    const second = transport.calls[1]!;
-    expect(second.options).toMatchObject({ timeoutMs: 2_000, maxRetries: 0 });
-    await vi.advanceTimersByTimeAsync(1_000);
-    expect(second.options?.signal?.aborted).toBe(false);
-    await vi.advanceTimersByTimeAsync(500);
-    expect(second.settledAt).toBe(2_500);
-    expect(onBeatError).not.toHaveBeenCalled();
-    expect(heartbeat.stats).toEqual({ successes: 2, failures: 0 });
-    // It renewed the lease from when it was sent: the next beat an interval later keeps it.
-    await vi.advanceTimersByTimeAsync(1_000);
-    expect(transport.of('heartbeat').map((c) => c.at)).toEqual([0, 1_000, 3_500]);
-    expect(transport.calls[2]?.options?.timeoutMs).toBe(1_000);
+    await vi.advanceTimersByTimeAsync(3_000);
+    // The beats at 2 s and 3 s went out on time beside the slow one: the lease ran to 5 s, then 6 s.
+    expect(transport.of('heartbeat').map((c) => c.at)).toEqual([0, 1_000, 2_000, 3_000]);
+    expect(transport.calls[1]?.options).toMatchObject({ timeoutMs: 2_000, maxRetries: 0 });
+    // The slow beat itself was given up at its deadline (two intervals); the others kept the lease.
+    expect(onBeatError.mock.calls.map(([e]) => (e as Error).message)).toEqual([
+      'Heartbeat timed out after 2000 ms',
+    ]);
+    expect(heartbeat.stats).toEqual({ successes: 3, failures: 1 });
+    expect(heartbeat.endReason).toBeUndefined();
     const stopping = heartbeat.stop();
-    await vi.advanceTimersByTimeAsync(1_500);
+    await vi.runAllTimersAsync();
     await stopping;
   });
 
-  test('a beat still in flight when the lease runs out is abandoned, and the next one goes out at once', async () => {
+  test('a beat still in flight when its lease runs out is abandoned, and the beats go on', async () => {
     let ok = true;
     const transport = new FakeTransport((call) => (ok ? undefined : hangUntilAborted(call)));
     const onBeatError = vi.fn();
@@ -177,9 +174,9 @@ describe('Heartbeat', () => {
       name: 'APITimeoutError',
       message: 'Heartbeat timed out after 2000 ms',
     });
-    expect(transport.of('heartbeat').map((c) => c.at)).toEqual([0, 1_000, 3_000]);
-    // With the lease at risk, the fresh beat has one interval; the local timeout still ends the call.
-    expect(transport.calls[2]?.options?.timeoutMs).toBe(1_000);
+    expect(transport.of('heartbeat').map((c) => c.at)).toEqual([0, 1_000, 2_000, 3_000]);
+    // Past the lease's end a beat still has one interval; the local timeout ends the call.
+    expect(transport.calls[3]?.options?.timeoutMs).toBe(1_000);
     await vi.advanceTimersByTimeAsync(1_000);
     expect(heartbeat.endReason).toBe('TIMED_OUT');
   });
@@ -188,12 +185,12 @@ describe('Heartbeat', () => {
     const transport = new FakeTransport(() => new Promise<void>(() => {}));
     const heartbeat = startHeartbeat(transport, { ...ids, heartbeatTimeoutMs: 3_000, random: noJitter });
     await vi.advanceTimersByTimeAsync(1_500);
-    // stop() waits for the beat in flight, but no longer than that beat's deadline (the lease's end).
+    // stop() waits for the beats in flight, but no longer than their deadlines (two intervals).
     const stopping = heartbeat.stop();
     await vi.advanceTimersByTimeAsync(1_500);
     await stopping;
     expect(heartbeat.endReason).toBe('STOPPED');
-    expect(transport.of('heartbeat').map((c) => c.at)).toEqual([0]);
+    expect(transport.of('heartbeat').map((c) => c.at)).toEqual([0, 1_000]);
   });
 
   test('a beat whose deadline fired on time says only that it timed out', async () => {
@@ -205,9 +202,9 @@ describe('Heartbeat', () => {
       random: noJitter,
       onBeatError,
     });
-    await vi.advanceTimersByTimeAsync(1_500);
+    await vi.advanceTimersByTimeAsync(1_000);
     expect(onBeatError).toHaveBeenCalledTimes(1);
-    expect(onBeatError.mock.calls[0]?.[0]).toMatchObject({ message: 'Heartbeat timed out after 1500 ms' });
+    expect(onBeatError.mock.calls[0]?.[0]).toMatchObject({ message: 'Heartbeat timed out after 1000 ms' });
     heartbeat.stop();
     await vi.runAllTimersAsync();
   });
@@ -223,12 +220,11 @@ describe('Heartbeat', () => {
     });
     // A blocked event loop: the clock moves on 4 s while no timer can fire.
     vi.setSystemTime(Date.now() + 4_000);
-    await vi.advanceTimersByTimeAsync(1_500);
-    expect(onBeatError).toHaveBeenCalledTimes(1);
+    await vi.advanceTimersByTimeAsync(1_000);
     const error = onBeatError.mock.calls[0]?.[0] as Error | undefined;
     expect(error?.name).toBe('APITimeoutError');
     expect(error?.message).toBe(
-      'Heartbeat timed out after 1500 ms, but its timer fired 4000 ms late: the event loop was blocked ' +
+      'Heartbeat timed out after 1000 ms, but its timer fired 4000 ms late: the event loop was blocked ' +
         '(synchronous work on the main thread), so no beat could go out. Run CPU-bound tool handlers in a ' +
         'worker (workerHandler, see docs/tool-workers.md) or let them await between chunks of work',
     );
@@ -333,9 +329,9 @@ describe('Heartbeat', () => {
     expect(heartbeat.endReason).toBe('TIMED_OUT');
   });
 
-  test('the local timeout assumes 15 s when the server timeout is unknown', () => {
+  test('the local timeout assumes a 3 s lease (the longest 1 s beats defend) when the server timeout is unknown', () => {
     const heartbeat = new Heartbeat(new FakeTransport(), ids);
-    expect(heartbeat.localTimeoutMs).toBe(15_000 + defaults.heartbeat.localTimeoutBufferMs);
+    expect(heartbeat.localTimeoutMs).toBe(3_000 + defaults.heartbeat.localTimeoutBufferMs);
   });
 
   test('stop() resolves only after the beat in flight settled, and no beat follows', async () => {
