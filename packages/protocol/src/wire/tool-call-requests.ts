@@ -42,7 +42,7 @@ export type HeartbeatLease = {
 /** Lease extension: the `details` of `409 tool_call_leased`, naming the lease that holds the call. */
 export type ToolCallLeasedDetails = {
   requestId: string;
-  /** The holder's attempt number. */
+  /** The holder's attempt number (0 while the holder, the sender of the reply, has not beaten yet). */
   attempt: number;
   /** When the holder's lease ends unless renewed (server clock, ms). */
   leaseExpiresAt: number;

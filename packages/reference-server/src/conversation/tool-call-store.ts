@@ -22,7 +22,12 @@ export interface ToolCallRecord extends WireToolCall {
   leaseToken?: string;
   /** Lease extension: when the current lease started or was last renewed (server clock). */
   leasedAt?: number;
+  /** Lease extension: the token whose beats `attempt` counts (a new one beating counts one more). */
+  attemptToken?: string;
 }
+
+/** The `attemptToken` of beats without a lease token (a real token has 16 characters or more). */
+const ANONYMOUS = '';
 
 const TERMINAL: ReadonlySet<ToolCallState> = new Set(['COMPLETE', 'ERROR', 'ABANDONED']);
 
@@ -51,7 +56,8 @@ export class ToolCallStore {
   /**
    * Creates a PENDING call; its deadline is `createdAt + toolCallTimeoutMs`. With `leaseToken` (the
    * lease extension: the send that made the reply carried one) the call is leased to that token
-   * from its creation, attempt 1, so no other worker can claim it while the sender beats it.
+   * from its creation, so no other worker can claim it before the sender's first beat (which counts
+   * attempt 1) or while the sender beats it.
    */
   create(
     sessionId: string,
@@ -76,7 +82,6 @@ export class ToolCallStore {
     if (leaseToken !== undefined) {
       record.leaseToken = leaseToken;
       record.leasedAt = createdAt;
-      record.attempt = 1;
     }
     this.#calls.set(requestId, record);
     return record;
@@ -158,11 +163,15 @@ export class ToolCallStore {
       if (leaseToken !== undefined) this.#checkLease(record, leaseToken);
       record.state = 'PROCESSING';
       record.lastHeartbeatAt = now;
-      if (leaseToken === undefined) return undefined;
-      if (record.leaseToken !== leaseToken) {
-        record.leaseToken = leaseToken;
+      // Each worker that beats the call is one attempt: the first beat of a token counts (beats
+      // without a token count as one worker's).
+      const beatenBy = leaseToken ?? ANONYMOUS;
+      if (record.attemptToken !== beatenBy) {
+        record.attemptToken = beatenBy;
         record.attempt = (record.attempt ?? 0) + 1;
       }
+      if (leaseToken === undefined) return undefined;
+      record.leaseToken = leaseToken;
       record.leasedAt = now;
       return {
         leaseToken,
@@ -213,11 +222,11 @@ export class ToolCallStore {
     if (holder === undefined || holder === leaseToken) return;
     throw new HttpError(
       'tool_call_leased',
-      `Tool call ${record.requestId} is leased to another worker (attempt ${record.attempt ?? 1}) until ${new Date(this.#leaseExpiresAt(record)).toISOString()}`,
+      `Tool call ${record.requestId} is leased to another worker (attempt ${record.attempt ?? 0}) until ${new Date(this.#leaseExpiresAt(record)).toISOString()}`,
       {
         details: {
           requestId: record.requestId,
-          attempt: record.attempt ?? 1,
+          attempt: record.attempt ?? 0,
           leaseExpiresAt: this.#leaseExpiresAt(record),
         },
       },

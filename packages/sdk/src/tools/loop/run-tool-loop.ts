@@ -42,8 +42,17 @@ export function runToolLoop(client: ToolLoopClient, options: RunToolLoopOptions)
   if (typeof options.recover === 'object') {
     checkOptions(options.recover, RECOVER_OPTION_KEYS, 'runToolLoop() recover');
   }
-  if (options.resume && options.content !== undefined) {
-    throw new TypeError('runToolLoop: resume takes no content (the turn is in the session already)');
+  if (isReattach(options) && options.content !== undefined) {
+    throw new TypeError('runToolLoop: reattach takes no content (the turn is in the session already)');
+  }
+  if (
+    options.model !== undefined &&
+    options.priceModel !== undefined &&
+    options.model !== options.priceModel
+  ) {
+    throw new TypeError(
+      `runToolLoop: priceModel "${options.priceModel}" and its deprecated name model "${options.model}" disagree: pass priceModel only`,
+    );
   }
   const maxSteps = atLeastOne('maxSteps', options.maxSteps ?? DEFAULT_MAX_STEPS);
   const concurrency = atLeastOne('concurrency', options.concurrency ?? DEFAULT_TOOL_CONCURRENCY);
@@ -58,7 +67,7 @@ export function runToolLoop(client: ToolLoopClient, options: RunToolLoopOptions)
     if (tools.has(tool.name)) throw new TypeError(`runToolLoop: duplicate tool name "${tool.name}"`);
     tools.set(tool.name, tool);
   }
-  const config = { maxSteps, concurrency, tools };
+  const config = { maxSteps, concurrency, tools, reattach: isReattach(options) };
   const { tracer } = client;
   // The run's span is a child of `traceContext`, else of the context active as the run is made.
   const parent = tracer && (options.traceContext ?? activeContext());
@@ -70,6 +79,11 @@ export function runToolLoop(client: ToolLoopClient, options: RunToolLoopOptions)
       runToolLoopSteps(client, options, { ...config, trace }, emit, signal),
     );
   }, options.signal);
+}
+
+/** `reattach: true`, or its deprecated name `resume: true`. */
+function isReattach(options: RunToolLoopOptions): boolean {
+  return options.reattach === true || options.resume === true;
 }
 
 function atLeastOne(name: string, value: number): number {

@@ -133,6 +133,8 @@ export class Heartbeat {
   readonly #request: { maxRetries: number; headers?: Record<string, string> };
   #intervalMs: number;
   #leaseMs: number;
+  #onBeat: ((beats: number) => void) | undefined;
+  #onBeatError: ((error: unknown) => void) | undefined;
   #claim!: (claim: HeartbeatClaim) => void;
   #started = false;
   #stopping = false;
@@ -156,9 +158,13 @@ export class Heartbeat {
     this.requestId = options.requestId;
     const timeout = options.heartbeatTimeoutMs;
     this.#leaseMs =
-      timeout !== undefined && Number.isFinite(timeout) && timeout > 0 ? timeout : ASSUMED_HEARTBEAT_TIMEOUT_MS;
+      timeout !== undefined && Number.isFinite(timeout) && timeout > 0
+        ? timeout
+        : ASSUMED_HEARTBEAT_TIMEOUT_MS;
     this.#intervalMs = heartbeatIntervalMs(options.heartbeatTimeoutMs);
     this.#request = { maxRetries: 0, ...leaseHeaders(options.leaseToken) };
+    this.#onBeat = options.onBeat;
+    this.#onBeatError = options.onBeatError;
     this.lost = this.#lostController.signal;
     this.claimed = new Promise((resolve) => {
       this.#claim = resolve;
@@ -183,6 +189,15 @@ export class Heartbeat {
   /** The lease as the server last answered it (lease extension only). */
   get lease(): HeartbeatLease | undefined {
     return this.#lease;
+  }
+
+  /**
+   * Replaces `onBeat` and `onBeatError`: a call handed over with its heartbeat running (the tool
+   * loop beats queued calls) reports its beats where the call's run does (its span, its hooks).
+   */
+  listen(onBeat: HeartbeatOptions['onBeat'], onBeatError: HeartbeatOptions['onBeatError']): void {
+    this.#onBeat = onBeat;
+    this.#onBeatError = onBeatError;
   }
 
   /** Why the timer ended, recorded once; `undefined` while it runs. */
@@ -252,7 +267,10 @@ export class Heartbeat {
     // that ignores `timeoutMs` cannot hold the timer up.
     const sentAt = Date.now();
     const interval = this.#intervalMs;
-    const deadlineMs = Math.max(interval, Math.min(this.#leaseEndsAt - sentAt, MAX_BEATS_IN_FLIGHT * interval));
+    const deadlineMs = Math.max(
+      interval,
+      Math.min(this.#leaseEndsAt - sentAt, MAX_BEATS_IN_FLIGHT * interval),
+    );
     const deadline = setTimeout(() => {
       controller.abort(
         new APITimeoutError(beatTimeoutMessage(deadlineMs, this.#intervalMs, Date.now() - sentAt)),
@@ -273,13 +291,13 @@ export class Heartbeat {
       this.#leaseEndsAt = Math.max(this.#leaseEndsAt, sentAt + this.#leaseMs);
       this.#armWatchdog();
       this.#claim({ held: true, lease: this.#lease });
-      notify(this.#options.onBeat, this.#successes);
+      notify(this.#onBeat, this.#successes);
     } catch (error) {
       this.#failures++;
       if (isLeasedError(error)) this.#end('LEASED', error);
       else if (error instanceof ConflictError) this.#end('ABANDONED', error);
       else if (error instanceof NotFoundError) this.#end('NOT_FOUND', error);
-      else if (this.#endReason === undefined) notify(this.#options.onBeatError, error);
+      else if (this.#endReason === undefined) notify(this.#onBeatError, error);
     } finally {
       clearTimeout(deadline);
     }
