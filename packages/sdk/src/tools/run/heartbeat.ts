@@ -277,7 +277,8 @@ export class Heartbeat {
       );
     }, deadlineMs);
     try {
-      const answer = await raceSignal(
+      // A transport that answers nothing (a fake, a server without the lease extension) is a plain beat.
+      const answer: unknown = await raceSignal<unknown>(
         this.#transport.heartbeat(this.sessionId, this.requestId, {
           ...this.#request,
           signal: controller.signal,
@@ -287,7 +288,7 @@ export class Heartbeat {
       );
       if (this.#endReason !== undefined) return;
       this.#successes++;
-      if (answer) this.#learn(answer);
+      if (isLease(answer)) this.#learn(answer);
       this.#leaseEndsAt = Math.max(this.#leaseEndsAt, sentAt + this.#leaseMs);
       this.#armWatchdog();
       this.#claim({ held: true, lease: this.#lease });
@@ -363,6 +364,14 @@ export function startHeartbeat(
   options: HeartbeatOptions,
 ): Heartbeat {
   return new Heartbeat(transport, options).start();
+}
+
+function isLease(value: unknown): value is HeartbeatLease {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as HeartbeatLease).heartbeatTimeoutMs === 'number'
+  );
 }
 
 /** Calls a user callback; a callback that throws must not stop the timer (or the tool it guards). */

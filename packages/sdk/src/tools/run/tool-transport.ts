@@ -23,7 +23,7 @@ export interface ToolTransport {
     sessionId: string,
     requestId: string,
     options?: ToolRequestOptions,
-  ): Promise<HeartbeatLease | undefined | void>;
+  ): Promise<HeartbeatLease | undefined> | Promise<void>;
   /** `POST /v1/tools/response/...` with `{ state: "COMPLETE", ...output }`. */
   respond(
     sessionId: string,
