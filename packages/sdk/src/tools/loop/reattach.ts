@@ -94,6 +94,7 @@ export async function reattach(
     const held = new Map<string, HeldCall>();
     const mine: ToolCall[] = [];
     const others: Read[] = [];
+    let failed: { error: unknown } | undefined;
     for (const [i, attempt] of attempts.entries()) {
       const read = calls[i] as Read;
       if (attempt.kind === 'held') {
@@ -101,7 +102,12 @@ export async function reattach(
         mine.push(read.call);
       } else if (attempt.kind === 'leased') others.push(read);
       else if (attempt.kind === 'settled') settledElsewhere.push(read.call.requestId);
-      else throw attempt.error;
+      else failed ??= { error: attempt.error };
+    }
+    if (failed) {
+      // Let go of the calls this batch did claim: their leases lapse, and another worker takes them.
+      await Promise.all([...held.values()].map(({ heartbeat }) => heartbeat.stop()));
+      throw failed.error;
     }
     if (mine.length > 0) {
       found.claimed.push(...mine);
@@ -223,7 +229,9 @@ async function claimOne(
   await heartbeat.stop();
   if (signal.aborted) return { kind: 'failed', error: signal.reason };
   const error = claim.error;
-  if (error?.reason === 'LEASED') return { kind: 'leased' };
+  // Another worker holds it, or no beat got through in time (a slow network or a starved process):
+  // not this run's now; tried again at the next look.
+  if (error?.reason === 'LEASED' || error?.reason === 'TIMED_OUT') return { kind: 'leased' };
   if (error?.reason === 'ABANDONED') return { kind: 'settled' };
   if (error?.reason === 'NOT_FOUND') return { kind: 'settled' };
   return { kind: 'failed', error };

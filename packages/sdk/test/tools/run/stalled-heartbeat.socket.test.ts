@@ -36,9 +36,9 @@ async function startProxy(leaseMs: number, stall: Stall): Promise<void> {
       const forward = async () => {
         const answer = await server.fetch(
           new Request(`http://parley.test${request.url}`, {
-            method: request.method,
+            method: request.method ?? 'GET',
             headers: request.headers as Record<string, string>,
-            body: chunks.length > 0 ? Buffer.concat(chunks) : undefined,
+            ...(chunks.length > 0 && { body: Buffer.concat(chunks) }),
           }),
         );
         const body = Buffer.from(await answer.arrayBuffer());
