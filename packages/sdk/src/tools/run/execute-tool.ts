@@ -69,7 +69,10 @@ const STOPPED: Outcome = { kind: 'stopped' };
  */
 export async function executeTool(options: ExecuteToolOptions): Promise<Execution> {
   const { stop, controls, tool } = options;
-  const limit = controls?.timeoutMs === undefined ? undefined : new TimeLimit(tool.name, controls.timeoutMs);
+  // The limit ends before the call's deadline (less one beat interval, for the report to land).
+  const endBy = controls?.deadline === undefined ? undefined : controls.deadline - options.heartbeatIntervalMs;
+  const limit =
+    controls?.timeoutMs === undefined ? undefined : new TimeLimit(tool.name, controls.timeoutMs, endBy);
   const handler = limit ? linkedSignal(stop, limit.signal) : undefined;
   const execution: Execution = { outcome: STOPPED };
   const running = outcomeOf(options, handler?.signal ?? stop, limit, execution);
