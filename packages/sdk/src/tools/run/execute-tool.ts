@@ -70,7 +70,8 @@ const STOPPED: Outcome = { kind: 'stopped' };
 export async function executeTool(options: ExecuteToolOptions): Promise<Execution> {
   const { stop, controls, tool } = options;
   // The limit ends before the call's deadline (less one beat interval, for the report to land).
-  const endBy = controls?.deadline === undefined ? undefined : controls.deadline - options.heartbeatIntervalMs;
+  const endBy =
+    controls?.deadline === undefined ? undefined : controls.deadline - options.heartbeatIntervalMs;
   const limit =
     controls?.timeoutMs === undefined ? undefined : new TimeLimit(tool.name, controls.timeoutMs, endBy);
   const handler = limit ? linkedSignal(stop, limit.signal) : undefined;
