@@ -254,7 +254,7 @@ for (const leaseMs of LEASES) {
         `${opened.toFixed(2)} connections per loop; ` +
         `beats ${tally.beats}, failed ${tally.failedBeats}; calls lost ${tally.lost}; loops failed ${tally.failedLoops}`,
     );
-    for (const [message, count] of [...tally.errors].sort((a, b) => b[1] - a[1]).slice(0, 3)) {
+    for (const [message, count] of [...tally.errors].sort((a, b) => b[1] - a[1]).slice(0, Number(process.env.BENCH_LOAD_ERRORS ?? 3))) {
       lines.push(`      ${count} x ${message}`);
     }
   }

@@ -93,11 +93,11 @@ export type HeartbeatClaim =
 /**
  * The automatic heartbeat of one tool call. Beats are scheduled from the lease, not from the last
  * answer: the first goes out at once, then one per (jittered) interval after the previous one was
- * *sent*, whether or not it has been answered, so a slow answer never delays the next beat. A beat
- * in flight is kept until the lease it renews ends (the send time of the last successful beat plus
- * the lease), at most two intervals and at least one, beside the next one: a stalled connection
- * costs one beat, and the next goes out on time, on another connection, to land before the lease
- * ends. At most `MAX_BEATS_IN_FLIGHT` (2) are in flight: a third aborts the oldest. Beats are never retried by
+ * *sent*. A beat still unanswered when the next is due is waited for (a slow client beats no more
+ * often than its answers come back) until the lease is at risk: one interval before the lease ends
+ * (the send time of the last successful beat plus the lease) the next beat goes out beside it, on
+ * another connection, in time to land. The stalled one is kept until its lease ends (at least one
+ * interval), then abandoned. At most `MAX_BEATS_IN_FLIGHT` (2) are in flight. Beats are never retried by
  * the client. A 409 ends the timer with `ABANDONED` (`LEASED` for the lease extension's
  * `tool_call_leased`), a 404 with `NOT_FOUND`; other failures are reported to `onBeatError` and
  * the timer keeps going, until no beat has succeeded for the lease plus
@@ -144,6 +144,8 @@ export class Heartbeat {
   /** The beats in flight, oldest first, each with its controller. */
   readonly #inFlight = new Map<AbortController, Promise<void>>();
   #nextBeat: ReturnType<typeof setTimeout> | undefined;
+  /** When the next beat is due: an interval (jittered) after the last one was sent. */
+  #dueAt = 0;
   #watchdog: ReturnType<typeof setTimeout> | undefined;
   #successes = 0;
   #failures = 0;
@@ -247,30 +249,56 @@ export class Heartbeat {
     this.#end('ABORTED');
   };
 
-  /** Sends a beat and schedules the next from this send, not from its answer. */
+  /**
+   * Sends the beat that is due, unless one is still in flight and the lease is not yet at risk: then
+   * it waits for that beat's answer, or for the rescue point (one interval before the lease ends),
+   * whichever comes first. So a slow client beats no more often than its answers come back, and a
+   * stalled beat gets a second one beside it in time to land before the lease ends.
+   */
   #tick = (): void => {
     this.#nextBeat = undefined;
     if (this.#endReason !== undefined || this.#stopping) return;
+    const now = Date.now();
+    if (this.#inFlight.size > 0 && now < this.#rescueAt()) {
+      this.#schedule();
+      return;
+    }
     if (this.#inFlight.size >= MAX_BEATS_IN_FLIGHT) {
       const [oldest] = this.#inFlight.keys();
       oldest?.abort(new APITimeoutError('Heartbeat superseded: two later beats were sent'));
     }
     const controller = new AbortController();
-    const beat = this.#beat(controller).finally(() => this.#inFlight.delete(controller));
+    const beat = this.#beat(controller).finally(() => {
+      this.#inFlight.delete(controller);
+      this.#schedule();
+    });
     this.#inFlight.set(controller, beat);
-    this.#nextBeat = setTimeout(this.#tick, jitteredIntervalMs(this.#intervalMs, this.#options.random));
+    this.#dueAt = now + jitteredIntervalMs(this.#intervalMs, this.#options.random);
+    this.#schedule();
   };
 
+  /** When a beat must go out beside one still in flight: one interval before the lease ends. */
+  #rescueAt(): number {
+    return this.#leaseEndsAt - this.#intervalMs;
+  }
+
+  /** (Re)arms the timer: the due time, or with a beat in flight the later of it and the rescue point. */
+  #schedule(): void {
+    if (this.#endReason !== undefined || this.#stopping) return;
+    clearTimeout(this.#nextBeat);
+    const at = this.#inFlight.size > 0 ? Math.max(this.#dueAt, this.#rescueAt()) : this.#dueAt;
+    const delay = at - Date.now();
+    // Already due (a beat answered late): send it now, not a timer turn later.
+    if (delay <= 0) this.#tick();
+    else this.#nextBeat = setTimeout(this.#tick, delay);
+  }
+
   async #beat(controller: AbortController): Promise<void> {
-    // The beat's own deadline: until the lease it renews ends, but no longer than two intervals (by
-    // then two later beats are out), and at least one interval. Enforced here too, so a transport
-    // that ignores `timeoutMs` cannot hold the timer up.
+    // The beat's own deadline: until the lease it renews ends, and at least one interval. Enforced
+    // here too, so a transport that ignores `timeoutMs` cannot hold the timer up.
     const sentAt = Date.now();
     const interval = this.#intervalMs;
-    const deadlineMs = Math.max(
-      interval,
-      Math.min(this.#leaseEndsAt - sentAt, MAX_BEATS_IN_FLIGHT * interval),
-    );
+    const deadlineMs = Math.max(interval, this.#leaseEndsAt - sentAt);
     const deadline = setTimeout(() => {
       controller.abort(
         new APITimeoutError(beatTimeoutMessage(deadlineMs, this.#intervalMs, Date.now() - sentAt)),
@@ -313,9 +341,11 @@ export class Heartbeat {
     this.#leaseMs = ms;
     this.#intervalMs = heartbeatIntervalMs(ms);
     // A shorter lease than assumed: the next beat must not wait for the longer interval.
-    if (shorter && this.#nextBeat !== undefined) {
-      clearTimeout(this.#nextBeat);
-      this.#nextBeat = setTimeout(this.#tick, jitteredIntervalMs(this.#intervalMs, this.#options.random));
+    if (shorter) {
+      this.#dueAt = Math.min(
+        this.#dueAt,
+        Date.now() + jitteredIntervalMs(this.#intervalMs, this.#options.random),
+      );
     }
   }
 

@@ -63,7 +63,7 @@ async function crashedCallWithOneSecondLeft() {
 async function reattachAndTime(
   client: Parley,
   sessionId: string,
-  tool: ReturnType<typeof defineTool>,
+  tool: NonNullable<Parameters<Parley['runToolLoop']>[0]['tools']>[number],
   approve?: () => Promise<never>,
 ) {
   const started = Date.now();

@@ -97,7 +97,7 @@ describe('Heartbeat', () => {
     await heartbeat.stop();
   });
 
-  test('beats are scheduled from the lease, not from the last answer: a hanging beat does not delay the next, and at most two are in flight', async () => {
+  test('a hanging beat is waited for until the lease is at risk, then the next goes out beside it in time to land; at most two are in flight', async () => {
     let inFlight = 0;
     let maxInFlight = 0;
     const transport = new FakeTransport(async (call) => {
@@ -110,12 +110,18 @@ describe('Heartbeat', () => {
       }
     });
     const heartbeat = startHeartbeat(transport, { ...ids, heartbeatTimeoutMs: 3_000, random: noJitter });
-    await vi.advanceTimersByTimeAsync(2_999);
-    expect(transport.of('heartbeat').map((c) => c.at)).toEqual([0, 1_000, 2_000]);
+    await vi.advanceTimersByTimeAsync(1_999);
+    // Due at 1 s, but the first beat is still in flight and the lease (to 3 s) not yet at risk.
+    expect(transport.of('heartbeat').map((c) => c.at)).toEqual([0]);
+    await vi.advanceTimersByTimeAsync(1);
+    // One interval before the lease ends: a second beat beside the first.
+    expect(transport.of('heartbeat').map((c) => c.at)).toEqual([0, 2_000]);
     expect(maxInFlight).toBe(2);
-    // The first hanging beat was given up after two intervals, when the third went out.
+    await vi.advanceTimersByTimeAsync(1_000);
+    // Both ran out with the lease; the next goes out at once.
     expect(transport.calls[0]?.options?.signal?.aborted).toBe(true);
-    await vi.advanceTimersByTimeAsync(1_001);
+    expect(transport.of('heartbeat').map((c) => c.at)).toEqual([0, 2_000, 3_000]);
+    await vi.advanceTimersByTimeAsync(1_000);
     expect(heartbeat.endReason).toBe('TIMED_OUT');
     await vi.runAllTimersAsync();
   });
@@ -140,10 +146,11 @@ describe('Heartbeat', () => {
     await vi.advanceTimersByTimeAsync(0); // the claim at 0 succeeds: the lease runs to 3 s
     slow = true;
     await vi.advanceTimersByTimeAsync(3_000);
-    // The beats at 2 s and 3 s went out on time beside the slow one: the lease ran to 5 s, then 6 s.
+    // The beat at 2 s went out beside the slow one, one interval before the lease's end: the lease
+    // ran to 5 s. The one at 3 s followed once the slow one was given up.
     expect(transport.of('heartbeat').map((c) => c.at)).toEqual([0, 1_000, 2_000, 3_000]);
     expect(transport.calls[1]?.options).toMatchObject({ timeoutMs: 2_000, maxRetries: 0 });
-    // The slow beat itself was given up at its deadline (two intervals); the others kept the lease.
+    // The slow beat itself was given up when its lease ended; the others kept the lease.
     expect(onBeatError.mock.calls.map(([e]) => (e as Error).message)).toEqual([
       'Heartbeat timed out after 2000 ms',
     ]);
@@ -185,12 +192,12 @@ describe('Heartbeat', () => {
     const transport = new FakeTransport(() => new Promise<void>(() => {}));
     const heartbeat = startHeartbeat(transport, { ...ids, heartbeatTimeoutMs: 3_000, random: noJitter });
     await vi.advanceTimersByTimeAsync(1_500);
-    // stop() waits for the beats in flight, but no longer than their deadlines (two intervals).
+    // stop() waits for the beat in flight, but no longer than its deadline (the lease's end).
     const stopping = heartbeat.stop();
     await vi.advanceTimersByTimeAsync(1_500);
     await stopping;
     expect(heartbeat.endReason).toBe('STOPPED');
-    expect(transport.of('heartbeat').map((c) => c.at)).toEqual([0, 1_000]);
+    expect(transport.of('heartbeat').map((c) => c.at)).toEqual([0]);
   });
 
   test('a beat whose deadline fired on time says only that it timed out', async () => {
@@ -202,9 +209,8 @@ describe('Heartbeat', () => {
       random: noJitter,
       onBeatError,
     });
-    await vi.advanceTimersByTimeAsync(1_000);
-    expect(onBeatError).toHaveBeenCalledTimes(1);
-    expect(onBeatError.mock.calls[0]?.[0]).toMatchObject({ message: 'Heartbeat timed out after 1000 ms' });
+    await vi.advanceTimersByTimeAsync(1_500);
+    expect(onBeatError.mock.calls[0]?.[0]).toMatchObject({ message: 'Heartbeat timed out after 1500 ms' });
     heartbeat.stop();
     await vi.runAllTimersAsync();
   });
@@ -220,11 +226,11 @@ describe('Heartbeat', () => {
     });
     // A blocked event loop: the clock moves on 4 s while no timer can fire.
     vi.setSystemTime(Date.now() + 4_000);
-    await vi.advanceTimersByTimeAsync(1_000);
+    await vi.advanceTimersByTimeAsync(1_500);
     const error = onBeatError.mock.calls[0]?.[0] as Error | undefined;
     expect(error?.name).toBe('APITimeoutError');
     expect(error?.message).toBe(
-      'Heartbeat timed out after 1000 ms, but its timer fired 4000 ms late: the event loop was blocked ' +
+      'Heartbeat timed out after 1500 ms, but its timer fired 4000 ms late: the event loop was blocked ' +
         '(synchronous work on the main thread), so no beat could go out. Run CPU-bound tool handlers in a ' +
         'worker (workerHandler, see docs/tool-workers.md) or let them await between chunks of work',
     );
