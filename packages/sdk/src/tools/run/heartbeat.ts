@@ -316,8 +316,12 @@ export class Heartbeat {
       );
       if (this.#endReason !== undefined) return;
       this.#successes++;
-      if (isLease(answer)) this.#learn(answer);
-      this.#leaseEndsAt = Math.max(this.#leaseEndsAt, sentAt + this.#leaseMs);
+      // The server's answer names the lease: it ends a lease after this beat was sent, whatever was
+      // assumed before. Otherwise a beat can only move the lease's end later.
+      if (isLease(answer)) {
+        this.#learn(answer);
+        this.#leaseEndsAt = sentAt + this.#leaseMs;
+      } else this.#leaseEndsAt = Math.max(this.#leaseEndsAt, sentAt + this.#leaseMs);
       this.#armWatchdog();
       this.#claim({ held: true, lease: this.#lease });
       notify(this.#onBeat, this.#successes);
