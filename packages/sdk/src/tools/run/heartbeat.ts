@@ -97,7 +97,8 @@ export type HeartbeatClaim =
  * often than its answers come back) until the lease is at risk: one interval before the lease ends
  * (the send time of the last successful beat plus the lease) the next beat goes out beside it, on
  * another connection, in time to land. The stalled one is kept until its lease ends (at least one
- * interval), then abandoned. At most `MAX_BEATS_IN_FLIGHT` (2) are in flight. Beats are never retried by
+ * interval), then abandoned. At most `MAX_BEATS_IN_FLIGHT` (2) are in flight: with two out, the
+ * next waits for one of them to settle. Beats are never retried by
  * the client. A 409 ends the timer with `ABANDONED` (`LEASED` for the lease extension's
  * `tool_call_leased`), a 404 with `NOT_FOUND`; other failures are reported to `onBeatError` and
  * the timer keeps going, until no beat has succeeded for the lease plus
@@ -259,13 +260,11 @@ export class Heartbeat {
     this.#nextBeat = undefined;
     if (this.#endReason !== undefined || this.#stopping) return;
     const now = Date.now();
+    // Two already out (a stalled one and its rescue): wait for one of them; neither is cut short.
+    if (this.#inFlight.size >= MAX_BEATS_IN_FLIGHT) return;
     if (this.#inFlight.size > 0 && now < this.#rescueAt()) {
       this.#schedule();
       return;
-    }
-    if (this.#inFlight.size >= MAX_BEATS_IN_FLIGHT) {
-      const [oldest] = this.#inFlight.keys();
-      oldest?.abort(new APITimeoutError('Heartbeat superseded: two later beats were sent'));
     }
     const controller = new AbortController();
     const beat = this.#beat(controller).finally(() => {
@@ -286,6 +285,7 @@ export class Heartbeat {
   #schedule(): void {
     if (this.#endReason !== undefined || this.#stopping) return;
     clearTimeout(this.#nextBeat);
+    if (this.#inFlight.size >= MAX_BEATS_IN_FLIGHT) return; // the next answer reschedules
     const at = this.#inFlight.size > 0 ? Math.max(this.#dueAt, this.#rescueAt()) : this.#dueAt;
     const delay = at - Date.now();
     // Already due (a beat answered late): send it now, not a timer turn later.
