@@ -66,8 +66,9 @@ export const LeaseTokenSchema = z
   .regex(/^[A-Za-z0-9_-]{16,128}$/, { error: 'must be 16 to 128 characters of A-Z, a-z, 0-9, _ and -' });
 
 /**
- * Lease extension: the 200 body of a `PROCESSING` heartbeat that carried a lease token. A server
- * without the extension answers an empty body.
+ * Lease extension: the lease a `PROCESSING` heartbeat with a lease token is answered with, parsed
+ * from its `parley-lease-state` header (`attempt=2, leaseExpiresAt=..., ...`; the token is the
+ * request's). A server without the extension sends no such header.
  */
 export const HeartbeatLeaseSchema = z.strictObject({
   /** The token the lease is held by (the one the beat sent). */

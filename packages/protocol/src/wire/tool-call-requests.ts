@@ -21,8 +21,9 @@ export type ToolResponseRequest = {
 };
 
 /**
- * Lease extension (docs/protocol.md, "Extension: tool-call leases"): the 200 body of a
- * `PROCESSING` heartbeat that carried a `parley-lease` token. A server without it answers an empty body.
+ * Lease extension (docs/protocol.md, "Extension: tool-call leases"): the lease a `PROCESSING`
+ * heartbeat with a `parley-lease` token is answered with, parsed from its `parley-lease-state`
+ * header (the token is the request's). A server without the extension sends no such header.
  */
 export type HeartbeatLease = {
   /** The token the lease is held by (the one the beat sent). */

@@ -1,4 +1,4 @@
-import { LEASE_TOKEN_HEADER, LeaseTokenSchema } from '@parley/protocol';
+import { type HeartbeatLease, LEASE_TOKEN_HEADER, LeaseTokenSchema } from '@parley/protocol';
 import type { Context } from 'hono';
 import { HttpError } from '../http-error.js';
 import type { AppEnv } from './server-context.js';
@@ -19,4 +19,15 @@ export function leaseTokenOf(c: Context<AppEnv>): string | undefined {
       ],
     },
   });
+}
+
+/** The header a beat with a lease token is answered with: the lease, `key=value` pairs. */
+export const LEASE_STATE_HEADER = 'parley-lease-state';
+
+/** `attempt=2, leaseExpiresAt=..., heartbeatTimeoutMs=..., deadlineAt=..., now=...` (the token is the request's). */
+export function formatLeaseState(lease: HeartbeatLease): string {
+  const { attempt, leaseExpiresAt, heartbeatTimeoutMs, deadlineAt, now } = lease;
+  return Object.entries({ attempt, leaseExpiresAt, heartbeatTimeoutMs, deadlineAt, now })
+    .map(([key, value]) => `${key}=${value}`)
+    .join(', ');
 }

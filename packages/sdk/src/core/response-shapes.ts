@@ -43,17 +43,6 @@ export const ListSessionsShape: Shape = object({
 });
 export const ExportMessagesShape: Shape = object({ messages: arrayOf(MessageShape) });
 export const RewindShape: Shape = object({ retracted: arrayOf(number), abandonedToolCalls: arrayOf(string) });
-/** The lease extension's heartbeat answer; a server without it answers an empty body. */
-export const HeartbeatLeaseShape: Shape = optional(
-  object({
-    leaseToken: string,
-    attempt: number,
-    leaseExpiresAt: number,
-    heartbeatTimeoutMs: number,
-    deadlineAt: number,
-    now: number,
-  }),
-);
 export const ToolCallShape: Shape = object({ requestId: string, name: string, state: string, input: record });
 
 /** `{ error: { code, message, details? } }`, the body of every error response. */

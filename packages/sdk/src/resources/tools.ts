@@ -1,11 +1,12 @@
-import type { APIPromise } from '../core/api-promise.js';
+import { APIPromise } from '../core/api-promise.js';
 import { type HttpClient, REQUEST_OPTION_KEYS, type RequestOptions } from '../core/http-client.js';
-import { HeartbeatLeaseShape, ToolCallShape } from '../core/response-shapes.js';
+import { ToolCallShape } from '../core/response-shapes.js';
 import { loadOnce } from '../internal/load-once.js';
 import { checkOptions } from '../internal/option-check.js';
 import { pathSegment } from '../internal/path.js';
 import type { AnyTool } from '../tools/define/define-tool.js';
 import type { RunToolOptions } from '../tools/run/run-tool.js';
+import { LEASE_TOKEN_HEADER, leaseFromHeader } from '../tools/run/tool-lease.js';
 import type { ToolRunResult } from '../tools/run/tool-run-result.js';
 import type { HeartbeatLease, HeartbeatRequest, ToolCall, ToolResponseRequest } from '../wire/index.js';
 
@@ -38,15 +39,21 @@ export class Tools {
     requestId: string,
     options?: RequestOptions,
   ): APIPromise<HeartbeatLease | undefined> {
-    return this.#http.request<HeartbeatLease | undefined>(
+    const sent = this.#http.request<void>(
       {
         method: 'POST',
         path: this.#path('tools.heartbeat()', options, 'request', sessionId, requestId, '/heartbeat'),
         body: { state: 'PROCESSING', heartbeat: Date.now() } satisfies HeartbeatRequest,
         idempotent: true,
-        shape: HeartbeatLeaseShape,
       },
       options,
+    );
+    const token = options?.headers?.[LEASE_TOKEN_HEADER];
+    return new APIPromise(
+      sent.withResponse().then((answer) => ({
+        ...answer,
+        data: token === undefined ? undefined : leaseFromHeader(token, answer.response.headers),
+      })),
     );
   }
 

@@ -1,7 +1,7 @@
 import { HeartbeatRequestSchema, type JsonObject, ToolResponseRequestSchema } from '@parley/protocol';
 import type { Hono } from 'hono';
 import { jsonReply } from '../json-reply.js';
-import { leaseTokenOf } from '../lease-token.js';
+import { formatLeaseState, LEASE_STATE_HEADER, leaseTokenOf } from '../lease-token.js';
 import { parseWith } from '../parse-with.js';
 import { readObjectBody } from '../route-body.js';
 import type { AppEnv, ServerContext } from '../server-context.js';
@@ -20,7 +20,10 @@ export function registerToolRoutes(app: Hono<AppEnv>, ctx: ServerContext): void 
     const lease = ctx.sessions
       .require(c.get('user'), sessionId, c.env.scope?.id)
       .toolCalls.heartbeat(requestId, body, leaseToken);
-    return lease === undefined ? c.body(null, 200) : jsonReply(c, lease, 200);
+    // The lease extension answers in a header: the body stays the protocol's empty one.
+    return lease === undefined
+      ? c.body(null, 200)
+      : c.body(null, 200, { [LEASE_STATE_HEADER]: formatLeaseState(lease) });
   });
 
   app.post('/v1/tools/response/:sessionId/:requestId', async (c) => {
