@@ -105,7 +105,9 @@ export const BUNDLES: BundleSpec[] = [
     // the bundlers make a file of each (39,115 B with Vite, 38,230 B with esbuild). 40 KB with the
     // trace context through the context API beside it (40,003 B with Vite, 39,040 B with esbuild):
     // the request's and the stream's spans are two more files.
-    budgetBytes: { vite: 40 * 1024, esbuild: 40 * 1024 },
+    // 42 KB with one owner per tool call (issue 38): re-attach claims and waits, the lease-driven
+    // heartbeat schedule, the lease header (42,406 B with Vite, 41,380 B with esbuild).
+    budgetBytes: { vite: 42 * 1024, esbuild: 42 * 1024 },
     external: ['zod'],
   },
 ];

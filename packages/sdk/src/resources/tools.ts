@@ -1,4 +1,4 @@
-import { APIPromise } from '../core/api-promise.js';
+import type { APIPromise } from '../core/api-promise.js';
 import { type HttpClient, REQUEST_OPTION_KEYS, type RequestOptions } from '../core/http-client.js';
 import { ToolCallShape } from '../core/response-shapes.js';
 import { loadOnce } from '../internal/load-once.js';
@@ -6,9 +6,8 @@ import { checkOptions } from '../internal/option-check.js';
 import { pathSegment } from '../internal/path.js';
 import type { AnyTool } from '../tools/define/define-tool.js';
 import type { RunToolOptions } from '../tools/run/run-tool.js';
-import { LEASE_TOKEN_HEADER, leaseFromHeader } from '../tools/run/tool-lease.js';
 import type { ToolRunResult } from '../tools/run/tool-run-result.js';
-import type { HeartbeatLease, HeartbeatRequest, ToolCall, ToolResponseRequest } from '../wire/index.js';
+import type { HeartbeatRequest, ToolCall, ToolResponseRequest } from '../wire/index.js';
 
 // `runTool` (with the heartbeat), loaded with the first `client.tools.run`.
 const loadRunTool = loadOnce(() => import('../tools/run/run-tool.js'));
@@ -25,21 +24,17 @@ export class Tools {
    * Sends one liveness beat (`{ state: 'PROCESSING', heartbeat: Date.now() }`): the call is yours
    * for `heartbeatTimeoutMs`. Retried on connection errors, 408, 429 and 5xx (a repeat is harmless).
    * With a `parley-lease` token in `headers` on a server that offers the lease extension
-   * (docs/protocol.md) it resolves with the lease (attempt, expiry, the server's clock) and rejects
-   * with `ConflictError` code `tool_call_leased` when another token's lease is live; otherwise it
-   * resolves with `undefined`.
+   * (docs/protocol.md) the answer's `parley-lease-state` header (see `withResponse()`) names the
+   * lease, and a beat on a call another token holds rejects with `ConflictError` code
+   * `tool_call_leased`.
    *
    * @example
    * ```ts
    * await client.tools.heartbeat(sessionId, pending.requestId);
    * ```
    */
-  heartbeat(
-    sessionId: string,
-    requestId: string,
-    options?: RequestOptions,
-  ): APIPromise<HeartbeatLease | undefined> {
-    const sent = this.#http.request<void>(
+  heartbeat(sessionId: string, requestId: string, options?: RequestOptions): APIPromise<void> {
+    return this.#http.request<void>(
       {
         method: 'POST',
         path: this.#path('tools.heartbeat()', options, 'request', sessionId, requestId, '/heartbeat'),
@@ -47,13 +42,6 @@ export class Tools {
         idempotent: true,
       },
       options,
-    );
-    const token = options?.headers?.[LEASE_TOKEN_HEADER];
-    return new APIPromise(
-      sent.withResponse().then((answer) => ({
-        ...answer,
-        data: token === undefined ? undefined : leaseFromHeader(token, answer.response.headers),
-      })),
     );
   }
 

@@ -1,6 +1,5 @@
 // The tool loop's body: send, run the pending tools, resume. `runToolLoop` loads it with its first
 // run.
-import { ConflictError } from '../../errors/index.js';
 import { CallbackFailures, callbackError } from '../../internal/callback-failures.js';
 import { linkedSignal } from '../../internal/linked-signal.js';
 import type { RecoverOptions, RecoveryAttempt } from '../../recovery/recover-options.js';
@@ -16,6 +15,7 @@ import { checkStop } from './check-stop.js';
 import { mapInTurns } from './exclusive-calls.js';
 import { type HeldCall, reattach } from './reattach.js';
 import { type StepRecovery, stepRecovery } from './step-recovery.js';
+import { isTakenTurn, liveMessages } from './taken-turn.js';
 import type { RunToolLoopOptions, ToolLoopClient } from './tool-loop-options.js';
 import type { ToolLoopReattach, ToolLoopResult, ToolLoopStep } from './tool-loop-run.js';
 import type { ToolLoopTrace } from './tool-loop-trace.js';
@@ -177,28 +177,6 @@ function recoverOptions(recover: RunToolLoopOptions['recover']): RecoverOptions 
 /** Runs `fn` inside the current step's span (the run's before the first step), when traced. */
 function inStep<T>(config: ToolLoopConfig, fn: () => T): T {
   return config.trace ? config.trace.within(fn) : fn();
-}
-
-/**
- * The 409s a resume gets when another process resumed the turn first: its reply is running, its
- * reply answered (nothing to resume), or its reply asked for tools that are now open.
- */
-function isTakenTurn(error: unknown): boolean {
-  return (
-    error instanceof ConflictError &&
-    (error.code === 'reply_in_progress' ||
-      error.code === 'nothing_to_resume' ||
-      error.code === 'tool_calls_open')
-  );
-}
-
-async function liveMessages(
-  client: ToolLoopClient,
-  sessionId: string,
-  signal: AbortSignal,
-): Promise<Message[]> {
-  const messages = (await client.messages.export?.(sessionId, {}, { signal })) ?? [];
-  return messages.filter((m) => m.deletedAt === null);
 }
 
 async function send(

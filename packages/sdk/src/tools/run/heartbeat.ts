@@ -1,113 +1,41 @@
 import {
   ASSUMED_HEARTBEAT_TIMEOUT_MS,
-  BEATS_PER_TIMEOUT,
-  DEFAULT_HEARTBEAT_INTERVAL_MS,
-  HEARTBEAT_JITTER,
   LOCAL_TIMEOUT_BUFFER_MS,
   MAX_BEATS_IN_FLIGHT,
-  MAX_HEARTBEAT_INTERVAL_MS,
-  MIN_HEARTBEAT_INTERVAL_MS,
 } from '../../defaults.js';
-import {
-  APITimeoutError,
-  ConflictError,
-  NotFoundError,
-  ToolCallLostError,
-  type ToolCallLostReason,
-} from '../../errors/index.js';
-import { checkOptions, type OptionKeys } from '../../internal/option-check.js';
+import { APITimeoutError, ConflictError, NotFoundError, ToolCallLostError } from '../../errors/index.js';
+import { notify } from '../../internal/notify.js';
+import { checkOptions } from '../../internal/option-check.js';
 import { raceSignal } from '../../internal/race-signal.js';
 import type { HeartbeatLease } from '../../wire/index.js';
+import { heartbeatIntervalMs, jitteredIntervalMs } from './heartbeat-interval.js';
 import { beatTimeoutMessage, lostMessage } from './heartbeat-messages.js';
-import { isLeasedError, leaseHeaders } from './tool-lease.js';
+import {
+  HEARTBEAT_OPTION_KEYS,
+  type HeartbeatClaim,
+  type HeartbeatEndReason,
+  type HeartbeatOptions,
+} from './heartbeat-options.js';
+import { isLeasedError, LEASE_TOKEN_HEADER, leaseFromAnswer, leaseHeaders } from './tool-lease.js';
 import type { ToolTransport } from './tool-transport.js';
 
-/** Why a heartbeat timer ended: stopped by its owner, the owner's signal aborted, or the call was lost. */
-export type HeartbeatEndReason = 'STOPPED' | 'ABORTED' | ToolCallLostReason;
-
-export interface HeartbeatOptions {
-  sessionId: string;
-  requestId: string;
-  /**
-   * The server's `heartbeatTimeoutMs` from the reply; sets the interval and the local timeout.
-   * Unknown, 3 s is assumed until a lease-extension answer names it.
-   */
-  heartbeatTimeoutMs?: number | undefined;
-  /** Aborting it ends the timer (reason `ABORTED`) and cancels the beat in flight. */
-  signal?: AbortSignal | undefined;
-  /** Source of jitter, `[0, 1)`. Defaults to `Math.random`. */
-  random?: (() => number) | undefined;
-  /** Called with each failed beat that does not end the timer (network errors, 5xx, beat timeouts). */
-  onBeatError?: ((error: unknown) => void) | undefined;
-  /** Called after each successful beat, with the number of successful beats so far. */
-  onBeat?: ((beats: number) => void) | undefined;
-  /**
-   * The lease extension's token (docs/protocol.md): every beat carries it, the server answers the
-   * lease, and a beat on a call another token holds ends the timer with `LEASED`.
-   */
-  leaseToken?: string | undefined;
-}
-
-/** Every key of {@link HeartbeatOptions}, checked by `new Heartbeat()`: a new option is one more line here. */
-export const HEARTBEAT_OPTION_KEYS = {
-  sessionId: 'string',
-  requestId: 'string',
-  heartbeatTimeoutMs: 'number',
-  signal: 'object',
-  random: 'function',
-  onBeatError: 'function',
-  onBeat: 'function',
-  leaseToken: 'string',
-} as const satisfies OptionKeys<HeartbeatOptions>;
-
-/** The interval for a server timeout: `clamp(timeout / 3, 250 ms, 5 s)`, or 1 s when it is unknown. */
-export function heartbeatIntervalMs(heartbeatTimeoutMs?: number): number {
-  if (heartbeatTimeoutMs === undefined || !Number.isFinite(heartbeatTimeoutMs) || heartbeatTimeoutMs <= 0) {
-    return DEFAULT_HEARTBEAT_INTERVAL_MS;
-  }
-  const third = heartbeatTimeoutMs / BEATS_PER_TIMEOUT;
-  return Math.round(Math.min(MAX_HEARTBEAT_INTERVAL_MS, Math.max(MIN_HEARTBEAT_INTERVAL_MS, third)));
-}
-
-/** The wait before the next beat: the interval shortened by up to 20 %, never lengthened. */
-export function jitteredIntervalMs(intervalMs: number, random: () => number = Math.random): number {
-  return Math.round(intervalMs * (1 - HEARTBEAT_JITTER * jitter(random)));
-}
-
-/** `random()` within `[0, 1]`; no jitter when it throws or is not a number (the beats must go on). */
-function jitter(random: () => number): number {
-  let r: unknown;
-  try {
-    r = random();
-  } catch {
-    return 0;
-  }
-  return typeof r === 'number' && r > 0 ? Math.min(1, r) : 0;
-}
-
-/** How a call's first beat ended: the call is this worker's (with the lease, when the server says it), or lost. */
-export type HeartbeatClaim =
-  | { held: true; lease: HeartbeatLease | undefined }
-  | { held: false; error: ToolCallLostError | undefined };
+export { heartbeatIntervalMs, jitteredIntervalMs } from './heartbeat-interval.js';
+export {
+  HEARTBEAT_OPTION_KEYS,
+  type HeartbeatClaim,
+  type HeartbeatEndReason,
+  type HeartbeatOptions,
+} from './heartbeat-options.js';
 
 /**
- * The automatic heartbeat of one tool call. Beats are scheduled from the lease, not from the last
- * answer: the first goes out at once, then one per (jittered) interval after the previous one was
- * *sent*. A beat still unanswered when the next is due is waited for (a slow client beats no more
- * often than its answers come back) until the lease is at risk: one interval before the lease ends
- * (the send time of the last successful beat plus the lease) the next beat goes out beside it, on
- * another connection, in time to land. The stalled one is kept until its lease ends (at least one
- * interval), then abandoned. At most `MAX_BEATS_IN_FLIGHT` (2) are in flight: with two out, the
- * next waits for one of them to settle. Beats are never retried by
- * the client. A 409 ends the timer with `ABANDONED` (`LEASED` for the lease extension's
- * `tool_call_leased`), a 404 with `NOT_FOUND`; other failures are reported to `onBeatError` and
- * the timer keeps going, until no beat has succeeded for the lease plus
- * `defaults.heartbeat.localTimeoutBufferMs` (1 s), which ends it with `TIMED_OUT`. In those cases
- * {@link lost} aborts with a {@link ToolCallLostError}.
- *
- * The lease is the server's `heartbeatTimeoutMs` when given; a beat answered under the lease
- * extension names it (and replaces a guess). Unknown, it is assumed 3 s
- * (`defaults.heartbeat.assumedTimeoutMs`): the longest the 1 s beats defend.
+ * The automatic heartbeat of one tool call (the rules: docs/tool-workers.md, "Heartbeats"). The
+ * first beat goes out at once; each next one is due an interval after the previous one was *sent*.
+ * A beat still unanswered then is waited for until one interval before the lease ends, when the next
+ * goes out beside it (at most two in flight); a beat is abandoned when its lease ends. Never retried.
+ * A 409 ends the timer with `ABANDONED` (`LEASED` for the lease extension's `tool_call_leased`), a
+ * 404 with `NOT_FOUND`, no success for the lease + 1 s with `TIMED_OUT`: then {@link lost} aborts
+ * with a {@link ToolCallLostError}. Other failures go to `onBeatError`. The lease: the given
+ * `heartbeatTimeoutMs`, the one a lease-extension answer names, else 3 s assumed.
  *
  * @example
  * const heartbeat = new Heartbeat(client.tools, { sessionId, requestId, heartbeatTimeoutMs }).start();
@@ -194,10 +122,7 @@ export class Heartbeat {
     return this.#lease;
   }
 
-  /**
-   * Replaces `onBeat` and `onBeatError`: a call handed over with its heartbeat running (the tool
-   * loop beats queued calls) reports its beats where the call's run does (its span, its hooks).
-   */
+  /** Replaces `onBeat` and `onBeatError`: a call handed over (the loop beats queued calls) reports where its run does. */
   listen(onBeat: HeartbeatOptions['onBeat'], onBeatError: HeartbeatOptions['onBeatError']): void {
     this.#onBeat = onBeat;
     this.#onBeatError = onBeatError;
@@ -250,12 +175,7 @@ export class Heartbeat {
     this.#end('ABORTED');
   };
 
-  /**
-   * Sends the beat that is due, unless one is still in flight and the lease is not yet at risk: then
-   * it waits for that beat's answer, or for the rescue point (one interval before the lease ends),
-   * whichever comes first. So a slow client beats no more often than its answers come back, and a
-   * stalled beat gets a second one beside it in time to land before the lease ends.
-   */
+  /** Sends the due beat, unless one is in flight and the rescue point has not come (then waits). */
   #tick = (): void => {
     this.#nextBeat = undefined;
     if (this.#endReason !== undefined || this.#stopping) return;
@@ -277,9 +197,7 @@ export class Heartbeat {
   };
 
   /** When a beat must go out beside one still in flight: one interval before the lease ends. */
-  #rescueAt(): number {
-    return this.#leaseEndsAt - this.#intervalMs;
-  }
+  #rescueAt = (): number => this.#leaseEndsAt - this.#intervalMs;
 
   /** (Re)arms the timer: the due time, or with a beat in flight the later of it and the rescue point. */
   #schedule(): void {
@@ -299,29 +217,23 @@ export class Heartbeat {
     const sentAt = Date.now();
     const interval = this.#intervalMs;
     const deadlineMs = Math.max(interval, this.#leaseEndsAt - sentAt);
-    const deadline = setTimeout(() => {
-      controller.abort(
-        new APITimeoutError(beatTimeoutMessage(deadlineMs, this.#intervalMs, Date.now() - sentAt)),
-      );
-    }, deadlineMs);
+    const timedOut = () => new APITimeoutError(beatTimeoutMessage(deadlineMs, interval, Date.now() - sentAt));
+    const deadline = setTimeout(() => controller.abort(timedOut()), deadlineMs);
     try {
-      // A transport that answers nothing (a fake, a server without the lease extension) is a plain beat.
-      const answer: unknown = await raceSignal<unknown>(
-        this.#transport.heartbeat(this.sessionId, this.requestId, {
-          ...this.#request,
-          signal: controller.signal,
-          timeoutMs: deadlineMs,
-        }),
-        controller.signal,
-      );
+      const sent = this.#transport.heartbeat(this.sessionId, this.requestId, {
+        ...this.#request,
+        signal: controller.signal,
+        timeoutMs: deadlineMs,
+      });
+      // The lease a server with the extension names in its answer's header; nothing otherwise.
+      const token = this.#request.headers?.[LEASE_TOKEN_HEADER];
+      const answer = await raceSignal(leaseFromAnswer(sent, token), controller.signal);
       if (this.#endReason !== undefined) return;
       this.#successes++;
-      // The server's answer names the lease: it ends a lease after this beat was sent, whatever was
-      // assumed before. Otherwise a beat can only move the lease's end later.
-      if (isLease(answer)) {
-        this.#learn(answer);
-        this.#leaseEndsAt = sentAt + this.#leaseMs;
-      } else this.#leaseEndsAt = Math.max(this.#leaseEndsAt, sentAt + this.#leaseMs);
+      // A lease the server names ends a lease after this beat was sent, whatever was assumed.
+      if (answer !== undefined) this.#learn(answer);
+      const renewed = sentAt + this.#leaseMs;
+      this.#leaseEndsAt = answer !== undefined ? renewed : Math.max(this.#leaseEndsAt, renewed);
       this.#armWatchdog();
       this.#claim({ held: true, lease: this.#lease });
       notify(this.#onBeat, this.#successes);
@@ -345,12 +257,8 @@ export class Heartbeat {
     this.#leaseMs = ms;
     this.#intervalMs = heartbeatIntervalMs(ms);
     // A shorter lease than assumed: the next beat must not wait for the longer interval.
-    if (shorter) {
-      this.#dueAt = Math.min(
-        this.#dueAt,
-        Date.now() + jitteredIntervalMs(this.#intervalMs, this.#options.random),
-      );
-    }
+    const due = Date.now() + jitteredIntervalMs(this.#intervalMs, this.#options.random);
+    if (shorter) this.#dueAt = Math.min(this.#dueAt, due);
   }
 
   #armWatchdog(): void {
@@ -366,27 +274,18 @@ export class Heartbeat {
     this.#nextBeat = undefined;
     this.#watchdog = undefined;
     this.#options.signal?.removeEventListener('abort', this.#onAbort);
-    if (reason === 'STOPPED') {
+    if (reason !== 'STOPPED') {
+      // A beat still on its way is pointless once the call is lost or the owner gave up.
+      const cancelled = new APITimeoutError('Heartbeat cancelled: the timer ended');
+      for (const controller of this.#inFlight.keys()) controller.abort(cancelled);
+    }
+    if (reason === 'STOPPED' || reason === 'ABORTED') {
       this.#claim({ held: false, error: undefined });
       return;
     }
-    // A beat still on its way is pointless once the call is lost or the owner gave up.
-    for (const controller of this.#inFlight.keys()) {
-      controller.abort(new APITimeoutError('Heartbeat cancelled: the timer ended'));
-    }
-    if (reason === 'ABORTED') {
-      this.#claim({ held: false, error: undefined });
-      return;
-    }
-    this.#lostError = new ToolCallLostError(
-      lostMessage(reason, this.sessionId, this.requestId, this.localTimeoutMs),
-      {
-        reason,
-        sessionId: this.sessionId,
-        requestId: this.requestId,
-        cause,
-      },
-    );
+    const { sessionId, requestId } = this;
+    const message = lostMessage(reason, sessionId, requestId, this.localTimeoutMs);
+    this.#lostError = new ToolCallLostError(message, { reason, sessionId, requestId, cause });
     this.#claim({ held: false, error: this.#lostError });
     this.#lostController.abort(this.#lostError);
   }
@@ -398,21 +297,4 @@ export function startHeartbeat(
   options: HeartbeatOptions,
 ): Heartbeat {
   return new Heartbeat(transport, options).start();
-}
-
-function isLease(value: unknown): value is HeartbeatLease {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    typeof (value as HeartbeatLease).heartbeatTimeoutMs === 'number'
-  );
-}
-
-/** Calls a user callback; a callback that throws must not stop the timer (or the tool it guards). */
-function notify<T>(callback: ((value: T) => void) | undefined, value: T): void {
-  try {
-    callback?.(value);
-  } catch {
-    // Ignored on purpose: logging hooks are best effort.
-  }
 }

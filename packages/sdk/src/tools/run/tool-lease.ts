@@ -61,3 +61,20 @@ export function leaseFromHeader(leaseToken: string, headers: Headers): Heartbeat
   }
   return { leaseToken, attempt, leaseExpiresAt, heartbeatTimeoutMs, deadlineAt, now };
 }
+
+/**
+ * The lease a beat's answer names: read from the response's header when the transport's promise
+ * gives it (`withResponse`, as `client.tools.heartbeat` does) and the beat carried a token.
+ */
+export async function leaseFromAnswer(
+  sent: PromiseLike<unknown>,
+  leaseToken: string | undefined,
+): Promise<HeartbeatLease | undefined> {
+  const withResponse = (sent as { withResponse?: () => Promise<{ response: Response }> }).withResponse;
+  if (leaseToken === undefined || typeof withResponse !== 'function') {
+    await sent;
+    return undefined;
+  }
+  const { response } = await withResponse.call(sent);
+  return leaseFromHeader(leaseToken, response.headers);
+}
