@@ -10,7 +10,14 @@ import { z } from 'zod';
 export type WorkerLine =
   | { type: 'booking'; requestId: string; attempt: number; to: string }
   | { type: 'booked'; requestId: string; reference: string }
-  | { type: 'done'; status: string; answer: string; claimed: number; skipped: number; completed: number };
+  | {
+      type: 'done';
+      status: string;
+      answer: string;
+      claimed: number;
+      heldElsewhere: number;
+      completed: number;
+    };
 
 const { values } = parseArgs({
   options: {
@@ -59,13 +66,13 @@ const leaseMs = values['lease-ms'] === undefined ? undefined : Number(values['le
 const result = await client.runToolLoop({
   sessionId,
   tools: [bookFlight],
-  ...(values.resume ? { resume: true, heartbeatTimeoutMs: leaseMs } : { content: values.send ?? '' }),
+  ...(values.resume ? { reattach: true, heartbeatTimeoutMs: leaseMs } : { content: values.send ?? '' }),
 });
 print({
   type: 'done',
   status: result.status,
   answer: result.finalText,
   claimed: result.reattached?.claimed.length ?? 0,
-  skipped: result.reattached?.skipped.length ?? 0,
+  heldElsewhere: result.reattached?.heldElsewhere.length ?? 0,
   completed: result.reattached?.completed.length ?? 0,
 });

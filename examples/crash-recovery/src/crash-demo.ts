@@ -1,5 +1,5 @@
 // The demo: a worker process is killed with SIGKILL in the middle of a tool call, and a new worker
-// process re-attaches to the conversation with `runToolLoop({ resume: true })`.
+// process re-attaches to the conversation with `runToolLoop({ reattach: true })`.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -121,7 +121,7 @@ export async function runCrashDemo(options: CrashDemoOptions): Promise<CrashDemo
     if (options.clock) await options.clock.leaseRunsOut(leaseMs);
     else await new Promise((resolve) => setTimeout(resolve, leaseMs));
 
-    print('worker 2: re-attaches with runToolLoop({ resume: true })\n');
+    print('worker 2: re-attaches with runToolLoop({ reattach: true })\n');
     const second = new Worker([...common, '--resume']);
     workers.push(second);
     const again = await second.next('booking');
@@ -130,7 +130,7 @@ export async function runCrashDemo(options: CrashDemoOptions): Promise<CrashDemo
     );
     const done = await second.next('done');
     print(
-      `worker 2: ${done.status}: claimed ${done.claimed}, skipped ${done.skipped}, completed ${done.completed}\n`,
+      `worker 2: ${done.status}: claimed ${done.claimed}, held elsewhere ${done.heldElsewhere}, completed ${done.completed}\n`,
     );
     print(`answer: ${done.answer}\n`);
 

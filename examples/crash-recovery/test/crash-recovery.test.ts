@@ -20,6 +20,6 @@ describe('crash-recovery example', () => {
     expect(result.references).toHaveLength(1);
     expect(printed).toContain('worker 1: killed with SIGKILL in the middle of the call');
     expect(printed).toContain('server: the call is PROCESSING');
-    expect(printed).toContain('worker 2: done: claimed 1, skipped 0, completed 0');
+    expect(printed).toContain('worker 2: done: claimed 1, held elsewhere 0, completed 0');
   });
 });

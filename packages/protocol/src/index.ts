@@ -85,10 +85,13 @@ export {
   ReplyStopSchema,
   STREAM_EVENT_SCHEMAS,
 } from './stream-events.js';
-export type { HeartbeatRequest, ToolCall, ToolResponseRequest } from './tool-call.js';
+export type { HeartbeatLease, HeartbeatRequest, ToolCall, ToolResponseRequest } from './tool-call.js';
 export {
+  HeartbeatLeaseSchema,
   HeartbeatRequestSchema,
   HeartbeatTimestampSchema,
+  LEASE_TOKEN_HEADER,
+  LeaseTokenSchema,
   ToolCallSchema,
   ToolResponseRequestSchema,
 } from './tool-call.js';

@@ -112,6 +112,7 @@ expectTypeOf<Same<Sent<typeof P.ExtensionsSchema>, Strip<W.Extensions>>>().toEqu
 // The tool-call and rewind request bodies the SDK writes.
 expectTypeOf<W.HeartbeatRequest>().toExtend<z.input<typeof P.HeartbeatRequestSchema>>();
 expectTypeOf<Same<z.output<typeof P.HeartbeatRequestSchema>, W.HeartbeatRequest>>().toEqualTypeOf<true>();
+expectTypeOf<Same<Sent<typeof P.HeartbeatLeaseSchema>, W.HeartbeatLease>>().toEqualTypeOf<true>();
 expectTypeOf<W.ToolResponseRequest>().toExtend<z.input<typeof P.ToolResponseRequestSchema>>();
 expectTypeOf<
   Same<Sent<typeof P.ToolResponseRequestSchema>, Strip<W.ToolResponseRequest>>

@@ -1,10 +1,12 @@
 import { ERROR_CODES, type ErrorBody, type ErrorCode } from '@parley/protocol';
-import type { ErrorDetailsByCode } from '@parley/protocol/wire';
+import type { ErrorDetailsByCode, ToolCallLeasedDetails } from '@parley/protocol/wire';
 
 /**
  * Error codes the reference server answers outside the protocol's table: refusals of its network
- * guard and of its control routes (`/_parley/`). No `/v1` operation answers them on its own, so
- * they are not in `ERROR_CODES` nor in the OpenAPI document; docs/reference-server.md explains them.
+ * guard and of its control routes (`/_parley/`), and the 409 of its tool-call lease extension
+ * (docs/protocol.md, answered only to a request that carries a `parley-lease` token). No plain
+ * `/v1` operation answers them, so they are not in `ERROR_CODES` nor in the OpenAPI document;
+ * docs/reference-server.md explains them.
  */
 export const SERVER_ERROR_CODES = {
   control_token_required: {
@@ -38,6 +40,11 @@ export const SERVER_ERROR_CODES = {
     status: 503,
     description: 'A new test scope while the server holds testScopes.max scopes, each in use.',
   },
+  tool_call_leased: {
+    status: 409,
+    description:
+      'Lease extension: another worker holds a live lease on the tool call (its parley-lease token is not this one); details name the lease.',
+  },
   not_ready: {
     status: 503,
     description: 'GET /readyz: the cassette is not loaded yet, or the upstream has not answered.',
@@ -55,6 +62,7 @@ function statusOfCode(code: ServerErrorCode): number {
 
 /** The `details` of the codes of {@link SERVER_ERROR_CODES} that carry any. */
 export type ServerErrorDetailsByCode = {
+  tool_call_leased: ToolCallLeasedDetails;
   session_limit_reached: {
     /** The server's `maxSessions` (`--max-sessions`). */
     maxSessions: number;

@@ -63,6 +63,9 @@ describe('tool calls', () => {
       deadlineAt: 1_000_000 + TOOL_TIMEOUT,
       lastHeartbeatAt: null,
       settledAt: null,
+      // The lease extension's fields: no worker has beaten it, no lease is held.
+      attempt: 0,
+      leaseExpiresAt: null,
     });
     expectError(
       await h.call('GET', `/v1/tools/request/${sessionId}/tooluse_nope`),

@@ -79,7 +79,8 @@ export const BUNDLES: BundleSpec[] = [
     name: 'tool worker',
     entry: 'bundle/tool-worker.ts',
     budgetOf: 'total',
-    budgetBytes: { vite: 40 * 1024, esbuild: 40 * 1024 },
+    // 42 KB since one owner per tool call and the tool-call pipeline (CHANGELOG, issue 38).
+    budgetBytes: { vite: 42 * 1024, esbuild: 42 * 1024 },
     external: ['zod'],
   },
 ];

@@ -13,7 +13,8 @@
 // Run: npx --yes pnpm@10 --filter @parley/sdk bench:load (after `pnpm build`: the SDK and the
 // server run from their built files, as users run them). BENCH_LOAD_LOOPS, BENCH_LOAD_LEASES
 // (comma-separated ms) and BENCH_LOAD_TOOL_MS change the size; BENCH_LOAD_ONLY=sdk|ky|kySignal|raw
-// runs one way alone (e.g. under `node --cpu-prof`, to read where one way's CPU time goes).
+// runs one way alone (e.g. under `node --cpu-prof`, to read where one way's CPU time goes);
+// BENCH_LOAD_ERRORS=n prints the n most frequent failure messages of each way (default 3).
 import { type ChildProcess, fork } from 'node:child_process';
 import diagnostics from 'node:diagnostics_channel';
 import { once } from 'node:events';
@@ -254,7 +255,9 @@ for (const leaseMs of LEASES) {
         `${opened.toFixed(2)} connections per loop; ` +
         `beats ${tally.beats}, failed ${tally.failedBeats}; calls lost ${tally.lost}; loops failed ${tally.failedLoops}`,
     );
-    for (const [message, count] of [...tally.errors].sort((a, b) => b[1] - a[1]).slice(0, 3)) {
+    for (const [message, count] of [...tally.errors]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, Number(process.env.BENCH_LOAD_ERRORS ?? 3))) {
       lines.push(`      ${count} x ${message}`);
     }
   }

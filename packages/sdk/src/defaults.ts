@@ -36,8 +36,15 @@ export const DEFAULT_HEARTBEAT_INTERVAL_MS = 1_000;
 export const BEATS_PER_TIMEOUT = 3;
 /** Share of the interval that jitter may remove (never add): each wait is interval × 0.8..1.0. */
 export const HEARTBEAT_JITTER = 0.2;
-/** The server timeout assumed when the caller does not know it (the reference server's default). */
-export const ASSUMED_HEARTBEAT_TIMEOUT_MS = 15_000;
+/**
+ * The server timeout assumed when neither the caller nor the server says it: the longest lease that
+ * beats at the unknown-timeout interval (1 s) still defend (three beats per lease). Never longer:
+ * a lease assumed longer than the server's lets the call lapse while its worker is healthy. With the
+ * lease extension the first beat's answer names the real one.
+ */
+export const ASSUMED_HEARTBEAT_TIMEOUT_MS = 3_000;
+/** Most heartbeats of one call in flight at once: a stalled beat is kept beside the next one, never a third. */
+export const MAX_BEATS_IN_FLIGHT = 2;
 /**
  * Added to the server's timeout before the heartbeat gives up locally. The lease is certainly stale
  * by `timeout` after the last successful beat; the buffer lets a beat already on its way land first.

@@ -12,7 +12,7 @@ describe('bundle size (Vite and esbuild, minified, gzip)', () => {
     expect(BUNDLES.map((b) => [b.name, b.budgetOf, b.budgetBytes])).toEqual([
       ['chat app', 'initial', { vite: 20 * 1024, esbuild: 20 * 1024 }],
       ['partial-input app', 'initial', { vite: 27 * 1024, esbuild: 27 * 1024 }],
-      ['tool worker', 'total', { vite: 40 * 1024, esbuild: 40 * 1024 }],
+      ['tool worker', 'total', { vite: 42 * 1024, esbuild: 42 * 1024 }],
     ]);
     expect(reports).toHaveLength(6);
     for (const report of reports) {

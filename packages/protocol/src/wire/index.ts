@@ -60,4 +60,9 @@ export type {
   ToolUseBlockStart,
   ToolUseDelta,
 } from './stream-event-payloads.js';
-export type { HeartbeatRequest, ToolResponseRequest } from './tool-call-requests.js';
+export type {
+  HeartbeatLease,
+  HeartbeatRequest,
+  ToolCallLeasedDetails,
+  ToolResponseRequest,
+} from './tool-call-requests.js';

@@ -123,6 +123,13 @@ export type ToolCall = {
   settledAt: number | null;
   /** The error text for ERROR and ABANDONED calls. */
   error?: string | undefined;
+  /**
+   * Lease extension (docs/protocol.md, "Extension: tool-call leases"): how many times the call was
+   * leased to a worker (0 before the first). Absent on a server without the extension.
+   */
+  attempt?: number | undefined;
+  /** Lease extension: when the current lease ends (server clock, ms), `null` when none is held. */
+  leaseExpiresAt?: number | null | undefined;
 };
 
 /** `POST /v1/messages/:sessionId[/stream]` body: the user's turn, or nothing to resume. */

@@ -49,6 +49,8 @@ export interface ReplyRequest {
   plan: SendPlan;
   /** The user's turn; undefined for a resume. */
   content: UserContentBlock[] | undefined;
+  /** Lease extension: the sender's lease token; the client tool calls of the reply are leased to it. */
+  leaseToken?: string | undefined;
   /** Aborts on client disconnect, session deletion or server shutdown; its signal is made on demand. */
   abort: LazyAbortController;
   /** Takes each stream event of the reply; undefined for a buffered reply (no event is built). */
@@ -127,7 +129,9 @@ export async function runReply(config: ReplyRunnerConfig, request: ReplyRequest)
 
     const clientUses = toolUses.filter((use) => !tools.server.has(use.name) || tools.client.has(use.name));
     const pendingTools = clientUses.map((use) =>
-      session.toolCalls.pendingView(session.toolCalls.create(session.id, use.id, use.name, use.input)),
+      session.toolCalls.pendingView(
+        session.toolCalls.create(session.id, use.id, use.name, use.input, request.leaseToken),
+      ),
     );
     for (const use of toolUses) {
       const tool = tools.server.get(use.name);

@@ -1,4 +1,11 @@
-import type { HeartbeatRequest, JsonObject, PendingTool, ToolCall, ToolCallState } from '@parley/protocol';
+import type {
+  HeartbeatLease,
+  HeartbeatRequest,
+  JsonObject,
+  PendingTool,
+  ToolCall,
+  ToolCallState,
+} from '@parley/protocol';
 import type { ToolCall as WireToolCall } from '@parley/protocol/wire';
 import { stringify as stableStringify } from 'safe-stable-stringify';
 import { HttpError } from '../http-error.js';
@@ -11,7 +18,16 @@ import type { Clock } from '../time/clock.js';
 export interface ToolCallRecord extends WireToolCall {
   /** The submitted response, `state` included. */
   response?: JsonObject;
+  /** Lease extension: the token the call is leased to (never shown on the wire). */
+  leaseToken?: string;
+  /** Lease extension: when the current lease started or was last renewed (server clock). */
+  leasedAt?: number;
+  /** Lease extension: the token whose beats `attempt` counts (a new one beating counts one more). */
+  attemptToken?: string;
 }
+
+/** The `attemptToken` of beats without a lease token (a real token has 16 characters or more). */
+const ANONYMOUS = '';
 
 const TERMINAL: ReadonlySet<ToolCallState> = new Set(['COMPLETE', 'ERROR', 'ABANDONED']);
 
@@ -37,8 +53,19 @@ export class ToolCallStore {
     return this.#calls.has(requestId);
   }
 
-  /** Creates a PENDING call; its deadline is `createdAt + toolCallTimeoutMs`. */
-  create(sessionId: string, requestId: string, name: string, input: JsonObject): ToolCallRecord {
+  /**
+   * Creates a PENDING call; its deadline is `createdAt + toolCallTimeoutMs`. With `leaseToken` (the
+   * lease extension: the send that made the reply carried one) the call is leased to that token
+   * from its creation, so no other worker can claim it before the sender's first beat (which counts
+   * attempt 1) or while the sender beats it.
+   */
+  create(
+    sessionId: string,
+    requestId: string,
+    name: string,
+    input: JsonObject,
+    leaseToken?: string,
+  ): ToolCallRecord {
     const createdAt = this.clock.now();
     const record: ToolCallRecord = {
       sessionId,
@@ -50,7 +77,12 @@ export class ToolCallStore {
       deadlineAt: createdAt + this.toolCallTimeoutMs,
       lastHeartbeatAt: null,
       settledAt: null,
+      attempt: 0,
     };
+    if (leaseToken !== undefined) {
+      record.leaseToken = leaseToken;
+      record.leasedAt = createdAt;
+    }
     this.#calls.set(requestId, record);
     return record;
   }
@@ -97,6 +129,8 @@ export class ToolCallStore {
       deadlineAt: record.deadlineAt,
       lastHeartbeatAt: record.lastHeartbeatAt,
       settledAt: record.settledAt,
+      attempt: record.attempt ?? 0,
+      leaseExpiresAt: this.#leaseHolder(record) === undefined ? null : this.#leaseExpiresAt(record),
     };
     if (record.error !== undefined) call.error = record.error;
     return call;
@@ -114,30 +148,59 @@ export class ToolCallStore {
     };
   }
 
-  /** A heartbeat: PROCESSING renews the lease, ERROR settles the call. */
-  heartbeat(requestId: string, body: HeartbeatRequest): void {
+  /**
+   * A heartbeat: PROCESSING renews the lease, ERROR settles the call. With `leaseToken` (the lease
+   * extension) a PROCESSING beat claims the call when no other token holds a live lease on it (a
+   * new holder counts one more attempt) and answers the lease; a foreign token on a live lease is
+   * `409 tool_call_leased`. Without a token the beat is the protocol's plain one.
+   */
+  heartbeat(requestId: string, body: HeartbeatRequest, leaseToken?: string): HeartbeatLease | undefined {
     const record = this.require(requestId);
     const state = this.stateOf(record);
     const now = this.clock.now();
     if (body.state === 'PROCESSING') {
       if (isTerminal(state)) throw terminalError(record);
+      if (leaseToken !== undefined) this.#checkLease(record, leaseToken);
       record.state = 'PROCESSING';
       record.lastHeartbeatAt = now;
-      return;
+      // Each worker that beats the call is one attempt: the first beat of a token counts (beats
+      // without a token count as one worker's).
+      const beatenBy = leaseToken ?? ANONYMOUS;
+      if (record.attemptToken !== beatenBy) {
+        record.attemptToken = beatenBy;
+        record.attempt = (record.attempt ?? 0) + 1;
+      }
+      if (leaseToken === undefined) return undefined;
+      record.leaseToken = leaseToken;
+      record.leasedAt = now;
+      return {
+        leaseToken,
+        attempt: record.attempt ?? 1,
+        leaseExpiresAt: this.#leaseExpiresAt(record),
+        heartbeatTimeoutMs: this.heartbeatTimeoutMs,
+        deadlineAt: record.deadlineAt,
+        now,
+      };
     }
-    if (state === 'ERROR' && record.error === body.error) return; // identical repeat
+    if (state === 'ERROR' && record.error === body.error) return undefined; // identical repeat
     if (isTerminal(state)) throw terminalError(record);
+    if (leaseToken !== undefined) this.#checkLease(record, leaseToken);
     record.state = 'ERROR';
     record.error = body.error;
     record.settledAt = now;
+    return undefined;
   }
 
-  /** A response: COMPLETE settles the call; an identical repeat changes nothing. */
-  respond(requestId: string, response: JsonObject): void {
+  /**
+   * A response: COMPLETE settles the call; an identical repeat changes nothing. A `leaseToken` that
+   * is not the live lease's holder is `409 tool_call_leased`.
+   */
+  respond(requestId: string, response: JsonObject, leaseToken?: string): void {
     const record = this.require(requestId);
     const state = this.stateOf(record);
     if (state === 'COMPLETE' && stableStringify(record.response) === stableStringify(response)) return;
     if (isTerminal(state)) throw terminalError(record);
+    if (leaseToken !== undefined) this.#checkLease(record, leaseToken);
     record.state = 'COMPLETE';
     record.response = response;
     record.settledAt = this.clock.now();
@@ -151,6 +214,35 @@ export class ToolCallStore {
     record.error = `Tool call abandoned: ${reason}`;
     record.settledAt = this.clock.now();
     return true;
+  }
+
+  /** `409 tool_call_leased` when a token other than `leaseToken` holds a live lease on the call. */
+  #checkLease(record: ToolCallRecord, leaseToken: string): void {
+    const holder = this.#leaseHolder(record);
+    if (holder === undefined || holder === leaseToken) return;
+    throw new HttpError(
+      'tool_call_leased',
+      `Tool call ${record.requestId} is leased to another worker (attempt ${record.attempt ?? 0}) until ${new Date(this.#leaseExpiresAt(record)).toISOString()}`,
+      {
+        details: {
+          requestId: record.requestId,
+          attempt: record.attempt ?? 0,
+          leaseExpiresAt: this.#leaseExpiresAt(record),
+        },
+      },
+    );
+  }
+
+  /** The token of the live lease on the call, if any: a lease lapses `heartbeatTimeoutMs` after its last renewal. */
+  #leaseHolder(record: ToolCallRecord): string | undefined {
+    if (record.leaseToken === undefined || record.leasedAt === undefined || isTerminal(record.state)) {
+      return undefined;
+    }
+    return this.clock.now() < this.#leaseExpiresAt(record) ? record.leaseToken : undefined;
+  }
+
+  #leaseExpiresAt(record: ToolCallRecord): number {
+    return (record.leasedAt ?? record.createdAt) + this.heartbeatTimeoutMs;
   }
 
   #applyDeadline(record: ToolCallRecord): void {

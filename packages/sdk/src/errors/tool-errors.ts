@@ -1,11 +1,15 @@
 import { CLASS_BRAND, ParleyError } from './parley-error.js';
 
-/** Why a tool call was lost while a worker held it. */
-export type ToolCallLostReason = 'ABANDONED' | 'NOT_FOUND' | 'TIMED_OUT';
+/**
+ * Why a tool call was lost while a worker held it: settled or abandoned on the server (409), gone
+ * (404), no beat succeeded for longer than the lease (`TIMED_OUT`), or another worker holds its
+ * lease (`LEASED`: the lease extension's `409 tool_call_leased`).
+ */
+export type ToolCallLostReason = 'ABANDONED' | 'NOT_FOUND' | 'TIMED_OUT' | 'LEASED';
 
 /**
- * A tool call the worker can no longer settle: abandoned on the server (409), gone (404), or no
- * heartbeat succeeded for longer than the server's timeout.
+ * A tool call the worker can no longer settle: abandoned on the server (409), gone (404), no
+ * heartbeat succeeded for longer than the server's timeout, or another worker holds its lease.
  */
 export class ToolCallLostError extends ParleyError {
   /** @internal */

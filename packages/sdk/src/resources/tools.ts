@@ -23,6 +23,10 @@ export class Tools {
   /**
    * Sends one liveness beat (`{ state: 'PROCESSING', heartbeat: Date.now() }`): the call is yours
    * for `heartbeatTimeoutMs`. Retried on connection errors, 408, 429 and 5xx (a repeat is harmless).
+   * With a `parley-lease` token in `headers` on a server that offers the lease extension
+   * (docs/protocol.md) the answer's `parley-lease-state` header (see `withResponse()`) names the
+   * lease, and a beat on a call another token holds rejects with `ConflictError` code
+   * `tool_call_leased`.
    *
    * @example
    * ```ts

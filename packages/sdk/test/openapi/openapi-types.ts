@@ -461,6 +461,8 @@ export interface components {
             lastHeartbeatAt: number | null;
             settledAt: number | null;
             error?: string;
+            attempt?: number;
+            leaseExpiresAt?: number | null;
         } & {
             [key: string]: unknown;
         };

@@ -35,7 +35,7 @@ const withoutOutput = defineTool({
     expectTypeOf(result.output).toEqualTypeOf<undefined>();
   }
   if (result.status === 'LOST')
-    expectTypeOf(result.cause.reason).toEqualTypeOf<'ABANDONED' | 'NOT_FOUND' | 'TIMED_OUT'>();
+    expectTypeOf(result.cause.reason).toEqualTypeOf<'ABANDONED' | 'NOT_FOUND' | 'TIMED_OUT' | 'LEASED'>();
 }
 
 {

@@ -8,6 +8,7 @@ import { LazyAbortController } from '../../utils/lazy-abort-controller.js';
 import { watchClient } from '../connection.js';
 import { exceptionEvent } from '../exception-event.js';
 import { jsonReply } from '../json-reply.js';
+import { leaseTokenOf } from '../lease-token.js';
 import { parseWith } from '../parse-with.js';
 import { readObjectBody } from '../route-body.js';
 import { type AppEnv, type ServerContext, scopeOf } from '../server-context.js';
@@ -115,6 +116,7 @@ async function startSend(c: Context<AppEnv>, ctx: ServerContext, streamed: boole
   const scope = c.env.scope?.id;
   const sessionId = c.req.param('sessionId') ?? '';
   ctx.sessions.require(user, sessionId, scope);
+  const leaseToken = leaseTokenOf(c);
   // Only an absent or empty body is a resume; `null` is a 400 like any non-object.
   const body = parseWith(
     SendMessageRequestSchema,
@@ -143,7 +145,7 @@ async function startSend(c: Context<AppEnv>, ctx: ServerContext, streamed: boole
     release();
     throw error;
   }
-  const reply: Omit<ReplyRequest, 'emit'> = { session, plan, content, abort: controller };
+  const reply: Omit<ReplyRequest, 'emit'> = { session, plan, content, abort: controller, leaseToken };
   return { reply, release, abort: (reason: unknown) => controller.abort(reason) };
 }
 

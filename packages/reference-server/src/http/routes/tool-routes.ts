@@ -1,6 +1,7 @@
 import { HeartbeatRequestSchema, type JsonObject, ToolResponseRequestSchema } from '@parley/protocol';
 import type { Hono } from 'hono';
 import { jsonReply } from '../json-reply.js';
+import { formatLeaseState, LEASE_STATE_HEADER, leaseTokenOf } from '../lease-token.js';
 import { parseWith } from '../parse-with.js';
 import { readObjectBody } from '../route-body.js';
 import type { AppEnv, ServerContext } from '../server-context.js';
@@ -14,9 +15,15 @@ export function registerToolRoutes(app: Hono<AppEnv>, ctx: ServerContext): void 
       HeartbeatRequestSchema,
       await readObjectBody(c, ctx.maxBodyBytes, { required: true }),
     );
+    const leaseToken = leaseTokenOf(c);
     // Look the session up again: it may have been deleted while the body was read.
-    ctx.sessions.require(c.get('user'), sessionId, c.env.scope?.id).toolCalls.heartbeat(requestId, body);
-    return c.body(null, 200);
+    const lease = ctx.sessions
+      .require(c.get('user'), sessionId, c.env.scope?.id)
+      .toolCalls.heartbeat(requestId, body, leaseToken);
+    // The lease extension answers in a header: the body stays the protocol's empty one.
+    return lease === undefined
+      ? c.body(null, 200)
+      : c.body(null, 200, { [LEASE_STATE_HEADER]: formatLeaseState(lease) });
   });
 
   app.post('/v1/tools/response/:sessionId/:requestId', async (c) => {
@@ -29,9 +36,10 @@ export function registerToolRoutes(app: Hono<AppEnv>, ctx: ServerContext): void 
       'body',
       { asSent: ['response'] },
     );
+    const leaseToken = leaseTokenOf(c);
     ctx.sessions
       .require(c.get('user'), sessionId, c.env.scope?.id)
-      .toolCalls.respond(requestId, body.response as JsonObject);
+      .toolCalls.respond(requestId, body.response as JsonObject, leaseToken);
     return c.body(null, 200);
   });
 

@@ -33,11 +33,11 @@ export interface ToolLoopClient extends ToolClient {
   messages: {
     send(sessionId: string, body: SendMessageRequest, options?: ToolLoopSendOptions): Promise<MessageReply>;
     stream(sessionId: string, body: SendMessageRequest, options?: ToolLoopSendOptions): ToolLoopStream;
-    /** Reads the live conversation: needed by `resume: true`. */
+    /** Reads the live conversation: needed by `reattach: true`. */
     export?(sessionId: string, params?: object, options?: ToolRequestOptions): PromiseLike<Message[]>;
   };
   tools: ToolTransport & {
-    /** Reads one tool call as the server sees it now: needed by `resume: true`. */
+    /** Reads one tool call as the server sees it now: needed by `reattach: true`. */
     get?(sessionId: string, requestId: string, options?: ToolRequestOptions): PromiseLike<ToolCall>;
   };
 }
@@ -53,17 +53,25 @@ export interface RunToolLoopOptions {
   content?: string | UserContentBlock[] | undefined;
   /**
    * Re-attach to the session's open turn, as a process that takes over from one that died: read
-   * the session, run the calls no live worker holds (their lease went stale, or no one picked
-   * them up), wait for those another worker is still beating, leave the settled ones alone,
-   * resume once every call is settled, and go on as a normal loop. The user's message is never
-   * sent again. The result says what was found in `reattached`. With nothing open the run
-   * resolves at once with `status: 'done'`. Not with `content` (a `TypeError`). See
-   * docs/tool-workers.md, "After a crash".
+   * the session, claim and run the calls no live worker holds (their lease lapsed, or no one
+   * picked them up), wait for those another worker holds, leave the settled ones alone, resume
+   * once every call is settled, and go on as a normal loop. The user's message is never sent
+   * again. The result says what was found in `reattached`. With nothing open the run resolves at
+   * once with `status: 'done'`; when another process holds the turn (every open call was its, or
+   * it resumed first) with `status: 'held_elsewhere'`. Not with `content` (a `TypeError`). On a
+   * server with the lease extension each call runs in one process however many re-attach at once;
+   * see docs/tool-workers.md, "After a crash", for what holds without it.
+   */
+  reattach?: boolean | undefined;
+  /**
+   * @deprecated Renamed `reattach` ("resume" is the name of sending `{}`). Kept for one version;
+   * `resume: true` still re-attaches.
    */
   resume?: boolean | undefined;
   /**
-   * The server's heartbeat timeout (its lease), for the calls `resume` claims: a reply carries it,
-   * a session read does not. Default: unknown, so those calls beat every second (the safe default).
+   * The server's heartbeat timeout (its lease), for the calls `reattach` claims: a reply carries
+   * it, a session read does not. Default: unknown, so those calls beat every second and assume a
+   * 3 s lease (what such beats defend), until a server with the lease extension names it.
    */
   heartbeatTimeoutMs?: number | undefined;
   /**
@@ -165,6 +173,11 @@ export interface RunToolLoopOptions {
    * `cost` on each step, on the result and on the spans (`costAtLeast` stops on it).
    */
   prices?: ToolLoopPrices | undefined;
-  /** Which entry of `prices` applies. Default: the only one. */
+  /**
+   * The key of `prices` this loop's replies are priced at (it picks a price-table entry; it does
+   * not choose the model that answers). Default: the only entry.
+   */
+  priceModel?: string | undefined;
+  /** @deprecated Renamed `priceModel` (it picks an entry of `prices`, not a model). Kept for one version. */
   model?: string | undefined;
 }

@@ -34,23 +34,33 @@ export interface ToolLoopStop {
   step: number;
 }
 
-/** What a re-attaching run found on the server, and how the calls it claimed ended. */
+/**
+ * What a re-attaching run found on the server, and how the calls it claimed ended. Each open call
+ * of the turn is in exactly one of `claimed`, `heldElsewhere` and `completed`.
+ */
 export interface ToolLoopReattach {
   /**
-   * The calls this run claimed and ran, as the server showed them then (`PENDING`): their lease
-   * had gone stale (`lastHeartbeatAt` set: a worker had claimed them, and may have run part of the
-   * work; the handler sees `ctx.attempt` 2) or no one had picked them up (`lastHeartbeatAt` null).
+   * The calls this run claimed and ran, as the server showed them when it read them: no one had
+   * picked them up (`lastHeartbeatAt` null), or their lease had lapsed (a worker had held them and
+   * may have run part of the work; the handler's `ctx.attempt` says so), found so at once or while
+   * waiting for another worker. Each ran here and nowhere else from then on.
    */
   claimed: ToolCall[];
   /**
-   * Calls another worker was beating (`PROCESSING`, its lease fresh): left to it, and waited for
-   * until settled. One whose lease went stale while waiting was claimed, and is in `claimed` too.
+   * Calls another worker held (its lease live) when this run tried them, and that worker settled:
+   * never run here. As the server showed them once settled.
    */
-  skipped: ToolCall[];
-  /** Calls already settled (`COMPLETE`, `ERROR`, `ABANDONED`): never run again. */
+  heldElsewhere: ToolCall[];
+  /** Calls already settled (`COMPLETE`, `ERROR`, `ABANDONED`) when this run first read them: never run again. */
   completed: ToolCall[];
   /** How the claimed calls ended, in the order they were claimed. */
   toolResults: ToolRunResult[];
+  /**
+   * @deprecated Use `heldElsewhere` (and `claimed`). The calls read `PROCESSING` at first, including
+   * those whose lease lapsed later and that this run then claimed (they are in `claimed` too).
+   * Removed in the next minor version.
+   */
+  skipped: ToolCall[];
 }
 
 /** How a tool loop ended. */
@@ -58,8 +68,11 @@ export interface ToolLoopResult {
   /**
    * `done`: the model stopped asking for tools. `max_steps`: the step cap was hit; resume to go on.
    * `stopped`: a stop condition (`stopWhen`, `endsLoop`) held; `stopped` says which.
+   * `held_elsewhere` (only with `reattach`): another process holds the turn: it held every open
+   * call (`reattached.heldElsewhere`) or resumed the turn before this run could; this run sent
+   * nothing for it, and `messages` is what the session showed.
    */
-  status: 'done' | 'max_steps' | 'stopped';
+  status: 'done' | 'max_steps' | 'stopped' | 'held_elsewhere';
   /** Why the loop stopped, when `status` is `stopped`. */
   stopped?: ToolLoopStop | undefined;
   sessionId: string;
@@ -70,15 +83,15 @@ export interface ToolLoopResult {
   steps: ToolLoopStep[];
   /**
    * The stop reason of the last reply (`tool_use` when `status` is `max_steps`); `undefined` when
-   * that reply was taken from the session by `recover` and nobody reported it, or for a `resume`
-   * that found nothing open (no reply was asked for).
+   * that reply was taken from the session by `recover` and nobody reported it, or for a `reattach`
+   * that found nothing open, or that another process held (no reply was asked for).
    */
   stopReason: StopReason | undefined;
   /** Token usage summed over the replies that reported it. */
   usage: Usage;
   /** The cost of the steps summed (only with `prices`). */
   cost?: number | undefined;
-  /** With `resume: true`: what the run found when it re-attached, and how the calls it claimed ended. */
+  /** With `reattach: true`: what the run found when it re-attached, and how the calls it claimed ended. */
   reattached?: ToolLoopReattach | undefined;
 }
 

@@ -25,14 +25,27 @@ export async function startToolLoop(
   emit: (step: ToolLoopStep) => void,
   signal: AbortSignal,
 ): Promise<ToolLoopResult> {
-  if (options.resume !== undefined && typeof options.resume !== 'boolean') {
-    throw wrongValue('runToolLoop()', 'resume', 'a boolean', options.resume);
+  for (const name of ['reattach', 'resume'] as const) {
+    if (options[name] !== undefined && typeof options[name] !== 'boolean') {
+      throw wrongValue('runToolLoop()', name, 'a boolean', options[name]);
+    }
   }
   if (options.repairToolInput !== undefined && typeof options.repairToolInput !== 'function') {
     throw wrongValue('runToolLoop()', 'repairToolInput', 'a function', options.repairToolInput);
   }
-  if (options.resume && options.content !== undefined) {
-    throw new TypeError('runToolLoop: resume takes no content (the turn is in the session already)');
+  // `resume: true` is the deprecated name of `reattach: true`.
+  const reattach = options.reattach === true || options.resume === true;
+  if (reattach && options.content !== undefined) {
+    throw new TypeError('runToolLoop: reattach takes no content (the turn is in the session already)');
+  }
+  if (
+    options.model !== undefined &&
+    options.priceModel !== undefined &&
+    options.model !== options.priceModel
+  ) {
+    throw new TypeError(
+      `runToolLoop: priceModel "${options.priceModel}" and its deprecated name model "${options.model}" disagree: pass priceModel only`,
+    );
   }
   const maxSteps = atLeastOne('maxSteps', options.maxSteps ?? DEFAULT_MAX_STEPS);
   const concurrency = atLeastOne('concurrency', options.concurrency ?? DEFAULT_TOOL_CONCURRENCY);
@@ -49,7 +62,7 @@ export async function startToolLoop(
   }
   // A callback's failure after the run settled (a promise it returned rejects later) is reported.
   const failures = new CallbackFailures('runToolLoop');
-  const config = { maxSteps, concurrency, tools, failures };
+  const config = { maxSteps, concurrency, tools, failures, reattach };
   const { tracer } = client;
   try {
     if (!tracer) return await runToolLoopSteps(client, options, config, emit, signal);

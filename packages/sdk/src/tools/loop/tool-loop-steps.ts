@@ -5,14 +5,17 @@ import { linkedSignal } from '../../internal/linked-signal.js';
 import type { RecoverOptions, RecoveryAttempt } from '../../recovery/recover-options.js';
 import type { Message, MessageReply, PendingTool, SendMessageRequest } from '../../wire/index.js';
 import type { AnyTool } from '../define/define-tool.js';
+import { Heartbeat } from '../run/heartbeat.js';
 import { reportUnknownTool } from '../run/report-unknown-tool.js';
 import { runTool } from '../run/run-tool.js';
+import { LEASE_TOKEN_HEADER, newLeaseToken } from '../run/tool-lease.js';
 import type { ToolRunResult } from '../run/tool-run-result.js';
 import { checkLoopControls } from './check-loop-controls.js';
 import { checkStop } from './check-stop.js';
 import { mapInTurns } from './exclusive-calls.js';
-import { reattach } from './reattach.js';
+import { type HeldCall, reattach } from './reattach.js';
 import { type StepRecovery, stepRecovery } from './step-recovery.js';
+import { isTakenTurn, liveMessages } from './taken-turn.js';
 import type { RunToolLoopOptions, ToolLoopClient } from './tool-loop-options.js';
 import type { ToolLoopReattach, ToolLoopResult, ToolLoopStep } from './tool-loop-run.js';
 import type { ToolLoopTrace } from './tool-loop-trace.js';
@@ -23,6 +26,8 @@ export interface ToolLoopConfig {
   maxSteps: number;
   concurrency: number;
   tools: Map<string, AnyTool>;
+  /** `reattach: true` (or its deprecated name `resume: true`). */
+  reattach: boolean;
   /** The run's spans, when the client has a tracer. */
   trace?: ToolLoopTrace | undefined;
   /** Where the callbacks' failures are kept (ended by the caller once the run settles). */
@@ -45,6 +50,11 @@ interface LoopRun {
   config: ToolLoopConfig;
   callbacks: StepCallbacks;
   signal: AbortSignal;
+  /**
+   * The run's lease token (the server's lease extension): its sends lease the calls of their replies
+   * to it, its beats and reports carry it. A server without the extension ignores it.
+   */
+  leaseToken: string;
 }
 
 /** Runs the loop to its end: `emit` each step as it completes. */
@@ -56,7 +66,8 @@ export async function runToolLoopSteps(
   signal: AbortSignal,
 ): Promise<ToolLoopResult> {
   checkLoopControls(options, config.tools);
-  const price = options.prices === undefined ? undefined : loopPrice(options.prices, options.model);
+  const price =
+    options.prices === undefined ? undefined : loopPrice(options.prices, options.priceModel ?? options.model);
   const { sessionId } = options;
   // A callback that throws while a step runs is kept; the run rejects with it once the step's calls
   // are settled, so that no call is left open on the server.
@@ -68,26 +79,28 @@ export async function runToolLoopSteps(
     onHeartbeatError: failures.guard('onHeartbeatError', options.onHeartbeatError),
     onAttempt: failures.guard('recover.onAttempt', recoverOptions(options.recover)?.onAttempt),
   };
-  const run: LoopRun = { client, options, config, callbacks, signal };
+  const run: LoopRun = { client, options, config, callbacks, signal, leaseToken: newLeaseToken() };
   const messages = new Map<number, Message>();
   const steps: ToolLoopStep[] = [];
   let body: SendMessageRequest = options.content === undefined ? {} : { content: options.content };
   let reattached: ToolLoopReattach | undefined;
-  if (options.resume) {
-    const found = await reattach(client, options, signal, (calls, attempts) =>
-      runCalls(run, calls, options.heartbeatTimeoutMs, attempts),
+  if (config.reattach) {
+    const found = await reattach(client, options, run.leaseToken, signal, (calls, held) =>
+      runCalls(run, calls, options.heartbeatTimeoutMs, held),
     );
     failures.throwIfFailed();
-    if (!found.open) {
+    if (!found.open || found.elsewhere) {
+      const live = found.open ? await liveMessages(client, sessionId, signal) : found.messages;
       return {
-        status: 'done',
+        status: found.open ? 'held_elsewhere' : 'done',
         sessionId,
         messages: [],
-        finalText: lastAssistantText(found.messages),
+        finalText: lastAssistantText(live),
         steps,
         stopReason: undefined,
         usage: sumUsage(steps),
         ...(price && { cost: 0 }),
+        ...(found.open && { reattached: found.reattached }),
       };
     }
     reattached = found.reattached;
@@ -96,7 +109,27 @@ export async function runToolLoopSteps(
     signal.throwIfAborted();
     config.trace?.startStep(step);
     const recovery = stepRecovery(options.recover, messages, callbacks.onAttempt);
-    const reply = await inStep(config, () => send(run, body, recovery));
+    let reply: MessageReply;
+    try {
+      reply = await inStep(config, () => send(run, body, recovery));
+    } catch (error) {
+      // The re-attached turn was resumed by another process first: it is that process's turn.
+      if (step === 1 && reattached && isTakenTurn(error)) {
+        const live = await liveMessages(client, sessionId, signal);
+        return {
+          status: 'held_elsewhere',
+          sessionId,
+          messages: [],
+          finalText: lastAssistantText(live),
+          steps,
+          stopReason: undefined,
+          usage: sumUsage(steps),
+          ...(price && { cost: 0 }),
+          reattached,
+        };
+      }
+      throw error;
+    }
     for (const message of reply.messages) messages.set(message.index, message);
     const toolResults = await runCalls(run, reply.pendingTools, reply.heartbeatTimeoutMs);
     failures.throwIfFailed();
@@ -149,11 +182,12 @@ function inStep<T>(config: ToolLoopConfig, fn: () => T): T {
 }
 
 async function send(
-  { client, options, callbacks, signal }: LoopRun,
+  { client, options, callbacks, signal, leaseToken }: LoopRun,
   body: SendMessageRequest,
   recovery: StepRecovery | undefined,
 ): Promise<MessageReply> {
-  const sendOptions = recovery ? { signal, recover: recovery.recover } : { signal };
+  const headers = { [LEASE_TOKEN_HEADER]: leaseToken };
+  const sendOptions = recovery ? { signal, headers, recover: recovery.recover } : { signal, headers };
   if (!options.stream) return client.messages.send(options.sessionId, body, sendOptions);
   const stream = client.messages.stream(options.sessionId, body, sendOptions);
   if (callbacks.onText) stream.on('text', callbacks.onText);
@@ -161,10 +195,10 @@ async function send(
 }
 
 async function runCalls(
-  { client, options, callbacks, config, signal }: LoopRun,
+  { client, options, callbacks, config, signal, leaseToken }: LoopRun,
   pendingTools: readonly PendingTool[],
   heartbeatTimeoutMs: number | undefined,
-  attempts?: ReadonlyMap<string, number>,
+  claimed?: ReadonlyMap<string, HeldCall>,
 ): Promise<ToolRunResult[]> {
   if (pendingTools.length === 0) return [];
   // One failing tool (its report failed for good) cancels its siblings before the loop rejects.
@@ -174,6 +208,23 @@ async function runCalls(
   const available = [...config.tools.keys()];
   // The calls' lifetimes count from here (an approval wait ends before the deadline).
   const receivedAt = Date.now();
+  // The loop holds every call it accepted from now: a call that waits its turn (over `concurrency`,
+  // or behind an `exclusive` tool) is beaten while it waits, so no other process can claim it.
+  const held = new Map(claimed);
+  if (claimed === undefined && mayWait(pendingTools, config)) {
+    for (const pending of pendingTools) {
+      if (!config.tools.has(pending.name)) continue;
+      const heartbeat = new Heartbeat(client.tools, {
+        sessionId: options.sessionId,
+        requestId: pending.requestId,
+        heartbeatTimeoutMs,
+        signal: stepSignal,
+        random: options.random,
+        leaseToken,
+      }).start();
+      held.set(pending.requestId, { heartbeat, receivedAt });
+    }
+  }
   const runOne = (pending: PendingTool) => {
     const tool = config.tools.get(pending.name);
     if (!tool)
@@ -187,6 +238,7 @@ async function runCalls(
     // The call as the server reads it: the reply's PENDING until a beat succeeds, then PROCESSING.
     let call = pending;
     callbacks.onToolStart?.(pending);
+    const holding = held.get(pending.requestId);
     return runTool(client, {
       sessionId: options.sessionId,
       pending,
@@ -202,10 +254,14 @@ async function runCalls(
       },
       approve: options.approve,
       toolTimeoutMs: options.toolTimeoutMs,
-      receivedAt,
+      receivedAt: holding?.receivedAt ?? receivedAt,
       middleware: options.middleware,
       repairToolInput: options.repairToolInput,
-      attempt: attempts?.get(pending.requestId),
+      attempt: holding?.attempt,
+      leaseToken,
+      heartbeat: holding?.heartbeat,
+      // Its reply's send carried the token: the call is this run's from its creation.
+      leased: true,
     });
   };
   try {
@@ -218,8 +274,16 @@ async function runCalls(
       (error) => step.abort(error),
     );
   } finally {
+    // A held call that never got its turn (a sibling failed for good): let its lease lapse.
+    await Promise.all([...held.values()].map(({ heartbeat }) => heartbeat.stop()));
     linked.unlink();
   }
+}
+
+/** Whether a call of these may wait for its turn: more than `concurrency`, or an exclusive tool among several. */
+function mayWait(pendingTools: readonly PendingTool[], config: ToolLoopConfig): boolean {
+  if (pendingTools.length > config.concurrency) return true;
+  return pendingTools.length > 1 && pendingTools.some((p) => config.tools.get(p.name)?.exclusive === true);
 }
 
 function lastAssistantText(messages: readonly Message[]): string {

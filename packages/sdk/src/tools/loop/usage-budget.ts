@@ -12,24 +12,24 @@ export interface ModelPrice {
 export type ToolLoopPrices = Readonly<Record<string, ModelPrice>>;
 
 /**
- * The price that applies to a loop: `prices[model]`, or the only entry when no model is named.
+ * The price that applies to a loop: `prices[priceModel]`, or the only entry when none is named.
  * Throws a `TypeError` naming the problem for a table the loop cannot use.
  */
-export function loopPrice(prices: ToolLoopPrices, model: string | undefined): ModelPrice {
+export function loopPrice(prices: ToolLoopPrices, priceModel: string | undefined): ModelPrice {
   if (typeof prices !== 'object' || prices === null) {
     throw new TypeError(`runToolLoop: prices must be an object of { inputPerMTok, outputPerMTok } by model`);
   }
   const models = Object.keys(prices);
-  const name = model ?? (models.length === 1 ? models[0] : undefined);
+  const name = priceModel ?? (models.length === 1 ? models[0] : undefined);
   if (name === undefined) {
     throw new TypeError(
-      `runToolLoop: prices has ${models.length === 0 ? 'no entries' : `${models.length} models (${models.join(', ')})`}: name the one this loop uses with model`,
+      `runToolLoop: prices has ${models.length === 0 ? 'no entries' : `${models.length} models (${models.join(', ')})`}: name the one this loop is priced at with priceModel`,
     );
   }
   const price = Object.hasOwn(prices, name) ? prices[name] : undefined;
   if (price === undefined) {
     throw new TypeError(
-      `runToolLoop: prices has no entry for model "${name}" (it has ${models.join(', ') || 'none'})`,
+      `runToolLoop: prices has no entry "${name}" (priceModel; it has ${models.join(', ') || 'none'})`,
     );
   }
   for (const field of ['inputPerMTok', 'outputPerMTok'] as const) {

@@ -14,6 +14,8 @@ export function lostMessage(
       return `${call} is already settled or abandoned: the server answered a heartbeat with 409`;
     case 'NOT_FOUND':
       return `${call} no longer exists: the server answered a heartbeat with 404`;
+    case 'LEASED':
+      return `${call} is held by another worker: the server answered with 409 tool_call_leased (its lease is live)`;
     case 'TIMED_OUT':
       return `${call} was given up locally: no heartbeat succeeded for ${timeoutMs} ms`;
   }

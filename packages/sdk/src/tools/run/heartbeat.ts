@@ -1,116 +1,79 @@
 import {
   ASSUMED_HEARTBEAT_TIMEOUT_MS,
-  BEATS_PER_TIMEOUT,
-  DEFAULT_HEARTBEAT_INTERVAL_MS,
-  HEARTBEAT_JITTER,
   LOCAL_TIMEOUT_BUFFER_MS,
-  MAX_HEARTBEAT_INTERVAL_MS,
-  MIN_HEARTBEAT_INTERVAL_MS,
+  MAX_BEATS_IN_FLIGHT,
 } from '../../defaults.js';
-import {
-  APITimeoutError,
-  ConflictError,
-  NotFoundError,
-  ToolCallLostError,
-  type ToolCallLostReason,
-} from '../../errors/index.js';
+import { APITimeoutError, ConflictError, NotFoundError, ToolCallLostError } from '../../errors/index.js';
+import { notify } from '../../internal/notify.js';
 import { raceSignal } from '../../internal/race-signal.js';
 import { warnUnknownOptions } from '../../internal/unknown-options.js';
+import type { HeartbeatLease } from '../../wire/index.js';
+import { heartbeatIntervalMs, jitteredIntervalMs } from './heartbeat-interval.js';
 import { beatTimeoutMessage, lostMessage } from './heartbeat-messages.js';
+import type { HeartbeatClaim, HeartbeatEndReason, HeartbeatOptions } from './heartbeat-options.js';
+import { isLeasedError, LEASE_TOKEN_HEADER, leaseFromAnswer, leaseHeaders } from './tool-lease.js';
 import type { ToolTransport } from './tool-transport.js';
 
-/** Why a heartbeat timer ended: stopped by its owner, the owner's signal aborted, or the call was lost. */
-export type HeartbeatEndReason = 'STOPPED' | 'ABORTED' | ToolCallLostReason;
-
-export interface HeartbeatOptions {
-  sessionId: string;
-  requestId: string;
-  /** The server's `heartbeatTimeoutMs` from the reply; sets the interval and the local timeout. */
-  heartbeatTimeoutMs?: number | undefined;
-  /** Aborting it ends the timer (reason `ABORTED`) and cancels the beat in flight. */
-  signal?: AbortSignal | undefined;
-  /** Source of jitter, `[0, 1)`. Defaults to `Math.random`. */
-  random?: (() => number) | undefined;
-  /** Called with each failed beat that does not end the timer (network errors, 5xx, beat timeouts). */
-  onBeatError?: ((error: unknown) => void) | undefined;
-  /** Called after each successful beat, with the number of successful beats so far. */
-  onBeat?: ((beats: number) => void) | undefined;
-}
-
-/** The interval for a server timeout: `clamp(timeout / 3, 250 ms, 5 s)`, or 1 s when it is unknown. */
-export function heartbeatIntervalMs(heartbeatTimeoutMs?: number): number {
-  if (heartbeatTimeoutMs === undefined || !Number.isFinite(heartbeatTimeoutMs) || heartbeatTimeoutMs <= 0) {
-    return DEFAULT_HEARTBEAT_INTERVAL_MS;
-  }
-  const third = heartbeatTimeoutMs / BEATS_PER_TIMEOUT;
-  return Math.round(Math.min(MAX_HEARTBEAT_INTERVAL_MS, Math.max(MIN_HEARTBEAT_INTERVAL_MS, third)));
-}
-
-/** The wait before the next beat: the interval shortened by up to 20 %, never lengthened. */
-export function jitteredIntervalMs(intervalMs: number, random: () => number = Math.random): number {
-  return Math.round(intervalMs * (1 - HEARTBEAT_JITTER * jitter(random)));
-}
-
-/** `random()` within `[0, 1]`; no jitter when it throws or is not a number (the beats must go on). */
-function jitter(random: () => number): number {
-  let r: unknown;
-  try {
-    r = random();
-  } catch {
-    return 0;
-  }
-  return typeof r === 'number' && r > 0 ? Math.min(1, r) : 0;
-}
+export { heartbeatIntervalMs, jitteredIntervalMs } from './heartbeat-interval.js';
+export type {
+  HeartbeatClaim,
+  HeartbeatEndReason,
+  HeartbeatOptions,
+} from './heartbeat-options.js';
 
 /**
- * The automatic heartbeat of one tool call. The first beat goes out at once, then one beat per
- * (jittered) interval on a chained `setTimeout`, so beats never overlap. A beat in flight is kept
- * until the lease it renews is at risk (the send time of the last successful beat plus the server's
- * timeout; at least one interval), not aborted for being slower than an interval: on a saturated
- * client a slow beat is worth more than a new one. Past that deadline it is abandoned and the next
- * beat goes out at once. Beats are never retried by the client. A 409 ends the timer with
- * `ABANDONED`, a 404 with `NOT_FOUND`; other failures are reported to `onBeatError` and the timer
- * keeps going, until no beat has succeeded for the server's timeout plus
- * `defaults.heartbeat.localTimeoutBufferMs` (1 s), which ends it with `TIMED_OUT`. In those three cases {@link lost}
- * aborts with a {@link ToolCallLostError}.
+ * The automatic heartbeat of one tool call (the rules: docs/tool-workers.md, "Heartbeats"). The
+ * first beat goes out at once; each next one is due an interval after the previous one was *sent*.
+ * A beat still unanswered then is waited for until one interval before the lease ends, when the next
+ * goes out beside it (at most two in flight); a beat is abandoned when its lease ends. Never retried.
+ * A 409 ends the timer with `ABANDONED` (`LEASED` for the lease extension's `tool_call_leased`), a
+ * 404 with `NOT_FOUND`, no success for the lease + 1 s with `TIMED_OUT`: then {@link lost} aborts
+ * with a {@link ToolCallLostError}. Other failures go to `onBeatError`. The lease: the given
+ * `heartbeatTimeoutMs`, the one a lease-extension answer names, else 3 s assumed.
  *
  * @example
  * const heartbeat = new Heartbeat(client.tools, { sessionId, requestId, heartbeatTimeoutMs }).start();
  * try {
  *   await work({ signal: heartbeat.lost });
  * } finally {
- *   await heartbeat.stop(); // waits for the beat in flight before the result is reported
+ *   await heartbeat.stop(); // waits for the beats in flight before the result is reported
  * }
  */
 export class Heartbeat {
   readonly sessionId: string;
   readonly requestId: string;
-  /** Time between beats before jitter. */
-  readonly intervalMs: number;
-  /** How long without a successful beat before the call is given up locally. */
-  readonly localTimeoutMs: number;
-  /** The server's timeout (its lease), or the assumed one when the reply did not say. */
-  readonly leaseMs: number;
   /** Aborted, with a {@link ToolCallLostError} as its reason, when the call is lost. */
   readonly lost: AbortSignal;
+  /**
+   * Settles with the first beat that succeeds (the call is held; `lease` under the lease extension)
+   * or when the timer ends before one does (`held: false`, with the error when the call was lost).
+   */
+  readonly claimed: Promise<HeartbeatClaim>;
 
   readonly #transport: Pick<ToolTransport, 'heartbeat'>;
   readonly #options: HeartbeatOptions;
   readonly #lostController = new AbortController();
+  readonly #request: { maxRetries: number; headers?: Record<string, string> };
+  #intervalMs: number;
+  #leaseMs: number;
+  #onBeat: ((beats: number) => void) | undefined;
+  #onBeatError: ((error: unknown) => void) | undefined;
+  #claim!: (claim: HeartbeatClaim) => void;
   #started = false;
   #stopping = false;
   #endReason: HeartbeatEndReason | undefined;
   #lostError: ToolCallLostError | undefined;
-  #inFlight: Promise<void> | undefined;
-  #beatController: AbortController | undefined;
+  #lease: HeartbeatLease | undefined;
+  /** The beats in flight, oldest first, each with its controller. */
+  readonly #inFlight = new Map<AbortController, Promise<void>>();
   #nextBeat: ReturnType<typeof setTimeout> | undefined;
+  /** When the next beat is due: an interval (jittered) after the last one was sent. */
+  #dueAt = 0;
   #watchdog: ReturnType<typeof setTimeout> | undefined;
   #successes = 0;
   #failures = 0;
   /** When the lease runs out unless a beat lands: the last successful beat's send time plus the lease. */
   #leaseEndsAt = 0;
-  /** The last beat ran out of time with the lease at risk: send the next one at once. */
-  #urgent = false;
 
   constructor(transport: Pick<ToolTransport, 'heartbeat'>, options: HeartbeatOptions) {
     warnUnknownOptions(options, 'new Heartbeat()');
@@ -118,15 +81,45 @@ export class Heartbeat {
     this.#options = options;
     this.sessionId = options.sessionId;
     this.requestId = options.requestId;
-    this.intervalMs = heartbeatIntervalMs(options.heartbeatTimeoutMs);
     const timeout = options.heartbeatTimeoutMs;
-    const serverTimeout =
+    this.#leaseMs =
       timeout !== undefined && Number.isFinite(timeout) && timeout > 0
         ? timeout
         : ASSUMED_HEARTBEAT_TIMEOUT_MS;
-    this.leaseMs = serverTimeout;
-    this.localTimeoutMs = serverTimeout + LOCAL_TIMEOUT_BUFFER_MS;
+    this.#intervalMs = heartbeatIntervalMs(options.heartbeatTimeoutMs);
+    this.#request = { maxRetries: 0, ...leaseHeaders(options.leaseToken) };
+    this.#onBeat = options.onBeat;
+    this.#onBeatError = options.onBeatError;
     this.lost = this.#lostController.signal;
+    this.claimed = new Promise((resolve) => {
+      this.#claim = resolve;
+    });
+  }
+
+  /** Time between beats before jitter: a third of the lease, within 250 ms..5 s (1 s while the lease is unknown). */
+  get intervalMs(): number {
+    return this.#intervalMs;
+  }
+
+  /** The server's timeout (its lease): given, named by the server's answer, or assumed (3 s). */
+  get leaseMs(): number {
+    return this.#leaseMs;
+  }
+
+  /** How long without a successful beat before the call is given up locally: the lease plus 1 s. */
+  get localTimeoutMs(): number {
+    return this.#leaseMs + LOCAL_TIMEOUT_BUFFER_MS;
+  }
+
+  /** The lease as the server last answered it (lease extension only). */
+  get lease(): HeartbeatLease | undefined {
+    return this.#lease;
+  }
+
+  /** Replaces `onBeat` and `onBeatError`: a call handed over (the loop beats queued calls) reports where its run does. */
+  listen(onBeat: HeartbeatOptions['onBeat'], onBeatError: HeartbeatOptions['onBeatError']): void {
+    this.#onBeat = onBeat;
+    this.#onBeatError = onBeatError;
   }
 
   /** Why the timer ended, recorded once; `undefined` while it runs. */
@@ -154,21 +147,21 @@ export class Heartbeat {
       return this;
     }
     signal?.addEventListener('abort', this.#onAbort, { once: true });
-    this.#leaseEndsAt = Date.now() + this.leaseMs;
+    this.#leaseEndsAt = Date.now() + this.#leaseMs;
     this.#armWatchdog();
     this.#tick();
     return this;
   }
 
   /**
-   * Ends the timer and resolves once the beat in flight (if any) has settled, so a terminal report
-   * sent afterwards never races a heartbeat. A 409 or 404 that beat brings back still counts as lost.
+   * Ends the timer and resolves once the beats in flight (if any) have settled, so a terminal report
+   * sent afterwards never races a heartbeat. A 409 or 404 such a beat brings back still counts as lost.
    */
   async stop(): Promise<void> {
     this.#stopping = true;
     clearTimeout(this.#nextBeat);
     this.#nextBeat = undefined;
-    await this.#inFlight;
+    while (this.#inFlight.size > 0) await Promise.all(this.#inFlight.values());
     this.#end('STOPPED');
   }
 
@@ -176,61 +169,90 @@ export class Heartbeat {
     this.#end('ABORTED');
   };
 
+  /** Sends the due beat, unless one is in flight and the rescue point has not come (then waits). */
   #tick = (): void => {
     this.#nextBeat = undefined;
     if (this.#endReason !== undefined || this.#stopping) return;
-    const beat = this.#beat();
-    this.#inFlight = beat;
-    void beat.then(() => {
-      this.#inFlight = undefined;
-      if (this.#endReason !== undefined || this.#stopping) return;
-      if (this.#urgent) {
-        // The lease is at risk: no wait.
-        this.#urgent = false;
-        this.#tick();
-        return;
-      }
-      this.#nextBeat = setTimeout(this.#tick, jitteredIntervalMs(this.intervalMs, this.#options.random));
+    const now = Date.now();
+    // Two already out (a stalled one and its rescue): wait for one of them; neither is cut short.
+    if (this.#inFlight.size >= MAX_BEATS_IN_FLIGHT) return;
+    if (this.#inFlight.size > 0 && now < this.#rescueAt()) {
+      this.#schedule();
+      return;
+    }
+    const controller = new AbortController();
+    const beat = this.#beat(controller).finally(() => {
+      this.#inFlight.delete(controller);
+      this.#schedule();
     });
+    this.#inFlight.set(controller, beat);
+    this.#dueAt = now + jitteredIntervalMs(this.#intervalMs, this.#options.random);
+    this.#schedule();
   };
 
-  async #beat(): Promise<void> {
-    const controller = new AbortController();
-    this.#beatController = controller;
-    // The beat's own deadline: until the lease it renews is at risk, and at least one interval.
-    // Enforced here too, so a transport that ignores `timeoutMs` cannot hold the timer up.
+  /** When a beat must go out beside one still in flight: one interval before the lease ends. */
+  #rescueAt = (): number => this.#leaseEndsAt - this.#intervalMs;
+
+  /** (Re)arms the timer: the due time, or with a beat in flight the later of it and the rescue point. */
+  #schedule(): void {
+    if (this.#endReason !== undefined || this.#stopping) return;
+    clearTimeout(this.#nextBeat);
+    if (this.#inFlight.size >= MAX_BEATS_IN_FLIGHT) return; // the next answer reschedules
+    const at = this.#inFlight.size > 0 ? Math.max(this.#dueAt, this.#rescueAt()) : this.#dueAt;
+    const delay = at - Date.now();
+    // Already due (a beat answered late): send it now, not a timer turn later.
+    if (delay <= 0) this.#tick();
+    else this.#nextBeat = setTimeout(this.#tick, delay);
+  }
+
+  async #beat(controller: AbortController): Promise<void> {
+    // The beat's own deadline: until the lease it renews ends, and at least one interval. Enforced
+    // here too, so a transport that ignores `timeoutMs` cannot hold the timer up.
     const sentAt = Date.now();
-    const deadlineMs = Math.max(this.intervalMs, this.#leaseEndsAt - sentAt);
-    const deadline = setTimeout(() => {
-      this.#urgent = true;
-      controller.abort(
-        new APITimeoutError(beatTimeoutMessage(deadlineMs, this.intervalMs, Date.now() - sentAt)),
-      );
-    }, deadlineMs);
+    const interval = this.#intervalMs;
+    const deadlineMs = Math.max(interval, this.#leaseEndsAt - sentAt);
+    const timedOut = () => new APITimeoutError(beatTimeoutMessage(deadlineMs, interval, Date.now() - sentAt));
+    const deadline = setTimeout(() => controller.abort(timedOut()), deadlineMs);
     try {
-      await raceSignal(
-        this.#transport.heartbeat(this.sessionId, this.requestId, {
-          signal: controller.signal,
-          timeoutMs: deadlineMs,
-          maxRetries: 0,
-        }),
-        controller.signal,
-      );
+      const sent = this.#transport.heartbeat(this.sessionId, this.requestId, {
+        ...this.#request,
+        signal: controller.signal,
+        timeoutMs: deadlineMs,
+      });
+      // The lease a server with the extension names in its answer's header; nothing otherwise.
+      const token = this.#request.headers?.[LEASE_TOKEN_HEADER];
+      const answer = await raceSignal(leaseFromAnswer(sent, token), controller.signal);
+      if (this.#endReason !== undefined) return;
       this.#successes++;
-      this.#leaseEndsAt = sentAt + this.leaseMs;
-      if (this.#endReason === undefined) this.#armWatchdog();
-      notify(this.#options.onBeat, this.#successes);
+      // A lease the server names ends a lease after this beat was sent, whatever was assumed.
+      if (answer !== undefined) this.#learn(answer);
+      const renewed = sentAt + this.#leaseMs;
+      this.#leaseEndsAt = answer !== undefined ? renewed : Math.max(this.#leaseEndsAt, renewed);
+      this.#armWatchdog();
+      this.#claim({ held: true, lease: this.#lease });
+      notify(this.#onBeat, this.#successes);
     } catch (error) {
       this.#failures++;
-      // Out of time with the lease at risk (this timer's deadline or the transport's own): beat again at once.
-      if (Date.now() - sentAt >= deadlineMs) this.#urgent = true;
-      if (error instanceof ConflictError) this.#end('ABANDONED', error);
+      if (isLeasedError(error)) this.#end('LEASED', error);
+      else if (error instanceof ConflictError) this.#end('ABANDONED', error);
       else if (error instanceof NotFoundError) this.#end('NOT_FOUND', error);
-      else if (this.#endReason === undefined) notify(this.#options.onBeatError, error);
+      else if (this.#endReason === undefined) notify(this.#onBeatError, error);
     } finally {
       clearTimeout(deadline);
-      if (this.#beatController === controller) this.#beatController = undefined;
     }
+  }
+
+  /** The lease the server answered: its length replaces a given or assumed one. */
+  #learn(lease: HeartbeatLease): void {
+    this.#lease = lease;
+    const ms = lease.heartbeatTimeoutMs;
+    if (!(Number.isFinite(ms) && ms > 0) || ms === this.#leaseMs) return;
+    const shorter = ms < this.#leaseMs;
+    this.#leaseMs = ms;
+    this.#intervalMs = heartbeatIntervalMs(ms);
+    // A shorter lease than assumed: the next beat must not wait for the longer interval.
+    const due = Date.now() + jitteredIntervalMs(this.#intervalMs, this.#options.random);
+    if (shorter) this.#dueAt = Math.min(this.#dueAt, due);
   }
 
   #armWatchdog(): void {
@@ -246,19 +268,19 @@ export class Heartbeat {
     this.#nextBeat = undefined;
     this.#watchdog = undefined;
     this.#options.signal?.removeEventListener('abort', this.#onAbort);
-    if (reason === 'STOPPED') return;
-    // A beat still on its way is pointless once the call is lost or the owner gave up.
-    this.#beatController?.abort(new APITimeoutError('Heartbeat cancelled: the timer ended'));
-    if (reason === 'ABORTED') return;
-    this.#lostError = new ToolCallLostError(
-      lostMessage(reason, this.sessionId, this.requestId, this.localTimeoutMs),
-      {
-        reason,
-        sessionId: this.sessionId,
-        requestId: this.requestId,
-        cause,
-      },
-    );
+    if (reason !== 'STOPPED') {
+      // A beat still on its way is pointless once the call is lost or the owner gave up.
+      const cancelled = new APITimeoutError('Heartbeat cancelled: the timer ended');
+      for (const controller of this.#inFlight.keys()) controller.abort(cancelled);
+    }
+    if (reason === 'STOPPED' || reason === 'ABORTED') {
+      this.#claim({ held: false, error: undefined });
+      return;
+    }
+    const { sessionId, requestId } = this;
+    const message = lostMessage(reason, sessionId, requestId, this.localTimeoutMs);
+    this.#lostError = new ToolCallLostError(message, { reason, sessionId, requestId, cause });
+    this.#claim({ held: false, error: this.#lostError });
     this.#lostController.abort(this.#lostError);
   }
 }
@@ -269,13 +291,4 @@ export function startHeartbeat(
   options: HeartbeatOptions,
 ): Heartbeat {
   return new Heartbeat(transport, options).start();
-}
-
-/** Calls a user callback; a callback that throws must not stop the timer (or the tool it guards). */
-function notify<T>(callback: ((value: T) => void) | undefined, value: T): void {
-  try {
-    callback?.(value);
-  } catch {
-    // Ignored on purpose: logging hooks are best effort.
-  }
 }

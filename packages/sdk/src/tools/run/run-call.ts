@@ -12,8 +12,10 @@ import type { AnyTool } from '../define/define-tool.js';
 import type { CallControls } from './call-controls.js';
 import { executeTool } from './execute-tool.js';
 import { Heartbeat } from './heartbeat.js';
+import { lostMessage } from './heartbeat-messages.js';
 import { responseBodyBytes, toolOutputTooLarge } from './output-size.js';
 import { reportWithRetry } from './report.js';
+import { isLeasedError, leaseHeaders } from './tool-lease.js';
 import type { ToolRunBase, ToolRunLost, ToolRunOutput, ToolRunResult } from './tool-run-result.js';
 import type { ToolTransport } from './tool-transport.js';
 
@@ -33,6 +35,15 @@ export interface CallRun<TTool extends AnyTool = AnyTool> {
   maxReportAttempts: number | undefined;
   /** The handler's `ctx.attempt`. */
   attempt: number;
+  /** The lease extension's token: beats and reports carry it. */
+  leaseToken?: string | undefined;
+  /**
+   * The call's heartbeat, already started by whoever accepted the call (the tool loop beats every
+   * call of a reply from its arrival, queued ones too). Without it one is started here.
+   */
+  heartbeat?: Heartbeat | undefined;
+  /** Start the handler only once the first beat holds the call (a claim that may lose). */
+  awaitClaim?: boolean | undefined;
 }
 
 /**
@@ -44,16 +55,30 @@ export async function runCall<TTool extends AnyTool>(
   transport: ToolTransport,
   call: CallRun<TTool>,
 ): Promise<ToolRunResult<TTool>> {
-  const { sessionId, pending, tool, signal } = call;
-  const heartbeat = new Heartbeat(transport, {
-    sessionId,
-    requestId: pending.requestId,
-    heartbeatTimeoutMs: call.heartbeatTimeoutMs,
-    signal,
-    random: call.random,
-    onBeatError: call.onBeatError,
-    onBeat: call.onBeat,
-  }).start();
+  const { sessionId, pending, tool, signal, leaseToken } = call;
+  const heartbeat =
+    call.heartbeat ??
+    new Heartbeat(transport, {
+      sessionId,
+      requestId: pending.requestId,
+      heartbeatTimeoutMs: call.heartbeatTimeoutMs,
+      signal,
+      random: call.random,
+      onBeatError: call.onBeatError,
+      onBeat: call.onBeat,
+      leaseToken,
+    }).start();
+  call.heartbeat?.listen(call.onBeat, call.onBeatError);
+  const base: ToolRunBase = { requestId: pending.requestId, name: pending.name };
+  // With a lease token the call is run once it is held: a claim another worker won never runs here.
+  if (call.awaitClaim) {
+    const claim = await heartbeat.claimed;
+    if (!claim.held) {
+      await heartbeat.stop();
+      if (heartbeat.lostError) return lost(base, heartbeat.lostError);
+      throw abortError(signal);
+    }
+  }
   // The call ends when it is lost or the caller aborts, even when its handler ignores its signal.
   const stop = signal ? linkedSignal(heartbeat.lost, signal) : undefined;
   const { outcome, approval, repair } = await executeTool({
@@ -64,9 +89,8 @@ export async function runCall<TTool extends AnyTool>(
     controls: call.controls,
     maxBodyBytes: call.maxBodyBytes,
     heartbeatIntervalMs: heartbeat.intervalMs,
-    attempt: call.attempt,
+    attempt: heartbeat.lease?.attempt ?? call.attempt,
   });
-  const base: ToolRunBase = { requestId: pending.requestId, name: pending.name };
   if (approval) base.approval = approval;
   if (repair) base.repair = repair;
   await heartbeat.stop();
@@ -75,13 +99,16 @@ export async function runCall<TTool extends AnyTool>(
   if (signal?.aborted || outcome.kind === 'stopped') throw abortError(signal);
 
   let settled = outcome;
+  const withLease = leaseHeaders(leaseToken);
   const report = (): Promise<void> => {
     const current = settled;
     return reportWithRetry(
-      (requestOptions) =>
-        current.kind === 'complete'
+      (sent) => {
+        const requestOptions = withLease ? { ...sent, ...withLease } : sent;
+        return current.kind === 'complete'
           ? transport.respond(sessionId, pending.requestId, current.output, requestOptions)
-          : transport.fail(sessionId, pending.requestId, current.message, requestOptions),
+          : transport.fail(sessionId, pending.requestId, current.message, requestOptions);
+      },
       { signal, maxAttempts: call.maxReportAttempts },
     );
   };
@@ -102,6 +129,13 @@ export async function runCall<TTool extends AnyTool>(
       await report();
     }
   } catch (error) {
+    if (isLeasedError(error)) {
+      const taken = new ToolCallLostError(
+        lostMessage('LEASED', sessionId, pending.requestId, heartbeat.localTimeoutMs),
+        { reason: 'LEASED', sessionId, requestId: pending.requestId, cause: error },
+      );
+      return lost(base, taken);
+    }
     if (error instanceof ConflictError) {
       return {
         ...base,

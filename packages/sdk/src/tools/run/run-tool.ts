@@ -9,6 +9,7 @@ import type { ContextLike, TracerOption } from '../../tracing/tracer-like.js';
 import type { PendingTool } from '../../wire/index.js';
 import type { AnyTool, ToolMiddleware } from '../define/define-tool.js';
 import { type CallTimes, callControls } from './call-controls.js';
+import type { Heartbeat } from './heartbeat.js';
 import type { ToolInputRepairer } from './input-repair.js';
 import { runCall } from './run-call.js';
 import type { ToolApprover } from './tool-approval.js';
@@ -77,6 +78,23 @@ export interface RunToolOptions<TTool extends AnyTool = AnyTool> {
    * worker had claimed it (`runToolLoop({ resume: true })` sets it).
    */
   attempt?: number | undefined;
+  /**
+   * A lease token (the server's lease extension, docs/protocol.md): beats and reports carry it, the
+   * handler starts once the first beat holds the call, a call another worker holds is `LOST` with
+   * reason `LEASED` (never run here), and `ctx.attempt` is the server's count. A server without the
+   * extension ignores it.
+   */
+  leaseToken?: string | undefined;
+  /**
+   * @internal The call's heartbeat, started by the tool loop when the call arrived (it beats queued
+   * calls too). The call uses and stops it instead of starting its own.
+   */
+  heartbeat?: Heartbeat | undefined;
+  /**
+   * @internal The call is leased to `leaseToken` already (the send whose reply made it carried the
+   * token, as the tool loop's do): the handler starts at once, beside the first beat.
+   */
+  leased?: boolean | undefined;
 }
 
 /**
@@ -142,6 +160,9 @@ export async function runTool<TTool extends AnyTool>(
       maxBodyBytes,
       maxReportAttempts: options.maxReportAttempts,
       attempt: options.attempt ?? 1,
+      leaseToken: options.leaseToken,
+      heartbeat: options.heartbeat,
+      awaitClaim: options.leaseToken !== undefined && options.heartbeat === undefined && !options.leased,
     });
   let result: ToolRunResult<TTool>;
   try {

@@ -1,10 +1,13 @@
 import type { TracerOption } from '../../tracing/tracer-like.js';
+import type { HeartbeatLease } from '../../wire/index.js';
 
 /** The per-request options the tool helpers pass down (a subset of the client's `RequestOptions`). */
 export interface ToolRequestOptions {
   signal?: AbortSignal;
   timeoutMs?: number;
   maxRetries?: number;
+  /** Extra headers: the lease extension's `parley-lease` token. */
+  headers?: Record<string, string>;
 }
 
 /**
@@ -12,8 +15,15 @@ export interface ToolRequestOptions {
  * pass fakes.
  */
 export interface ToolTransport {
-  /** `POST .../heartbeat` with `state: "PROCESSING"`. */
-  heartbeat(sessionId: string, requestId: string, options?: ToolRequestOptions): Promise<void>;
+  /**
+   * `POST .../heartbeat` with `state: "PROCESSING"`. Resolves with the lease when the beat carried a
+   * lease token and the server offers the lease extension; with nothing otherwise.
+   */
+  heartbeat(
+    sessionId: string,
+    requestId: string,
+    options?: ToolRequestOptions,
+  ): Promise<HeartbeatLease | undefined> | Promise<void>;
   /** `POST /v1/tools/response/...` with `{ state: "COMPLETE", ...output }`. */
   respond(
     sessionId: string,

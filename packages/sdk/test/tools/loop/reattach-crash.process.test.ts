@@ -1,6 +1,6 @@
 // A tool loop survives its process: a worker child process (a real Node.js process running
 // fixtures/crash-worker.ts) is killed with SIGKILL at each point of the loop, and a new child
-// re-attaches with runToolLoop({ resume: true }). The reference server runs in this process on
+// re-attaches with runToolLoop({ reattach: true }). The reference server runs in this process on
 // a port, on a ManualClock: a dead worker's lease goes stale when the test moves the clock, so no
 // test waits for a lease to run out. Every child is bounded by a timeout and killed in `finally`.
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -123,7 +123,7 @@ async function crashAndReattach(killPoint: KillPoint) {
 
 const TIMEOUT = { timeout: 120_000 };
 
-describe('a worker killed with SIGKILL, and a new process re-attaching with resume: true', () => {
+describe('a worker killed with SIGKILL, and a new process re-attaching with reattach: true', () => {
   test(
     'killed before its first beat: the call no one picked up is claimed and run once, as attempt 1',
     TIMEOUT,
@@ -131,7 +131,7 @@ describe('a worker killed with SIGKILL, and a new process re-attaching with resu
       const run = await crashAndReattach('before-first-beat');
       expect(run.left).toEqual({ state: 'PENDING', claimed: false });
       expect(run.result).toMatchObject({ status: 'done', finalText: 'Your flight to Oslo is booked.' });
-      expect(run.result).toMatchObject({ claimed: [run.requestId], skipped: [], completed: [] });
+      expect(run.result).toMatchObject({ claimed: [run.requestId], heldElsewhere: [], completed: [] });
       expect(run.runs).toEqual([{ event: 'run', requestId: run.requestId, attempt: 1 }]);
       expect(run.userTexts).toHaveLength(1);
       expect(run.sent).toHaveLength(1);
@@ -145,7 +145,7 @@ describe('a worker killed with SIGKILL, and a new process re-attaching with resu
       const run = await crashAndReattach('mid-handler');
       expect(run.left).toEqual({ state: 'PROCESSING', claimed: true });
       expect(run.result).toMatchObject({ status: 'done', finalText: 'Your flight to Oslo is booked.' });
-      expect(run.result).toMatchObject({ claimed: [run.requestId], skipped: [], completed: [] });
+      expect(run.result).toMatchObject({ claimed: [run.requestId], heldElsewhere: [], completed: [] });
       // At least once: it was running when the process died, so it runs again, and says so.
       expect(run.runs).toEqual([
         { event: 'run', requestId: run.requestId, attempt: 1 },
@@ -163,7 +163,7 @@ describe('a worker killed with SIGKILL, and a new process re-attaching with resu
       const run = await crashAndReattach('after-respond');
       expect(run.left).toEqual({ state: 'COMPLETE', claimed: true });
       expect(run.result).toMatchObject({ status: 'done', finalText: 'Your flight to Oslo is booked.' });
-      expect(run.result).toMatchObject({ claimed: [], skipped: [], completed: [run.requestId] });
+      expect(run.result).toMatchObject({ claimed: [], heldElsewhere: [], completed: [run.requestId] });
       expect(run.runs).toEqual([{ event: 'run', requestId: run.requestId, attempt: 1 }]);
       expect(run.userTexts).toHaveLength(1);
       expect(run.sent).toHaveLength(1);
@@ -181,7 +181,7 @@ describe('a worker killed with SIGKILL, and a new process re-attaching with resu
         { event: 'approve', requestId: run.requestId },
       ]);
       expect(run.result).toMatchObject({ status: 'done', finalText: 'Your flight to Oslo is booked.' });
-      expect(run.result).toMatchObject({ claimed: [run.requestId], skipped: [], completed: [] });
+      expect(run.result).toMatchObject({ claimed: [run.requestId], heldElsewhere: [], completed: [] });
       expect(run.runs).toEqual([{ event: 'run', requestId: run.requestId, attempt: 2 }]);
       expect(run.userTexts).toHaveLength(1);
       expect(run.sent).toHaveLength(1);

@@ -1,4 +1,4 @@
-// runToolLoop({ resume: true }) in one process against the reference server: what a re-attaching
+// runToolLoop({ reattach: true }) in one process against the reference server: what a re-attaching
 // run claims, skips and leaves alone, and its bad input. The server runs on a ManualClock: a lease
 // goes stale only when the test moves the clock. (The crash tests, with real processes killed at
 // each point of the loop, are in reattach-crash.process.test.ts.)
@@ -80,7 +80,7 @@ describe('re-attaching to an open turn', () => {
       const result = await client.runToolLoop({
         sessionId,
         tools: [bookingTool(runs)],
-        resume: true,
+        reattach: true,
         heartbeatTimeoutMs: LEASE_MS,
       });
       expect(result.status).toBe('done');
@@ -91,8 +91,9 @@ describe('re-attaching to an open turn', () => {
         [b, 'PENDING', true],
         [c, 'PENDING', false],
       ]);
-      expect(result.reattached?.skipped.map((call) => [call.requestId, call.state])).toEqual([
-        [d, 'PROCESSING'],
+      // d was another worker's, and that worker settled it: held elsewhere, never run here.
+      expect(result.reattached?.heldElsewhere.map((call) => [call.requestId, call.state])).toEqual([
+        [d, 'COMPLETE'],
       ]);
       expect(result.reattached?.completed.map((call) => [call.requestId, call.state])).toEqual([
         [a, 'COMPLETE'],
@@ -114,7 +115,7 @@ describe('re-attaching to an open turn', () => {
     }
   });
 
-  test('a call whose live worker stops beating while the run waits is claimed, and counts as skipped and claimed', async () => {
+  test('a call whose live worker stops beating while the run waits is claimed, and is only in claimed (the deprecated skipped still lists it)', async () => {
     const { clock, client, other, reads } = setup();
     const runs: { requestId: string; attempt: number; to: string }[] = [];
     const { sessionId } = await client.sessions.create();
@@ -133,12 +134,13 @@ describe('re-attaching to an open turn', () => {
       const result = await client.runToolLoop({
         sessionId,
         tools: [bookingTool(runs)],
-        resume: true,
+        reattach: true,
         heartbeatTimeoutMs: LEASE_MS,
       });
       expect(result.status).toBe('done');
-      expect(result.reattached?.skipped.map((call) => call.requestId)).toEqual([x]);
       expect(result.reattached?.claimed.map((call) => call.requestId)).toEqual([x]);
+      expect(result.reattached?.heldElsewhere).toEqual([]);
+      expect(result.reattached?.skipped.map((call) => call.requestId)).toEqual([x]);
       expect(runs).toEqual([{ requestId: x, attempt: 2, to: 'x' }]);
     } finally {
       clearInterval(watch);
@@ -151,9 +153,9 @@ describe('re-attaching to an open turn', () => {
     const { sessionId } = await client.sessions.create();
     const reply = await client.messages.send(sessionId, { content: '/tool book {"to":"x"}\n/then Booked.' });
     await other.tools.respond(sessionId, reply.pendingTools[0]?.requestId ?? '', { booked: 'x' });
-    const result = await client.runToolLoop({ sessionId, tools: [bookingTool(runs)], resume: true });
+    const result = await client.runToolLoop({ sessionId, tools: [bookingTool(runs)], reattach: true });
     expect(result.finalText).toBe('Booked.');
-    expect(result.reattached).toMatchObject({ claimed: [], skipped: [], toolResults: [] });
+    expect(result.reattached).toMatchObject({ claimed: [], heldElsewhere: [], toolResults: [] });
     expect(result.reattached?.completed).toHaveLength(1);
     expect(runs).toEqual([]);
   });
@@ -164,20 +166,26 @@ describe('re-attaching to an open turn', () => {
     await expect(
       client.messages.send(sessionId, { content: '/say Back again.\n/fail-once overloaded' }),
     ).rejects.toThrow();
-    const result = await client.runToolLoop({ sessionId, tools: [bookingTool([])], resume: true });
+    const result = await client.runToolLoop({ sessionId, tools: [bookingTool([])], reattach: true });
     expect(result.status).toBe('done');
     expect(result.finalText).toBe('Back again.');
-    expect(result.reattached).toEqual({ claimed: [], skipped: [], completed: [], toolResults: [] });
+    expect(result.reattached).toEqual({
+      claimed: [],
+      heldElsewhere: [],
+      completed: [],
+      toolResults: [],
+      skipped: [],
+    });
     expect(userTexts(await client.messages.export(sessionId))).toHaveLength(1);
     expect(server.journal.entries({ method: 'POST', path: '/v1/messages/*' })).toHaveLength(2);
   });
 });
 
-describe('resume: bad input', () => {
-  test('resume on a session with nothing open returns at once with status done, sending nothing', async () => {
+describe('reattach: bad input, and its deprecated name resume', () => {
+  test('reattach on a session with nothing open returns at once with status done, sending nothing', async () => {
     const { server, client } = setup();
     const { sessionId } = await client.sessions.create();
-    const empty = await client.runToolLoop({ sessionId, tools: [bookingTool([])], resume: true });
+    const empty = await client.runToolLoop({ sessionId, tools: [bookingTool([])], reattach: true });
     expect(empty).toMatchObject({
       status: 'done',
       steps: [],
@@ -186,24 +194,43 @@ describe('resume: bad input', () => {
       stopReason: undefined,
     });
     await client.messages.send(sessionId, { content: '/say Hello.' });
-    const answered = await client.runToolLoop({ sessionId, tools: [bookingTool([])], resume: true });
+    const answered = await client.runToolLoop({ sessionId, tools: [bookingTool([])], reattach: true });
     expect(answered).toMatchObject({ status: 'done', steps: [], finalText: 'Hello.' });
     expect(answered.reattached).toBeUndefined();
     expect(server.journal.entries({ method: 'POST', path: '/v1/messages/*' })).toHaveLength(1);
   });
 
-  test('resume beside content rejects the run with a TypeError before anything is sent; so does a resume that is not a boolean', async () => {
+  test('reattach beside content rejects the run with a TypeError before anything is sent (also under its deprecated name resume); so does a reattach that is not a boolean', async () => {
     const { server, client } = setup();
     const { sessionId } = await client.sessions.create();
+    const noContent = new TypeError(
+      'runToolLoop: reattach takes no content (the turn is in the session already)',
+    );
+    await expect(
+      client.runToolLoop({ sessionId, tools: [bookingTool([])], reattach: true, content: 'Hi' }),
+    ).rejects.toThrow(noContent);
     await expect(
       client.runToolLoop({ sessionId, tools: [bookingTool([])], resume: true, content: 'Hi' }),
-    ).rejects.toThrow(
-      new TypeError('runToolLoop: resume takes no content (the turn is in the session already)'),
-    );
+    ).rejects.toThrow(noContent);
     // @ts-expect-error: a plain-JavaScript mistake
-    await expect(client.runToolLoop({ sessionId, tools: [bookingTool([])], resume: 'yes' })).rejects.toThrow(
-      new TypeError('runToolLoop(): resume must be a boolean, got "yes" (a string)'),
-    );
+    await expect(
+      client.runToolLoop({ sessionId, tools: [bookingTool([])], reattach: 'yes' }),
+    ).rejects.toThrow(new TypeError('runToolLoop(): reattach must be a boolean, got "yes" (a string)'));
     expect(server.journal.entries({ method: 'POST', path: '/v1/messages/*' })).toHaveLength(0);
+  });
+});
+
+describe('resume: true, the deprecated name of reattach: true', () => {
+  test('still re-attaches: it claims and runs the open call once, and resumes the turn', async () => {
+    const { client } = setup();
+    const runs: { requestId: string; attempt: number; to: string }[] = [];
+    const { sessionId } = await client.sessions.create();
+    const reply = await client.messages.send(sessionId, { content: '/tool book {"to":"y"}\n/then Done.' });
+    const result = await client.runToolLoop({ sessionId, tools: [bookingTool(runs)], resume: true });
+    expect(result).toMatchObject({ status: 'done', finalText: 'Done.' });
+    expect(result.reattached?.claimed.map((call) => call.requestId)).toEqual([
+      reply.pendingTools[0]?.requestId,
+    ]);
+    expect(runs).toHaveLength(1);
   });
 });

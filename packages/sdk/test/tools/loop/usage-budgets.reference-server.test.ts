@@ -176,10 +176,12 @@ describe('usage budgets (scripted turns)', () => {
     const two = { a: { inputPerMTok: 1, outputPerMTok: 2 }, b: { inputPerMTok: 1, outputPerMTok: 2 } };
     await expect(
       client.runToolLoop({ sessionId, content: 'Go', tools: [search], prices: two }),
-    ).rejects.toThrow('runToolLoop: prices has 2 models (a, b): name the one this loop uses with model');
+    ).rejects.toThrow(
+      'runToolLoop: prices has 2 models (a, b): name the one this loop is priced at with priceModel',
+    );
     await expect(
-      client.runToolLoop({ sessionId, content: 'Go', tools: [search], prices: two, model: 'c' }),
-    ).rejects.toThrow('runToolLoop: prices has no entry for model "c" (it has a, b)');
+      client.runToolLoop({ sessionId, content: 'Go', tools: [search], prices: two, priceModel: 'c' }),
+    ).rejects.toThrow('runToolLoop: prices has no entry "c" (priceModel; it has a, b)');
     await expect(
       client.runToolLoop({
         sessionId,
@@ -188,6 +190,46 @@ describe('usage budgets (scripted turns)', () => {
         prices: { a: { inputPerMTok: -1, outputPerMTok: 2 } },
       }),
     ).rejects.toThrow('runToolLoop: prices["a"].inputPerMTok must be a number >= 0, got -1');
+  });
+
+  test('priceModel picks the entry of prices; model, its deprecated name, still does; the two disagreeing rejects the run with a TypeError', async () => {
+    const { client } = setup();
+    const { sessionId } = await client.sessions.create();
+    const two = {
+      cheap: { inputPerMTok: 0, outputPerMTok: 0 },
+      dear: { inputPerMTok: 1e6, outputPerMTok: 1e6 },
+    };
+    const picked = await client.runToolLoop({
+      sessionId,
+      content: 'Go',
+      tools: [search],
+      prices: two,
+      priceModel: 'dear',
+    });
+    expect(picked.cost).toBeGreaterThan(0);
+    const { sessionId: other } = await client.sessions.create();
+    const old = await client.runToolLoop({
+      sessionId: other,
+      content: 'Go',
+      tools: [search],
+      prices: two,
+      model: 'cheap',
+    });
+    expect(old.cost).toBe(0);
+    await expect(
+      client.runToolLoop({
+        sessionId,
+        content: 'Go',
+        tools: [search],
+        prices: two,
+        priceModel: 'dear',
+        model: 'cheap',
+      }),
+    ).rejects.toThrow(
+      new TypeError(
+        'runToolLoop: priceModel "dear" and its deprecated name model "cheap" disagree: pass priceModel only',
+      ),
+    );
   });
 
   test('usageAtLeast refuses limits no usage can meet', () => {
