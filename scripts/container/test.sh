@@ -6,7 +6,7 @@
 #
 # Needs a container engine with the Docker API. On this project's machines that is rootful Podman,
 # set up by the shared tools (tools/container/setup.sh), found at ../shared relative to the
-# repository (to the main checkout for a git worktree) or at $PARLEY_CONTAINER_TOOLS. When Podman or
+# repository (to the main checkout for a git worktree), at /work/shared, or at $PARLEY_CONTAINER_TOOLS. When Podman or
 # the base image is missing and we are root, setup.sh runs (about 41 s, once); the Docker API is
 # started when it does not answer, and stopped again at the end if this script started it.
 set -euo pipefail
@@ -23,7 +23,8 @@ step() { # NAME COMMAND...
 tools="${PARLEY_CONTAINER_TOOLS:-}"
 if [ -z "$tools" ]; then
   for candidate in "$root/../shared/tools/container" \
-    "$(dirname "$(git rev-parse --path-format=absolute --git-common-dir 2>/dev/null || echo /nonexistent/.git)")/../shared/tools/container"; do
+    "$(dirname "$(git rev-parse --path-format=absolute --git-common-dir 2>/dev/null || echo /nonexistent/.git)")/../shared/tools/container" \
+    /work/shared/tools/container; do
     if [ -x "$candidate/setup.sh" ]; then tools="$(cd "$candidate" && pwd)"; break; fi
   done
 fi
