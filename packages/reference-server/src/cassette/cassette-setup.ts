@@ -11,7 +11,6 @@ import {
   type RecordConfig,
   type ReplayConfig,
 } from './cassette-config.js';
-import { updateCassetteFile } from './cassette-file.js';
 import type { Cassette } from './cassette-format.js';
 import { REDACTION_KEYS } from './cassette-redaction.js';
 import { mismatchFix } from './mismatch-fix.js';
@@ -223,7 +222,10 @@ function replaying(
       );
       if (additions.isEmpty) return;
       const redact = typeof recordMissing === 'object' ? recordMissing.redact : undefined;
-      const { provenanceOf } = await import('./cassette-provenance.js');
+      const [{ provenanceOf }, { updateCassetteFile }] = await Promise.all([
+        import('./cassette-provenance.js'),
+        import('./write-cassette-file.js'),
+      ]);
       const added = additions;
       // Into the file as it is now, under its lock: another process adding to it at once keeps its part.
       await updateCassetteFile(config.cassette, (current) =>

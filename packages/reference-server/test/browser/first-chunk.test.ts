@@ -63,6 +63,8 @@ const LAZY = {
   'the ERP server': /extensions\/mcp\/erp\/erp-server\.ts$/,
   'the gateway connection': /extensions\/mcp\/connect-provider\.ts$/,
   'the journal page': /testing\/journal-page\.ts$/,
+  'the control routes': /testing\/control-routes\.ts$/,
+  'the cassette writer': /cassette\/write-cassette-file\.ts$/,
 };
 
 // Bundled once, checked by both tests.
