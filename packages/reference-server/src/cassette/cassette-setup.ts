@@ -13,7 +13,6 @@ import {
 } from './cassette-config.js';
 import type { Cassette } from './cassette-format.js';
 import { REDACTION_KEYS } from './cassette-redaction.js';
-import { mismatchFix } from './mismatch-fix.js';
 import { recordingControl } from './record-source.js';
 import type { ReplaySource } from './replay-model.js';
 import { replayPlan } from './replay-plan.js';
@@ -150,11 +149,13 @@ function replaying(
     name,
     per,
     usage,
-    fix: (kind) =>
-      mismatchFix(kind, rerecord, {
+    rerecording: () => ({
+      rerecord,
+      from: {
         file: typeof config.cassette === 'string' ? config.cassette : undefined,
         upstream: cassette.upstream,
-      }),
+      },
+    }),
     // Sessions play their recorded ones in order of creation (or of creation within their test).
     sessionOrder: (sessionId) => deps.sessionOf(sessionId)?.seq,
     // A session of a test scope belongs to that test; otherwise to the test begun last (beginTest).

@@ -65,6 +65,7 @@ const LAZY = {
   'the journal page': /testing\/journal-page\.ts$/,
   'the control routes': /testing\/control-routes\.ts$/,
   'the cassette writer': /cassette\/write-cassette-file\.ts$/,
+  "a replay mismatch's fix": /cassette\/mismatch-fix\.ts$/,
 };
 
 // Bundled once, checked by both tests.
