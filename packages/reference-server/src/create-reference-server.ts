@@ -18,7 +18,8 @@ import { type CheckingProxy, createCheckingProxy } from './proxy/checking-proxy.
 import type { ProxyObserver } from './proxy/proxy-exchange.js';
 import type { UpstreamOptions } from './proxy/upstream-options.js';
 import { controlTokenMatcher, generateControlToken } from './testing/control-access.js';
-import { controlOffHint, createControlRoutes } from './testing/control-routes.js';
+import { controlOffHint } from './testing/control-prefix.js';
+import type { ControlTarget } from './testing/control-routes.js';
 import { ControlTokenGuard } from './testing/control-token-guard.js';
 import { faultPermission, userRequestMatcher } from './testing/fault-permission.js';
 import {
@@ -27,6 +28,7 @@ import {
   DEFAULT_JOURNAL_MAX_BYTES,
   type JournalLimits,
 } from './testing/journal.js';
+import type { Scope } from './testing/scope.js';
 import { scopeControls } from './testing/scope-controls.js';
 import { ScopeRegistry } from './testing/scope-registry.js';
 import { withScopes } from './testing/with-scopes.js';
@@ -159,7 +161,7 @@ export function createReferenceServer(options: ReferenceServerOptions = {}): Ref
     }),
     control:
       controlTokenGuard &&
-      createControlRoutes({
+      controlRoutesOnFirstUse({
         clock,
         users,
         sessions,
@@ -215,6 +217,22 @@ export function createReferenceServer(options: ReferenceServerOptions = {}): Ref
       // Record-missing writes what it added.
       await cassette.close();
     },
+  };
+}
+
+/**
+ * The control routes, made with the first control request: a server (a page) that gets none does not
+ * load them.
+ */
+function controlRoutesOnFirstUse(
+  target: ControlTarget,
+): (request: Request, scope: Scope) => Promise<Response> {
+  let routes: Promise<(request: Request, scope: Scope) => Promise<Response>> | undefined;
+  return async (request, scope) => {
+    routes ??= import('./testing/control-routes.js').then(({ createControlRoutes }) =>
+      createControlRoutes(target),
+    );
+    return (await routes)(request, scope);
   };
 }
 

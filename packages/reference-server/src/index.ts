@@ -1,6 +1,6 @@
 export type { RunningServer, StartServerOptions } from './adapters/start-server.js';
 export { startServer } from './adapters/start-server.js';
-export { cassetteFileExists, readCassetteFile, writeCassetteFile } from './cassette/cassette-file.js';
+export { cassetteFileExists, readCassetteFile } from './cassette/cassette-file.js';
 export type {
   Cassette,
   CassetteSession,
@@ -24,6 +24,7 @@ export { REDACTED, redactCassette } from './cassette/cassette-redaction.js';
 export { formatCassette } from './cassette/cassette-text.js';
 export type { ReplayOptions, ReplaySessionMatch } from './cassette/replay-model.js';
 export { REPLAY_MISMATCH } from './cassette/replay-model.js';
+export { writeCassetteFile } from './cassette/write-cassette-file.js';
 export type { AgentDefinition } from './conversation/agents.js';
 export {
   DEFAULT_AGENT_ID,
@@ -81,7 +82,7 @@ export type { RecordConfig, ReplayConfig } from './reference-server-options.js';
 export type { ChaosKind, ChaosOptions, LatencyDistribution } from './testing/chaos-options.js';
 export { CHAOS_KINDS } from './testing/chaos-options.js';
 export { CONTROL_TOKEN_HEADER } from './testing/control-access.js';
-export { CONTROL_PREFIX } from './testing/control-routes.js';
+export { CONTROL_PREFIX } from './testing/control-prefix.js';
 export type { EventTime } from './testing/event-timeline.js';
 export type { Fault, StreamFault } from './testing/fault.js';
 export {

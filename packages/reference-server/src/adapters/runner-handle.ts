@@ -1,7 +1,7 @@
 import { getPath } from 'hono/utils/url';
 import type { ReferenceServer } from '../create-reference-server.js';
 import { CONTROL_TOKEN_HEADER } from '../testing/control-access.js';
-import { isControlPath } from '../testing/control-routes.js';
+import { isControlPath } from '../testing/control-prefix.js';
 import { TEST_ID_HEADER } from '../utils/test-id.js';
 import type { ClientInit, ReferenceServerHandle } from './runner-options.js';
 import type { SharedServer } from './shared-server.js';

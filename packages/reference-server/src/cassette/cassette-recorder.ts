@@ -3,10 +3,10 @@ import type { Clock } from '../time/clock.js';
 import { systemClock } from '../time/system-clock.js';
 import { checkOptions, type OptionKeys } from '../utils/check-options.js';
 import { buildCassette } from './cassette-builder.js';
-import { writeCassetteFile } from './cassette-file.js';
 import type { Cassette } from './cassette-format.js';
 import { provenanceOf } from './cassette-provenance.js';
 import { type CassetteRedaction, REDACTION_KEYS, redactCassette } from './cassette-redaction.js';
+import { writeCassetteFile } from './write-cassette-file.js';
 
 /** Options of {@link createCassetteRecorder}. */
 export interface CassetteRecorderOptions {

@@ -11,10 +11,8 @@ import {
   type RecordConfig,
   type ReplayConfig,
 } from './cassette-config.js';
-import { updateCassetteFile } from './cassette-file.js';
 import type { Cassette } from './cassette-format.js';
 import { REDACTION_KEYS } from './cassette-redaction.js';
-import { mismatchFix } from './mismatch-fix.js';
 import { recordingControl } from './record-source.js';
 import type { ReplaySource } from './replay-model.js';
 import { replayPlan } from './replay-plan.js';
@@ -151,11 +149,13 @@ function replaying(
     name,
     per,
     usage,
-    fix: (kind) =>
-      mismatchFix(kind, rerecord, {
+    rerecording: () => ({
+      rerecord,
+      from: {
         file: typeof config.cassette === 'string' ? config.cassette : undefined,
         upstream: cassette.upstream,
-      }),
+      },
+    }),
     // Sessions play their recorded ones in order of creation (or of creation within their test).
     sessionOrder: (sessionId) => deps.sessionOf(sessionId)?.seq,
     // A session of a test scope belongs to that test; otherwise to the test begun last (beginTest).
@@ -223,7 +223,10 @@ function replaying(
       );
       if (additions.isEmpty) return;
       const redact = typeof recordMissing === 'object' ? recordMissing.redact : undefined;
-      const { provenanceOf } = await import('./cassette-provenance.js');
+      const [{ provenanceOf }, { updateCassetteFile }] = await Promise.all([
+        import('./cassette-provenance.js'),
+        import('./write-cassette-file.js'),
+      ]);
       const added = additions;
       // Into the file as it is now, under its lock: another process adding to it at once keeps its part.
       await updateCassetteFile(config.cassette, (current) =>

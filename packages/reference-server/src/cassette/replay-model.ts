@@ -2,7 +2,7 @@ import type { Customizations } from '@parley/protocol';
 import { type Model, ModelError, type ModelEvent, type ModelRequest } from '../model/model.js';
 import { standInModel } from '../model/stand-in-model.js';
 import type { Cassette, CassetteSession, CassetteTurn } from './cassette-format.js';
-import type { MismatchKind } from './mismatch-fix.js';
+import { type MismatchKind, mismatchFix, type RecordedFrom } from './mismatch-fix.js';
 import { type Claim, plural, RecordedSessions, type ReplaySessionMatch } from './recorded-sessions.js';
 import { inputMismatch, liveInput } from './replay-mismatch.js';
 import { ReplayUsage } from './replay-usage.js';
@@ -73,8 +73,15 @@ export interface ReplaySource extends ReplayOptions {
   onRecorded?: (addition: RecordedAddition) => void;
   /** Where the replay notes what it played. */
   usage?: ReplayUsage;
-  /** How to fix a mismatch, ending its message (see `mismatchFix`). */
-  fix?: (kind: MismatchKind) => string;
+  /**
+   * How this cassette is recorded again, for the fix ending a mismatch's message (see
+   * `mismatchFix`): the runner's command for this test (when the vitest helper gave it) and where
+   * the cassette came from. Without it, a mismatch names no fix.
+   */
+  rerecording?: () => {
+    rerecord: { command: string; oneTest: boolean } | undefined;
+    from: RecordedFrom;
+  };
 }
 
 interface LiveSession {
@@ -150,7 +157,8 @@ export function createReplayModel(source: ReplaySource): Model {
       if (onMismatch === 'stand-in') return standIn(request);
       if (onMismatch === 'upstream') return viaUpstream(request, session, false);
       usage.mismatched();
-      const fix = source.fix?.(kind) ?? '';
+      const how = source.rerecording?.();
+      const fix = how === undefined ? '' : mismatchFix(kind, how.rerecord, how.from);
       return failing(new ModelError(`Replay mismatch in ${where}: ${what}${fix}`, { code: REPLAY_MISMATCH }));
     };
     // What the cassette lacks (a session, or a turn past the recorded ones) is recorded when asked to.

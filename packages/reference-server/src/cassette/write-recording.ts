@@ -1,4 +1,4 @@
-import { cassetteFileExists, updateCassetteFile, writeCassetteFile } from './cassette-file.js';
+import { cassetteFileExists } from './cassette-file.js';
 import type { Cassette } from './cassette-format.js';
 import {
   describeMerge,
@@ -6,6 +6,7 @@ import {
   type RecordingMerge,
   type TestOutcomes,
 } from './recording-merge.js';
+import { updateCassetteFile, writeCassetteFile } from './write-cassette-file.js';
 
 /**
  * Writes what a recording run recorded, and says what it wrote. A recording never costs one the

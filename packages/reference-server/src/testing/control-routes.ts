@@ -6,14 +6,12 @@ import { HttpError, isHttpError } from '../http-error.js';
 import { loadScript } from '../model/script-file.js';
 import type { Clock } from '../time/clock.js';
 import { type ControlTokenCheck, controlAccess, isJsonContentType } from './control-access.js';
+import { CONTROL_PREFIX } from './control-prefix.js';
 import type { QueuedFault } from './fault-queue.js';
 import type { JournalFilter } from './journal.js';
 import type { Scope } from './scope.js';
 import type { ScopeRegistry } from './scope-registry.js';
 import { snapshotSessions } from './session-snapshot.js';
-
-/** The reserved path prefix of the control and inspection routes (outside `/v1`). */
-export const CONTROL_PREFIX = '/_parley';
 
 /**
  * What the control routes act on. Each request acts on its scope (`x-parley-test-id`, resolved at
@@ -31,22 +29,6 @@ export interface ControlTarget {
   checkControlToken(request: Request): Promise<ControlTokenCheck>;
   /** As a checking proxy: its report (`GET /_parley/proxy/report`). */
   proxyReport?: () => unknown;
-}
-
-/** Whether `pathname` is under {@link CONTROL_PREFIX}. */
-export function isControlPath(pathname: string): boolean {
-  return pathname === CONTROL_PREFIX || pathname.startsWith(`${CONTROL_PREFIX}/`);
-}
-
-/**
- * What a server without control routes adds to the `route_not_found` of a path under
- * {@link CONTROL_PREFIX}: how to turn them on.
- */
-export function controlOffHint(pathname: string): string | undefined {
-  return isControlPath(pathname)
-    ? `the journal and control routes (${CONTROL_PREFIX}/) are on only when the server is started with --control ` +
-        '(in code: createReferenceServer({ control: true }))'
-    : undefined;
 }
 
 /** The journal page's shell: static HTML that holds no data, served without the control token. */

@@ -1,5 +1,5 @@
 import { HttpError } from '../http-error.js';
-import { isControlPath } from './control-routes.js';
+import { isControlPath } from './control-prefix.js';
 import type { Scope } from './scope.js';
 import type { ScopeRegistry } from './scope-registry.js';
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { runCli } from '@parley/reference-server/node';
 import { InternalServerError, Parley, StreamError } from '@parley/sdk';
 import { describe, expect, it } from 'vitest';
-import { writeCassetteFile } from '../../src/cassette/cassette-file.js';
+import { writeCassetteFile } from '../../src/cassette/write-cassette-file.js';
 import { converse, recordedUpstream } from './conversation.js';
 
 function io() {

@@ -6,9 +6,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeCassetteFile } from '../../src/cassette/cassette-file.js';
 import { withFileLock } from '../../src/cassette/cassette-lock.js';
 import { formatCassette } from '../../src/cassette/cassette-text.js';
+import { writeCassetteFile } from '../../src/cassette/write-cassette-file.js';
 import { cassetteOf } from './fixtures/cassette-writer.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'parley-writers-'));

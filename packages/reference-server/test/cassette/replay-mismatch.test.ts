@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { createReferenceServer, type ReferenceServerOptions } from '@parley/reference-server';
 import { InternalServerError, Parley, StreamError } from '@parley/sdk';
 import { describe, expect, it } from 'vitest';
-import { writeCassetteFile } from '../../src/cassette/cassette-file.js';
 import type { Cassette } from '../../src/cassette/cassette-format.js';
+import { writeCassetteFile } from '../../src/cassette/write-cassette-file.js';
 import { converse, recordedUpstream, WEATHER_TOOL } from './conversation.js';
 
 async function recorded(): Promise<Cassette> {

@@ -11,7 +11,7 @@ import {
 } from '@parley/reference-server';
 import { runCli, startServer } from '@parley/reference-server/node';
 import { describe, expect, it, vi } from 'vitest';
-import { writeCassetteFile } from '../../src/cassette/cassette-file.js';
+import { writeCassetteFile } from '../../src/cassette/write-cassette-file.js';
 import { DriftUpstreamError, driftReport } from '../../src/drift/drift-run.js';
 import {
   converse,
