@@ -55,6 +55,9 @@ describe('an unknown field is answered with the field that was meant', () => {
   it('edit distance counts insertions, deletions and substitutions; near means one edit in three characters', () => {
     expect(editDistance('kitten', 'sitting')).toBe(3);
     expect(editDistance('', 'abc')).toBe(3);
+    // A swap of neighbours is one edit.
+    expect(editDistance('rnu', 'run')).toBe(1);
+    expect(editDistance('ca', 'abc')).toBe(3);
     expect(nearestName('agentID', ['agentId', 'model'])).toBe('agentId');
     expect(nearestName('modl', ['agentId', 'model'])).toBe('model');
     expect(nearestName('temperature', ['agentId', 'model'])).toBeUndefined();

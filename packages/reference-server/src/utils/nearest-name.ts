@@ -1,12 +1,20 @@
-/** Levenshtein distance between `a` and `b` (insertions, deletions, substitutions), one row kept. */
+/**
+ * Edits that turn `a` into `b`: insertions, deletions, substitutions, and a swap of two neighbours
+ * counted as one (the optimal string alignment distance: `rnu` is one edit from `run`).
+ */
 export function editDistance(a: string, b: string): number {
+  let before: number[] = [];
   let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const current = [i];
     for (let j = 1; j <= b.length; j++) {
       const substitution = (previous[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1);
-      current[j] = Math.min(substitution, (previous[j] as number) + 1, (current[j - 1] as number) + 1);
+      let best = Math.min(substitution, (previous[j] as number) + 1, (current[j - 1] as number) + 1);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        best = Math.min(best, (before[j - 2] as number) + 1);
+      current[j] = best;
     }
+    before = previous;
     previous = current;
   }
   return previous[b.length] as number;
