@@ -168,6 +168,7 @@ export function createReferenceServer(options: ReferenceServerOptions = {}): Ref
         scopes,
         checkControlToken: (request) => controlTokenGuard.verify(request),
         ...(proxy === undefined ? {} : { proxyReport: () => proxy.report() }),
+        ...(cassette.control === undefined ? {} : { testStatus: cassette.control.testStatus }),
       }),
   });
   const abortReplies = (reason?: unknown) =>

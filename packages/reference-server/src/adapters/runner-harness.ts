@@ -48,6 +48,8 @@ export interface CurrentTest {
   readonly scope: ScopeAccess;
   readonly fetch: ((path: string | URL, init?: RequestInit) => Promise<Response>) | undefined;
   readonly violationsBefore: number;
+  /** Tells the cassette how the test ended: a failed or skipped test's recording is not written. */
+  readonly report: (outcome: TestOutcome) => Promise<void>;
 }
 
 /**
@@ -163,6 +165,7 @@ export function createRunnerHarness<Client>(
       let scope: ScopeAccess;
       let testId = test.name;
       let fetch: CurrentTest['fetch'];
+      let report: CurrentTest['report'];
       if (own.shared !== undefined) {
         const shared = own.shared.testScope(
           test.file === undefined ? test.name : `${test.file} > ${test.name}`,
@@ -173,15 +176,21 @@ export function createRunnerHarness<Client>(
         // A clean scope for this run: a server that outlives one test run keeps what an earlier run
         // with this id left when it was killed before its end-of-test reset (a queued fault, a script).
         await shared.reset();
+        // The server's cassette keeps the test's recording until the test says it passed: a test
+        // whose runner dies before its end is not written.
+        await shared.outcome('running');
+        report = shared.outcome;
       } else {
         scope = inProcessScope(own.server as ReferenceServer);
-        own.server?.cassette?.beginTest(
-          test.name,
-          test.rerecord === undefined ? undefined : { rerecord: test.rerecord },
-        );
+        const cassette = own.server?.cassette;
+        cassette?.beginTest(test.name, test.rerecord === undefined ? undefined : { rerecord: test.rerecord });
+        report = async (outcome) => {
+          if (outcome === 'failed') cassette?.failTest(test.name);
+          if (outcome === 'skipped') cassette?.skipTest(test.name);
+        };
       }
       const violationsBefore = verdict === 'test' ? ((await scope.proxyReport())?.violations ?? 0) : 0;
-      current = { testId, cassetteKey: test.name, scope, fetch, violationsBefore };
+      current = { testId, cassetteKey: test.name, scope, fetch, violationsBefore, report };
       return current;
     },
     async endTest(outcome, how = {}) {
@@ -208,8 +217,7 @@ export function createRunnerHarness<Client>(
       const failed = outcome === 'failed' || violated || unusedFails;
       if (failed && attach !== undefined) await attach(scope);
       // A failed or skipped test's recording is never written over the one the file holds.
-      if (failed) server?.cassette?.failTest(cassetteKey);
-      else if (outcome === 'skipped') server?.cassette?.skipTest(cassetteKey);
+      await test.report(failed ? 'failed' : outcome);
       if (verdict === 'file' && !resetAfterEach) {
         current = undefined;
         return;

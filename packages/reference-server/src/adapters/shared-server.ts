@@ -1,6 +1,7 @@
 import { DEMO_USER } from '../create-reference-server.js';
 import { CONTROL_TOKEN_HEADER } from '../testing/control-access.js';
 import { TEST_ID_HEADER } from '../utils/test-id.js';
+import type { TestStatus } from '../utils/test-status.js';
 import { type TestAttempt, testIdHeaderValue } from './test-id-value.js';
 import { remoteScope, type ScopeAccess } from './test-scope.js';
 
@@ -31,6 +32,12 @@ export interface SharedTestScope extends ScopeAccess {
   readonly headers: Readonly<Record<string, string>>;
   /** `fetch` with the test's id, the bearer token, and the control token on `/_parley/` paths. */
   fetch(path: string | URL, init?: RequestInit): Promise<Response>;
+  /**
+   * Tells the server's cassette the test began (`'running'`) or how it ended
+   * (`POST /_parley/cassette/outcome`): a recording per test is written only for a test that ended
+   * `'passed'`; a failed, skipped or never-ended one keeps the recording the file holds.
+   */
+  outcome(status: TestStatus): Promise<void>;
 }
 
 /** A reference server shared by many runners (`parley-server run --control`), checked reachable. */

@@ -6,6 +6,7 @@ import type { QueuedFault } from '../testing/fault-queue.js';
 import type { JournalEntry, JournalFilter } from '../testing/journal.js';
 import type { SessionSnapshot } from '../testing/session-snapshot.js';
 import { TEST_ID_HEADER } from '../utils/test-id.js';
+import type { TestStatus } from '../utils/test-status.js';
 
 /**
  * What one test sets up and reads on its server: in this process (a server of the worker's own), or
@@ -55,7 +56,7 @@ export function remoteScope(
   testId: string,
   unreachable: (error: unknown) => Error = (error) => error as Error,
   fetchImpl: typeof fetch = fetch,
-): ScopeAccess {
+): ScopeAccess & { outcome(status: TestStatus): Promise<void> } {
   // `absent`: a status that means "nothing there" (resolves undefined); any other error status throws.
   const call = async (method: string, path: string, body?: unknown, absent?: number): Promise<unknown> => {
     const response = await fetchImpl(`${url}/_parley${path}`, {
@@ -109,5 +110,6 @@ export function remoteScope(
     proxyReport: async () =>
       (await call('GET', '/proxy/report', undefined, 404)) as ProxyReportSnapshot | undefined,
     reset: async () => void (await call('POST', '/reset')),
+    outcome: async (status) => void (await call('POST', '/cassette/outcome', { outcome: status })),
   };
 }

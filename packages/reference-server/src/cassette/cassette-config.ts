@@ -1,4 +1,5 @@
 import type { OptionKeys } from '../utils/check-options.js';
+import type { TestStatus } from '../utils/test-status.js';
 import type { CassetteExpiry } from './cassette-expiry.js';
 import type { Cassette } from './cassette-format.js';
 import type { CassetteRecorderOptions } from './cassette-recorder.js';
@@ -90,6 +91,13 @@ export interface CassetteControl {
    * which replaces the file whole, is then not written over the recording the file holds.
    */
   testsNotRun(names: readonly string[]): void;
+  /**
+   * A test of a shared server (its id without the run) began (`running`) or ended: what
+   * `POST /_parley/cassette/outcome` tells. A failed or skipped test's recording is not written, as
+   * with {@link failTest}; nor is one of a test still `running` when the server closes (its runner
+   * died before the test ended), like a test that did not run.
+   */
+  testStatus(name: string, status: TestStatus): void;
   /** How many model calls failed with `replay_mismatch` so far. */
   mismatches(): number;
   /**

@@ -133,6 +133,8 @@ function replaying(
   let test: { name: string; first: number } | undefined;
   let rerecord: { command: string; oneTest: boolean } | undefined;
   const failed = new Set<string>();
+  // Tests of a shared server begun and not ended (`testStatus`): what they added is not written.
+  const unfinished = new Set<string>();
   const {
     cassette: _given,
     name: _name,
@@ -210,15 +212,20 @@ function replaying(
         failed.add(testName);
       },
       testsNotRun: () => {},
+      testStatus: (testName, status) => {
+        if (status === 'running') unfinished.add(testName);
+        else unfinished.delete(testName);
+        if (status === 'failed' || status === 'skipped') failed.add(testName);
+      },
       mismatches: () => usage.mismatches,
       unused: () => usage.unused(),
       describeUnused: () => describeUnused(usage.unused(), cassette.sessions.length),
     },
     close: async () => {
       if (additions === undefined || typeof config.cassette !== 'string') return;
-      // What a failed test recorded is not added: a failed test's recording is never written.
+      // What a failed (or unfinished) test recorded is not added: its recording is never written.
       additions.drop(
-        (testName) => failed.has(testName),
+        (testName) => failed.has(testName) || unfinished.has(testName),
         (index) => cassette.sessions[index]?.test,
       );
       if (additions.isEmpty) return;

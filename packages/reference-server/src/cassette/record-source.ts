@@ -71,13 +71,14 @@ export function recordingControl(
   const failed = new Set<string>();
   const skipped = new Set<string>();
   const notRun = new Set<string>();
+  const unfinished = new Set<string>();
   const { per = 'file', ...recorderOptions } = config;
   const recorder = recordingObserver({
     ...recorderOptions,
     per,
     clock: deps.clock,
     upstream: upstreamUrl,
-    outcomes: () => ({ ran, failed, skipped, notRun }),
+    outcomes: () => ({ ran, failed, skipped, notRun, unfinished }),
     log: deps.log,
     ...(per === 'test' ? { testName: () => test } : {}),
   });
@@ -96,6 +97,14 @@ export function recordingControl(
     },
     testsNotRun: (names) => {
       for (const name of names) notRun.add(name);
+    },
+    testStatus: (name, status) => {
+      ran.add(name);
+      // Any run of the test that fails keeps the old recording: the test's runs share one key.
+      if (status === 'running') unfinished.add(name);
+      else unfinished.delete(name);
+      if (status === 'failed') failed.add(name);
+      if (status === 'skipped') skipped.add(name);
     },
     mismatches: () => 0,
     unused: () => [],

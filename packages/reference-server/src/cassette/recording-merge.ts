@@ -8,6 +8,8 @@ export interface TestOutcomes {
   readonly skipped?: ReadonlySet<string>;
   /** Tests of the file this run did not run. */
   readonly notRun: ReadonlySet<string>;
+  /** Tests begun on a shared server that never said how they ended: not written either. */
+  readonly unfinished?: ReadonlySet<string>;
 }
 
 /** What a recording run does to its cassette file, and the counts it prints. */
@@ -20,6 +22,8 @@ export interface RecordingMerge {
   kept: number;
   /** Tests that failed in this run: what they recorded is not written. */
   failed: number;
+  /** Tests begun on a shared server that never ended (their runner stopped): not written. */
+  unfinished: number;
 }
 
 /** Sessions created outside any test (a `beforeAll`) are one group of their own. */
@@ -46,7 +50,10 @@ export function mergeTestRecording(
   const replaces = (group: string) =>
     group === OUTSIDE_TESTS
       ? ranOutsideTests
-      : ran.has(group) && !outcomes.failed.has(group) && outcomes.skipped?.has(group) !== true;
+      : ran.has(group) &&
+        !outcomes.failed.has(group) &&
+        outcomes.skipped?.has(group) !== true &&
+        outcomes.unfinished?.has(group) !== true;
   const freshByGroup = new Map<string, CassetteSession[]>();
   for (const session of fresh.sessions) {
     const group = groupOf(session);
@@ -89,7 +96,8 @@ export function mergeTestRecording(
       : keepsOld && old !== undefined
         ? { ...old, version: fresh.version, sessions }
         : { ...fresh, sessions };
-  return { cassette, recorded: recordedTests.size, kept: keptTests.size, failed };
+  const unfinished = outcomes.unfinished?.size ?? 0;
+  return { cassette, recorded: recordedTests.size, kept: keptTests.size, failed, unfinished };
 }
 
 function sameSessions(a: readonly CassetteSession[], b: readonly CassetteSession[]): boolean {
@@ -103,6 +111,10 @@ export function describeMerge(file: string, merge: RecordingMerge): string {
     merge.failed === 0
       ? ''
       : `; ${tests(merge.failed)} failed, ${merge.failed === 1 ? 'its' : 'their'} recording not written`;
+  const unfinished =
+    merge.unfinished === 0
+      ? ''
+      : `; ${tests(merge.unfinished)} never ended (the runner stopped first), not written`;
   const unchanged = merge.cassette === undefined ? ' (the file is unchanged)' : '';
-  return `cassette ${file}: ${tests(merge.recorded)} recorded, ${merge.kept} kept${failed}${unchanged}`;
+  return `cassette ${file}: ${tests(merge.recorded)} recorded, ${merge.kept} kept${failed}${unfinished}${unchanged}`;
 }

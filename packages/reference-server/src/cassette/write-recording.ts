@@ -34,15 +34,18 @@ export async function writeRecording(
   const exists = cassetteFileExists(file);
   const failed = [...outcomes.failed].filter((test) => outcomes.ran.has(test)).length;
   const skipped = outcomes.skipped?.size ?? 0;
+  const unfinished = outcomes.unfinished?.size ?? 0;
   const tests = (n: number) => `${n} test${n === 1 ? '' : 's'}`;
   const why =
     failed > 0
       ? `${tests(failed)} failed in this run`
-      : skipped > 0
-        ? `${tests(skipped)} skipped in this run, and per: 'file' records a file whole`
-        : outcomes.notRun.size > 0
-          ? `${tests(outcomes.notRun.size)} of the file did not run (-t, .skip, .only), and per: 'file' records a file whole`
-          : undefined;
+      : unfinished > 0
+        ? `${tests(unfinished)} never ended (the runner stopped first)`
+        : skipped > 0
+          ? `${tests(skipped)} skipped in this run, and per: 'file' records a file whole`
+          : outcomes.notRun.size > 0
+            ? `${tests(outcomes.notRun.size)} of the file did not run (-t, .skip, .only), and per: 'file' records a file whole`
+            : undefined;
   if (why !== undefined && exists) {
     log(
       `cassette ${file}: not written, ${why} (the file's recording is kept; ` +

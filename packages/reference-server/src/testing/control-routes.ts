@@ -5,6 +5,8 @@ import type { User } from '../http/token-auth.js';
 import { HttpError, isHttpError } from '../http-error.js';
 import { loadScript } from '../model/script-file.js';
 import type { Clock } from '../time/clock.js';
+import { testIdWithoutAttempt } from '../utils/test-id.js';
+import { TEST_STATUSES, type TestStatus } from '../utils/test-status.js';
 import { type ControlTokenCheck, controlAccess, isJsonContentType } from './control-access.js';
 import { CONTROL_PREFIX } from './control-prefix.js';
 import type { QueuedFault } from './fault-queue.js';
@@ -29,6 +31,8 @@ export interface ControlTarget {
   checkControlToken(request: Request): Promise<ControlTokenCheck>;
   /** As a checking proxy: its report (`GET /_parley/proxy/report`). */
   proxyReport?: () => unknown;
+  /** With a cassette: a test (its id without the run) began or ended (`POST /_parley/cassette/outcome`). */
+  testStatus?: (test: string, status: TestStatus) => void;
 }
 
 /** The journal page's shell: static HTML that holds no data, served without the control token. */
@@ -158,6 +162,29 @@ export function createControlRoutes(
       );
     }
     return c.json(target.proxyReport() as object);
+  });
+
+  app.post('/cassette/outcome', async (c) => {
+    const body = await jsonBody(c.req.raw, 1024);
+    const outcome = (body as { outcome?: unknown } | null)?.outcome;
+    if (!TEST_STATUSES.includes(outcome as TestStatus)) {
+      throw new HttpError(
+        'invalid_request',
+        `outcome: must be one of ${TEST_STATUSES.map((s) => JSON.stringify(s)).join(', ')}, e.g. {"outcome":"failed"}`,
+        { details: { issues: [{ path: 'outcome', message: 'not a test outcome' }] } },
+      );
+    }
+    const { id } = c.env.scope;
+    if (id === undefined) {
+      throw new HttpError(
+        'invalid_request',
+        'A test outcome needs the test: send its x-parley-test-id header',
+        { details: { issues: [{ path: 'x-parley-test-id', message: 'missing' }] } },
+      );
+    }
+    // The cassette keys a test's recordings by its id without the run: every run of it counts.
+    target.testStatus?.(testIdWithoutAttempt(id), outcome as TestStatus);
+    return c.body(null, 204);
   });
 
   // The page is loaded on its first request: a browser bundle of the server does not carry it.
