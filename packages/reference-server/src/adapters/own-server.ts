@@ -3,12 +3,17 @@ import type { ReferenceServerOptions } from '../reference-server-options.js';
 import { startMswMode } from './msw-mode.js';
 import type { SharedServer } from './shared-server.js';
 import { startServer } from './start-server.js';
+import type { TestAttempt } from './test-id-value.js';
+import type { HarnessTest, TestOutcome, TestRun } from './test-run.js';
+import { inProcessScope } from './test-scope.js';
 
 /** The server of a file (or a Playwright worker): its own, or a shared one. */
 export interface Running {
   url: string;
   server: ReferenceServer | undefined;
   shared: SharedServer | undefined;
+  /** Begins a run of a test: its scope, and its cassette told of it. */
+  begin(test: HarnessTest, attempt: TestAttempt): Promise<TestRun>;
   close(): Promise<void>;
 }
 
@@ -35,7 +40,7 @@ export async function startOwnServer(how: {
       mock.close();
       await server.close();
     };
-    return { url, server, shared: undefined, close };
+    return { url, ...inProcess(server), close };
   }
   const { allowedHosts } = serverOptions;
   const running = await startServer({
@@ -47,5 +52,23 @@ export async function startOwnServer(how: {
       ? {}
       : { allowedHosts: allowedHosts === true ? true : [...(allowedHosts ?? []), allowedHost] }),
   });
-  return { url: running.url, server: running.server, shared: undefined, close: () => running.close() };
+  return { url: running.url, ...inProcess(running.server), close: () => running.close() };
+}
+
+/** A server in this process: its own scope; its cassette keys the test's recordings by its name. */
+function inProcess(server: ReferenceServer): Pick<Running, 'server' | 'shared' | 'begin'> {
+  const scope = inProcessScope(server);
+  const { cassette } = server;
+  return {
+    server,
+    shared: undefined,
+    async begin(test) {
+      cassette?.beginTest(test.name, test.rerecord === undefined ? undefined : { rerecord: test.rerecord });
+      const report = async (outcome: TestOutcome) => {
+        if (outcome === 'failed') cassette?.failTest(test.name);
+        if (outcome === 'skipped') cassette?.skipTest(test.name);
+      };
+      return { testId: test.name, scope, fetch: undefined, report };
+    },
+  };
 }

@@ -10,26 +10,14 @@ import {
   USE_OPTION_KEYS,
   type UseReferenceServerOptions,
 } from './runner-options.js';
+import { sharedRunning } from './shared-running.js';
 import { connectSharedServer } from './shared-server.js';
 import { sharedServerOf } from './shared-server-option.js';
-import type { TestAttempt } from './test-id-value.js';
-import { inProcessScope, type ScopeAccess } from './test-scope.js';
+import type { HarnessTest, TestOutcome, TestRun } from './test-run.js';
+import type { ScopeAccess } from './test-scope.js';
 import { cassettePlan } from './vitest-cassette.js';
 
-/** A test as its runner names it. */
-export interface HarnessTest {
-  /** Its full name (`describe > it`): the key of its recordings in the file's cassette. */
-  name: string;
-  /** Its file: on a shared server its id is `file > name`, so two files' tests never meet. */
-  file?: string;
-  /** Playwright's repeat and retry; a name begun again in this process counts as a run of its own. */
-  attempt?: TestAttempt;
-  /** The command that records it again, named when a replay mismatches. */
-  rerecord?: { command: string; oneTest: boolean };
-}
-
-/** How a test ended: a failed or skipped test's recording is never written. */
-export type TestOutcome = 'passed' | 'failed' | 'skipped';
+export type { HarnessTest, TestOutcome } from './test-run.js';
 
 /** What one test (Playwright's `parleyTestOptions`) says about its end. */
 export interface EndTestOptions {
@@ -41,15 +29,10 @@ export interface EndTestOptions {
   failOnViolation?: boolean;
 }
 
-/** The running test: its scope and what `endTest` needs. */
-export interface CurrentTest {
-  readonly testId: string;
+/** The running test: its run on the server, its cassette key and what `endTest` compares. */
+export interface CurrentTest extends TestRun {
   readonly cassetteKey: string;
-  readonly scope: ScopeAccess;
-  readonly fetch: ((path: string | URL, init?: RequestInit) => Promise<Response>) | undefined;
   readonly violationsBefore: number;
-  /** Tells the cassette how the test ended: a failed or skipped test's recording is not written. */
-  readonly report: (outcome: TestOutcome) => Promise<void>;
 }
 
 /**
@@ -133,6 +116,25 @@ export function createRunnerHarness<Client>(
   // Tests begun by name: a name begun again (a retry, a repeat, a second test of one title) is another run.
   const runs = new Map<string, number>();
 
+  // What the test left unused: faults, and with `verdict: 'test'` its recordings per test.
+  const leftBy = async ({ scope, testId, cassetteKey }: CurrentTest): Promise<string[]> => {
+    const faults = (await scope.pendingFaults()).map(
+      (fault) => `${describeFault(fault)} queued in test ${JSON.stringify(testId)}`,
+    );
+    if (verdict === 'file' || per === 'file') return faults;
+    const key = `(test ${JSON.stringify(cassetteKey)})`;
+    const recordings = running?.server?.cassette?.describeUnused() ?? [];
+    return [...faults, ...recordings.filter((line) => line.includes(key)).map((line) => `recording ${line}`)];
+  };
+  // With `verdict: 'test'`: what fails the test, a protocol violation during it or what it left unused.
+  const failureOf = async (test: CurrentTest, problems: string[], how: EndTestOptions) => {
+    const report = await test.scope.proxyReport();
+    const violated = report !== undefined && report.violations > test.violationsBefore;
+    if (violated && (how.failOnViolation ?? failOnViolation)) return new ProxyViolationsError(report);
+    if (problems.length > 0 && !(how.allowUnused ?? allowUnused)) return unusedError(caller, problems);
+    return undefined;
+  };
+
   const harness: RunnerHarness<Client> = {
     per,
     get current() {
@@ -142,101 +144,54 @@ export function createRunnerHarness<Client>(
       return running;
     },
     async start(notRun = []) {
-      if (sharedServer !== undefined) {
-        const shared = await connectSharedServer({ ...sharedServer, caller });
-        running = { url: shared.url, server: undefined, shared, close: async () => {} };
-        return;
-      }
-      running = await startOwnServer({
-        mode,
-        baseUrl,
-        host,
-        control,
-        allowedHost: setup.allowedHost,
-        serverOptions,
-      });
+      running =
+        sharedServer === undefined
+          ? await startOwnServer({
+              mode,
+              baseUrl,
+              host,
+              control,
+              allowedHost: setup.allowedHost,
+              serverOptions,
+            })
+          : sharedRunning(await connectSharedServer({ ...sharedServer, caller }));
       running.server?.cassette?.testsNotRun(notRun);
     },
     async beginTest(test) {
-      const own = started(running, caller);
       const run = (runs.get(test.name) ?? 0) + 1;
       runs.set(test.name, run);
-      const attempt = { ...test.attempt, run };
-      let scope: ScopeAccess;
-      let testId = test.name;
-      let fetch: CurrentTest['fetch'];
-      let report: CurrentTest['report'];
-      if (own.shared !== undefined) {
-        const shared = own.shared.testScope(
-          test.file === undefined ? test.name : `${test.file} > ${test.name}`,
-          attempt,
-        );
-        ({ testId, fetch } = shared);
-        scope = shared;
-        // A clean scope for this run: a server that outlives one test run keeps what an earlier run
-        // with this id left when it was killed before its end-of-test reset (a queued fault, a script).
-        await shared.reset();
-        // The server's cassette keeps the test's recording until the test says it passed: a test
-        // whose runner dies before its end is not written.
-        await shared.outcome('running');
-        report = shared.outcome;
-      } else {
-        scope = inProcessScope(own.server as ReferenceServer);
-        const cassette = own.server?.cassette;
-        cassette?.beginTest(test.name, test.rerecord === undefined ? undefined : { rerecord: test.rerecord });
-        report = async (outcome) => {
-          if (outcome === 'failed') cassette?.failTest(test.name);
-          if (outcome === 'skipped') cassette?.skipTest(test.name);
-        };
-      }
-      const violationsBefore = verdict === 'test' ? ((await scope.proxyReport())?.violations ?? 0) : 0;
-      current = { testId, cassetteKey: test.name, scope, fetch, violationsBefore, report };
+      const begun = await started(running, caller).begin(test, { ...test.attempt, run });
+      const violationsBefore = verdict === 'test' ? ((await begun.scope.proxyReport())?.violations ?? 0) : 0;
+      current = { ...begun, cassetteKey: test.name, violationsBefore };
       return current;
     },
     async endTest(outcome, how = {}) {
-      const { attach, allowUnused: allowed = allowUnused, failOnViolation: strict = failOnViolation } = how;
       const test = current;
       if (test === undefined) return;
-      const { scope, testId, cassetteKey } = test;
-      const server = running?.server;
-      const problems = (await scope.pendingFaults()).map(
-        (fault) => `${describeFault(fault)} queued in test ${JSON.stringify(testId)}`,
-      );
-      let report: Awaited<ReturnType<ScopeAccess['proxyReport']>>;
-      if (verdict === 'test') {
-        const key = `(test ${JSON.stringify(cassetteKey)})`;
-        if (per === 'test') {
-          for (const line of server?.cassette?.describeUnused() ?? []) {
-            if (line.includes(key)) problems.push(`recording ${line}`);
-          }
-        }
-        report = await scope.proxyReport();
-      }
-      const violated = report !== undefined && report.violations > test.violationsBefore && strict;
-      const unusedFails = verdict === 'test' && problems.length > 0 && !allowed;
-      const failed = outcome === 'failed' || violated || unusedFails;
-      if (failed && attach !== undefined) await attach(scope);
+      const problems = await leftBy(test);
+      const failure = verdict === 'test' ? await failureOf(test, problems, how) : undefined;
+      const failed = outcome === 'failed' || failure !== undefined;
+      if (failed) await how.attach?.(test.scope);
       // A failed or skipped test's recording is never written over the one the file holds.
       await test.report(failed ? 'failed' : outcome);
-      if (verdict === 'file' && !resetAfterEach) {
-        current = undefined;
-        return;
-      }
-      if (verdict === 'file') untaken.push(...problems);
-      await scope.reset();
       current = undefined;
-      if (violated && report !== undefined) throw new ProxyViolationsError(report);
-      if (unusedFails) throw unusedError(caller, problems);
+      if (verdict === 'file') {
+        if (!resetAfterEach) return;
+        untaken.push(...problems);
+      }
+      await test.scope.reset();
+      if (failure !== undefined) throw failure;
     },
     async finish(notRun = []) {
       const server = running?.server;
-      server?.cassette?.testsNotRun(notRun);
+      const cassette = server?.cassette;
+      cassette?.testsNotRun(notRun);
       if (!resetAfterEach && server !== undefined) {
         for (const fault of server.faults.pending) untaken.push(`${describeFault(fault)} still queued`);
       }
       // A file that failed on a replay mismatch was told its fix: what it left unused follows from it.
-      const mismatched = (server?.cassette?.mismatches() ?? 0) > 0;
-      const unused = verdict === 'file' ? (server?.cassette?.describeUnused() ?? []) : [];
+      const mismatched = (cassette?.mismatches() ?? 0) > 0;
+      const unused = verdict === 'file' ? (cassette?.describeUnused() ?? []) : [];
       const proxy = server?.proxy;
       await running?.close();
       running = undefined;
