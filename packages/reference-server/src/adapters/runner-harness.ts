@@ -1,21 +1,13 @@
-import { DEMO_USER, type ReferenceServer } from '../create-reference-server.js';
 import { assertNoViolations, ProxyViolationsError } from '../proxy/proxy-violations-error.js';
-import { checkOptions } from '../utils/check-options.js';
+import { describeFault } from './describe-fault.js';
+import { harnessOptions } from './harness-options.js';
 import { type Running, startOwnServer } from './own-server.js';
 import { runnerHandle } from './runner-handle.js';
-import {
-  assertOwnRunnerOptions,
-  type ReferenceServerHandle,
-  type Runner,
-  USE_OPTION_KEYS,
-  type UseReferenceServerOptions,
-} from './runner-options.js';
+import type { ReferenceServerHandle, Runner, UseReferenceServerOptions } from './runner-options.js';
 import { sharedRunning } from './shared-running.js';
 import { connectSharedServer } from './shared-server.js';
-import { sharedServerOf } from './shared-server-option.js';
 import type { HarnessTest, TestOutcome, TestRun } from './test-run.js';
 import type { ScopeAccess } from './test-scope.js';
-import { cassettePlan } from './vitest-cassette.js';
 
 export type { HarnessTest, TestOutcome } from './test-run.js';
 
@@ -85,30 +77,10 @@ export function createRunnerHarness<Client>(
   options: UseReferenceServerOptions<Client>,
   env: Readonly<Record<string, string | undefined>>,
 ): RunnerHarness<Client> {
-  const { runner, verdict } = setup;
-  const caller = runner === 'playwright' ? '@parley/reference-server/playwright' : 'useReferenceServer';
-  assertOwnRunnerOptions(runner, options);
-  checkOptions(options, USE_OPTION_KEYS, `${caller}()`);
-  const {
-    mode = 'http',
-    baseUrl = 'http://parley.test',
-    host,
-    resetAfterEach = true,
-    createClient,
-    control = true,
-    cassette,
-    allowUnused = false,
-    failOnViolation = true,
-    serverUrl: _serverUrl,
-    ...givenServerOptions
-  } = options;
-  const sharedServer = sharedServerOf(caller, options, env);
-  const plan =
-    sharedServer === undefined
-      ? cassettePlan(givenServerOptions, cassette, env, runner)
-      : { serverOptions: givenServerOptions, cassetteMode: undefined, per: 'test' as const };
-  const { serverOptions, per } = plan;
-  const token = sharedServer?.token ?? (serverOptions.users?.[0] ?? DEMO_USER).token;
+  const { verdict } = setup;
+  const { caller, shared, plan, token, own, resetAfterEach, createClient, allowUnused, failOnViolation } =
+    harnessOptions(setup.runner, options, env);
+  const { per } = plan;
   let running: Running | undefined;
   let current: CurrentTest | undefined;
   // Faults queued in a test and never taken, by test: the reset after it drops them.
@@ -145,16 +117,13 @@ export function createRunnerHarness<Client>(
     },
     async start(notRun = []) {
       running =
-        sharedServer === undefined
+        shared === undefined
           ? await startOwnServer({
-              mode,
-              baseUrl,
-              host,
-              control,
+              ...own,
               allowedHost: setup.allowedHost,
-              serverOptions,
+              serverOptions: plan.serverOptions,
             })
-          : sharedRunning(await connectSharedServer({ ...sharedServer, caller }));
+          : sharedRunning(await connectSharedServer({ ...shared, caller }));
       running.server?.cassette?.testsNotRun(notRun);
     },
     async beginTest(test) {
@@ -202,7 +171,7 @@ export function createRunnerHarness<Client>(
       throw unusedError(caller, lines);
     },
     handle: runnerHandle<Client>({
-      mode: sharedServer === undefined ? mode : 'shared',
+      mode: shared === undefined ? own.mode : 'shared',
       cassetteMode: plan.cassetteMode,
       token,
       createClient,
@@ -226,14 +195,4 @@ function unusedError(caller: string, lines: readonly string[]): Error {
     `${caller}: ${lines.length} thing${lines.length === 1 ? ' was' : 's were'} never used ` +
       `(pass allowUnused: true to let this pass):\n  ${lines.join('\n  ')}`,
   );
-}
-
-/** `fault {"status":503} for POST /v1/messages/* (1 of it left)`. */
-export function describeFault(fault: ReferenceServer['faults']['pending'][number]): string {
-  const { match, times, ...rest } = fault;
-  const target =
-    match?.method === undefined && match?.path === undefined
-      ? ''
-      : ` for ${match.method?.toUpperCase() ?? 'any method'} ${match.path === undefined ? 'any path' : String(match.path)}`;
-  return `fault ${JSON.stringify(rest)}${target} (${times} left)`;
 }

@@ -1,0 +1,11 @@
+import type { ReferenceServer } from '../create-reference-server.js';
+
+/** `fault {"status":503} for POST /v1/messages/* (1 of it left)`. */
+export function describeFault(fault: ReferenceServer['faults']['pending'][number]): string {
+  const { match, times, ...rest } = fault;
+  const target =
+    match?.method === undefined && match?.path === undefined
+      ? ''
+      : ` for ${match.method?.toUpperCase() ?? 'any method'} ${match.path === undefined ? 'any path' : String(match.path)}`;
+  return `fault ${JSON.stringify(rest)}${target} (${times} left)`;
+}
