@@ -25,7 +25,7 @@ interface RunTest {
  */
 async function recordingRun(
   file: string,
-  per: 'file' | 'test',
+  per: 'file' | 'test' | 'record-missing',
   tests: readonly RunTest[],
 ): Promise<string[]> {
   const { options } = inProcessUpstream();
@@ -36,7 +36,9 @@ async function recordingRun(
     port: 0,
     users: USERS,
     upstream: options,
-    record: { file, per },
+    ...(per === 'record-missing'
+      ? { replay: { cassette: file, per: 'test', recordMissing: true } }
+      : { record: { file, per } }),
     control: true,
     controlToken: CONTROL_TOKEN,
   });
@@ -130,6 +132,22 @@ describe('a shared server recording per test hears each test outcome from the ru
     expect(readFileSync(file, 'utf8')).toBe(good);
     await recordingRun(file, 'file', [{ name: 'oslo', city: 'Paris', outcome: 'passed' }]);
     expect(readFileSync(file, 'utf8')).not.toBe(good);
+  });
+});
+
+describe('record-missing on a shared server hears the outcomes too', () => {
+  it('adds only what a test that passed recorded: not a failed, skipped or never-ended one', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'parley-shared-outcome-')), 'weather.json');
+    const said = await recordingRun(file, 'record-missing', [
+      { name: 'oslo', city: 'Oslo', outcome: 'passed' },
+      { name: 'paris', city: 'Paris', outcome: 'failed' },
+      { name: 'lisbon', city: 'Paris', outcome: 'skipped' },
+      { name: 'madrid', city: 'Paris', outcome: 'never' },
+    ]);
+    expect(said).toHaveLength(1);
+    expect(recordings(file).map(([test, text]) => [test, answerOf([test, text])])).toEqual([
+      ['weather.test.ts > oslo', 'Oslo'],
+    ]);
   });
 });
 
