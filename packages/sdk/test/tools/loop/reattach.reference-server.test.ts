@@ -212,8 +212,8 @@ describe('reattach: bad input, and its deprecated name resume', () => {
     await expect(
       client.runToolLoop({ sessionId, tools: [bookingTool([])], resume: true, content: 'Hi' }),
     ).rejects.toThrow(noContent);
-    // @ts-expect-error: a plain-JavaScript mistake
     await expect(
+      // @ts-expect-error: a plain-JavaScript mistake
       client.runToolLoop({ sessionId, tools: [bookingTool([])], reattach: 'yes' }),
     ).rejects.toThrow(new TypeError('runToolLoop(): reattach must be a boolean, got "yes" (a string)'));
     expect(server.journal.entries({ method: 'POST', path: '/v1/messages/*' })).toHaveLength(0);
