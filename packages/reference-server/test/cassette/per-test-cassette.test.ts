@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +10,8 @@ import { askWeather, clientOf, inProcessUpstream } from './weather-upstream.js';
 
 const ROOT = fileURLToPath(new URL('../../../..', import.meta.url));
 const CONFIG = fileURLToPath(new URL('./fixtures/vitest.fixture.config.ts', import.meta.url));
+// vitest's own command (its package's `bin`), started with node: no npx between the test and it.
+const VITEST = fileURLToPath(new URL('vitest.mjs', import.meta.resolve('vitest/package.json')));
 
 /** Records Paris in the test "weather > Paris", then Oslo in "weather > Oslo", per test. */
 async function recordPerTest(): Promise<string> {
@@ -26,14 +28,26 @@ async function recordPerTest(): Promise<string> {
 }
 
 /** Runs the fixture files in a vitest of their own; its exit code and output. */
-function runFixtures(args: string[], env: Record<string, string>): { status: number | null; output: string } {
-  const run = spawnSync('npx', ['vitest', 'run', '--config', CONFIG, ...args], {
-    cwd: ROOT,
-    env: { ...process.env, ...env, FORCE_COLOR: '0', NO_COLOR: '1' },
-    encoding: 'utf8',
-    timeout: 120_000,
+function runFixtures(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ status: number | null; output: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [VITEST, 'run', '--config', CONFIG, ...args],
+      {
+        cwd: ROOT,
+        env: { ...process.env, ...env, FORCE_COLOR: '0', NO_COLOR: '1' },
+        encoding: 'utf8',
+        timeout: 120_000,
+      },
+      (error, stdout, stderr) => {
+        const status = error === null ? 0 : typeof error.code === 'number' ? error.code : null;
+        resolve({ status, output: `${stdout}\n${stderr}` });
+      },
+    );
   });
-  return { status: run.status, output: `${run.stdout}\n${run.stderr}` };
 }
 
 // Two tests below start vitest twice each; on a shared machine one start can take 10 s.
@@ -79,10 +93,10 @@ describe("a cassette per test (per: 'test')", { timeout: 120_000 }, () => {
 
   it('under vitest, with -t, in reverse order: each test replays its recording, and the filtered-out test is not counted unused', async () => {
     const file = await recordPerTest();
-    const all = runFixtures(['per-test.fixture'], { CASSETTE: file });
+    const all = await runFixtures(['per-test.fixture'], { CASSETTE: file });
     expect(all.output).toContain('2 passed');
     expect(all.status).toBe(0);
-    const filtered = runFixtures(['per-test.fixture', '-t', 'Oslo'], { CASSETTE: file });
+    const filtered = await runFixtures(['per-test.fixture', '-t', 'Oslo'], { CASSETTE: file });
     expect(filtered.output).toMatch(/1 passed \| 1 skipped|1 skipped \| 1 passed|1 passed/);
     expect(filtered.status).toBe(0);
   });
@@ -91,7 +105,7 @@ describe("a cassette per test (per: 'test')", { timeout: 120_000 }, () => {
     const file = await recordPerTest();
     // The file's only test is "weather > Paris", which plays 1 of its 2 turns; the Oslo recording
     // belongs to a test that did not run, so it is not listed.
-    const strict = runFixtures(['unused.fixture'], { CASSETTE: file });
+    const strict = await runFixtures(['unused.fixture'], { CASSETTE: file });
     expect(strict.status).not.toBe(0);
     expect(strict.output).toContain('useReferenceServer: 2 things were never used (pass allowUnused: true');
     expect(strict.output).toContain(
@@ -101,7 +115,7 @@ describe("a cassette per test (per: 'test')", { timeout: 120_000 }, () => {
     expect(strict.output).toContain(
       'fault {"status":503} for DELETE /v1/sessions/* (1 left) queued in test "weather > Paris"',
     );
-    const allowed = runFixtures(['unused.fixture'], { CASSETTE: file, ALLOW_UNUSED: 'true' });
+    const allowed = await runFixtures(['unused.fixture'], { CASSETTE: file, ALLOW_UNUSED: 'true' });
     expect(allowed.status).toBe(0);
   });
 });

@@ -1,26 +1,40 @@
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { copyFileSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseCassetteText } from '@parley/reference-server';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 
 const ROOT = fileURLToPath(new URL('../../../..', import.meta.url));
 const CONFIG = fileURLToPath(new URL('./fixtures/vitest.fixture.config.ts', import.meta.url));
 const FIXTURE = 'packages/reference-server/test/cassette/fixtures/tests-recorded.fixture.ts';
 const T1 = '1700000000000';
 const T2 = '1710000000000';
+// vitest's own command (its package's `bin`), started with node: no npx between the test and it.
+const VITEST = fileURLToPath(new URL('vitest.mjs', import.meta.resolve('vitest/package.json')));
 
 /** Runs the fixture in a vitest of its own; its exit code and output. */
-function runFixture(args: string[], env: Record<string, string>): { status: number | null; output: string } {
-  const run = spawnSync('npx', ['vitest', 'run', '--config', CONFIG, FIXTURE, ...args], {
-    cwd: ROOT,
-    env: { ...process.env, PARLEY_CASSETTE_MODE: '', ...env, FORCE_COLOR: '0', NO_COLOR: '1' },
-    encoding: 'utf8',
-    timeout: 120_000,
+function runFixture(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ status: number | null; output: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [VITEST, 'run', '--config', CONFIG, FIXTURE, ...args],
+      {
+        cwd: ROOT,
+        env: { ...process.env, PARLEY_CASSETTE_MODE: '', ...env, FORCE_COLOR: '0', NO_COLOR: '1' },
+        encoding: 'utf8',
+        timeout: 120_000,
+      },
+      (error, stdout, stderr) => {
+        const status = error === null ? 0 : typeof error.code === 'number' ? error.code : null;
+        resolve({ status, output: `${stdout}\n${stderr}` });
+      },
+    );
   });
-  return { status: run.status, output: `${run.stdout}\n${run.stderr}` };
 }
 
 /** The text of each test's sessions in the file, by test: the bytes a run must keep. */
@@ -36,19 +50,27 @@ function sessionTexts(text: string): Map<string, string> {
   return texts;
 }
 
-/** A cassette recorded by the fixture's three tests. */
+/** The cassette the fixture's three tests recorded, in one run shared by the tests below. */
+let recorded = '';
+
+/** A copy of that cassette in a directory of its own, for a test to run against; and its text. */
 function recordAll(): { file: string; text: string } {
   const file = join(mkdtempSync(join(tmpdir(), 'parley-per-test-record-')), 'weather.json');
-  const run = runFixture([], { CASSETTE: file, PARLEY_CASSETTE_MODE: 'record', NOW: T1 });
-  expect(run.output).toContain(`cassette ${file}: 3 tests recorded, 0 kept`);
-  expect(run.status).toBe(0);
+  copyFileSync(recorded, file);
   return { file, text: readFileSync(file, 'utf8') };
 }
 
 describe("recording a cassette per test (per: 'test') never loses a recording", { timeout: 180_000 }, () => {
-  it('re-recording one test with -t replaces that test alone and keeps the others byte for byte, saying so', () => {
+  beforeAll(async () => {
+    recorded = join(mkdtempSync(join(tmpdir(), 'parley-per-test-record-')), 'weather.json');
+    const run = await runFixture([], { CASSETTE: recorded, PARLEY_CASSETTE_MODE: 'record', NOW: T1 });
+    expect(run.output).toContain(`cassette ${recorded}: 3 tests recorded, 0 kept`);
+    expect(run.status).toBe(0);
+  }, 180_000);
+
+  it('re-recording one test with -t replaces that test alone and keeps the others byte for byte, saying so', async () => {
     const { file, text: before } = recordAll();
-    const run = runFixture(['-t', 'Oslo'], { CASSETTE: file, PARLEY_CASSETTE_MODE: 'record', NOW: T2 });
+    const run = await runFixture(['-t', 'Oslo'], { CASSETTE: file, PARLEY_CASSETTE_MODE: 'record', NOW: T2 });
     expect(run.status).toBe(0);
     expect(run.output).toContain(`cassette ${file}: 1 test recorded, 2 kept`);
     const after = readFileSync(file, 'utf8');
@@ -64,9 +86,14 @@ describe("recording a cassette per test (per: 'test') never loses a recording", 
     );
   });
 
-  it("a test that fails while recording keeps the file's recording of it; the tests that passed are recorded", () => {
+  it("a test that fails while recording keeps the file's recording of it; the tests that passed are recorded", async () => {
     const { file, text: before } = recordAll();
-    const run = runFixture([], { CASSETTE: file, PARLEY_CASSETTE_MODE: 'record', NOW: T2, FAIL: 'Oslo' });
+    const run = await runFixture([], {
+      CASSETTE: file,
+      PARLEY_CASSETTE_MODE: 'record',
+      NOW: T2,
+      FAIL: 'Oslo',
+    });
     expect(run.status).not.toBe(0);
     expect(run.output).toContain(
       `cassette ${file}: 2 tests recorded, 1 kept; 1 test failed, its recording not written`,
@@ -76,9 +103,9 @@ describe("recording a cassette per test (per: 'test') never loses a recording", 
     );
   });
 
-  it('a mismatch names the command that records that one test again, which runs it alone, and does not suggest allowUnused', () => {
+  it('a mismatch names the command that records that one test again, which runs it alone, and does not suggest allowUnused', async () => {
     const { file } = recordAll();
-    const run = runFixture([], { CASSETTE: file, PARLEY_CASSETTE_MODE: 'replay', OSLO_ASKS: 'Paris' });
+    const run = await runFixture([], { CASSETTE: file, PARLEY_CASSETTE_MODE: 'replay', OSLO_ASKS: 'Paris' });
     expect(run.status).not.toBe(0);
     const command = `PARLEY_CASSETTE_MODE=record npx vitest run '${FIXTURE}' -t '^weather Oslo$'`;
     // Recording needs the deployment: the fix names the one the cassette was recorded from.
@@ -88,17 +115,24 @@ describe("recording a cassette per test (per: 'test') never loses a recording", 
     expect(run.output).toContain(`(where it was recorded from): ${command}`);
     expect(run.output).not.toContain('allowUnused');
     // The -t of that command picks the test out, and the recording is good.
-    const again = runFixture(['-t', '^weather Oslo$'], { CASSETTE: file, PARLEY_CASSETTE_MODE: 'replay' });
+    const again = await runFixture(['-t', '^weather Oslo$'], {
+      CASSETTE: file,
+      PARLEY_CASSETTE_MODE: 'replay',
+    });
     expect(again.output).toMatch(/1 passed \| 2 skipped|2 skipped \| 1 passed/);
     expect(again.status).toBe(0);
   });
 
-  it("auto records the tests a cassette lacks when an upstream is given (Polly's recordIfMissing), keeping the others", () => {
+  it("auto records the tests a cassette lacks when an upstream is given (Polly's recordIfMissing), keeping the others", async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'parley-per-test-auto-')), 'weather.json');
-    const first = runFixture(['-t', 'Paris'], { CASSETTE: file, PARLEY_CASSETTE_MODE: 'record', NOW: T1 });
+    const first = await runFixture(['-t', 'Paris'], {
+      CASSETTE: file,
+      PARLEY_CASSETTE_MODE: 'record',
+      NOW: T1,
+    });
     expect(first.output).toContain(`cassette ${file}: 1 test recorded, 0 kept`);
     const before = readFileSync(file, 'utf8');
-    const run = runFixture([], { CASSETTE: file, PARLEY_CASSETTE_MODE: 'auto', NOW: T2 });
+    const run = await runFixture([], { CASSETTE: file, PARLEY_CASSETTE_MODE: 'auto', NOW: T2 });
     expect(run.status).toBe(0);
     expect(run.output).toContain(`cassette ${file}: 2 sessions added (record-missing)`);
     const after = readFileSync(file, 'utf8');
