@@ -13,7 +13,8 @@
 // Run: npx --yes pnpm@10 --filter @parley/sdk bench:load (after `pnpm build`: the SDK and the
 // server run from their built files, as users run them). BENCH_LOAD_LOOPS, BENCH_LOAD_LEASES
 // (comma-separated ms) and BENCH_LOAD_TOOL_MS change the size; BENCH_LOAD_ONLY=sdk|ky|kySignal|raw
-// runs one way alone (e.g. under `node --cpu-prof`, to read where one way's CPU time goes);
+// (comma-separated) runs those ways alone (`sdk,ky` for the ratio that counts; `sdk` under
+// `node --cpu-prof`, to read where the SDK's CPU time goes);
 // BENCH_LOAD_ERRORS=n prints the n most frequent failure messages of each way (default 3).
 import { type ChildProcess, fork } from 'node:child_process';
 import diagnostics from 'node:diagnostics_channel';
@@ -24,7 +25,7 @@ import ky from 'ky';
 const LOOPS = Number(process.env.BENCH_LOAD_LOOPS ?? 1_000);
 const LEASES = (process.env.BENCH_LOAD_LEASES ?? '1000,3000').split(',').map(Number);
 const TOOL_MS = Number(process.env.BENCH_LOAD_TOOL_MS ?? 1_500);
-const ONLY = process.env.BENCH_LOAD_ONLY;
+const ONLY = process.env.BENCH_LOAD_ONLY?.split(',');
 const TOKEN = 'parley-demo-token';
 const CONTENT = '/tool work {"n":1}\n/then done';
 
@@ -246,7 +247,7 @@ const lines: string[] = [];
 for (const leaseMs of LEASES) {
   const results = new Map<Way, { cpuMs: number; connections: number; tally: Tally }>();
   for (const name of Object.keys(ways) as Way[]) {
-    if (ONLY === undefined || name === ONLY) results.set(name, await measureWay(name, leaseMs));
+    if (ONLY === undefined || ONLY.includes(name)) results.set(name, await measureWay(name, leaseMs));
   }
   lines.push(`lease ${leaseMs} ms, ${LOOPS} loops at once, tools of ${TOOL_MS} ms:`);
   for (const [name, { cpuMs, connections: opened, tally }] of results) {

@@ -91,10 +91,11 @@ export interface RunToolOptions<TTool extends AnyTool = AnyTool> {
    */
   heartbeat?: Heartbeat | undefined;
   /**
-   * @internal The call is leased to `leaseToken` already (the send whose reply made it carried the
-   * token, as the tool loop's do): the handler starts at once, beside the first beat.
+   * @internal The call is leased to `leaseToken` already, by the send whose reply made it (it
+   * carried the token, as the tool loop's do): the `Date.now()` time that send went out. The handler
+   * starts at once, and the first beat is due an interval after that send.
    */
-  leased?: boolean | undefined;
+  leased?: number | undefined;
 }
 
 /**
@@ -162,7 +163,9 @@ export async function runTool<TTool extends AnyTool>(
       attempt: options.attempt ?? 1,
       leaseToken: options.leaseToken,
       heartbeat: options.heartbeat,
-      awaitClaim: options.leaseToken !== undefined && options.heartbeat === undefined && !options.leased,
+      leasedAt: options.leased,
+      awaitClaim:
+        options.leaseToken !== undefined && options.heartbeat === undefined && options.leased === undefined,
     });
   let result: ToolRunResult<TTool>;
   try {
