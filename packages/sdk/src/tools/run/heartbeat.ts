@@ -158,13 +158,13 @@ export class Heartbeat {
     if (leasedAt !== undefined && Number.isFinite(leasedAt) && leasedAt <= now) {
       this.#renewedAt = leasedAt;
       this.#dueAt = leasedAt + jitteredIntervalMs(this.#intervalMs, this.#options.random);
-      this.#armWatchdog(leasedAt);
-      this.#schedule();
     } else {
       this.#renewedAt = now;
-      this.#armWatchdog(now);
-      this.#tick();
     }
+    // The local timeout counts from now, not from the send: a reply slower than the lease (a busy
+    // server) leaves a call the first beat may still hold (a lapsed lease of ours is re-leased).
+    this.#armWatchdog(now);
+    this.#schedule();
     return this;
   }
 

@@ -97,8 +97,9 @@ describe('Heartbeat', () => {
     // The lease (from the send, 1.5 s ago) ends at 1.5 s: the next, due at 1 s, goes beside the stalled one.
     await vi.advanceTimersByTimeAsync(1_000);
     expect(transport.of('heartbeat').map((c) => c.at)).toEqual([0, 1_000]);
-    // No beat lands: the local timeout counts from the send too (lease + 1 s after it: at 2.5 s).
-    await vi.advanceTimersByTimeAsync(1_499);
+    // No beat lands: the local timeout counts from the start, not from the send (a reply slower than
+    // the lease must not give up a call its first beat can still hold): lease + 1 s, at 4 s.
+    await vi.advanceTimersByTimeAsync(2_999);
     expect(heartbeat.endReason).toBeUndefined();
     await vi.advanceTimersByTimeAsync(1);
     expect(heartbeat.endReason).toBe('TIMED_OUT');
