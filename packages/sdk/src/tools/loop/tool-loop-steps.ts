@@ -110,8 +110,6 @@ export async function runToolLoopSteps(
     config.trace?.startStep(step);
     const recovery = stepRecovery(options.recover, messages, callbacks.onAttempt);
     let reply: MessageReply;
-    // The send carries the run's lease token: the calls its reply makes are leased from no earlier.
-    const sentAt = Date.now();
     try {
       reply = await inStep(config, () => send(run, body, recovery));
     } catch (error) {
@@ -133,7 +131,7 @@ export async function runToolLoopSteps(
       throw error;
     }
     for (const message of reply.messages) messages.set(message.index, message);
-    const toolResults = await runCalls(run, reply.pendingTools, reply.heartbeatTimeoutMs, undefined, sentAt);
+    const toolResults = await runCalls(run, reply.pendingTools, reply.heartbeatTimeoutMs);
     failures.throwIfFailed();
     const done: ToolLoopStep = { step, reply, toolResults, ...(recovery && { recovery: recovery.attempts }) };
     if (toolResults.some((r) => r.approval)) done.approvals = toolResults.flatMap((r) => r.approval ?? []);
@@ -201,8 +199,6 @@ async function runCalls(
   pendingTools: readonly PendingTool[],
   heartbeatTimeoutMs: number | undefined,
   claimed?: ReadonlyMap<string, HeldCall>,
-  /** When the send whose reply made the calls went out (it leased them); undefined for claimed calls. */
-  leasedAt?: number,
 ): Promise<ToolRunResult[]> {
   if (pendingTools.length === 0) return [];
   // One failing tool (its report failed for good) cancels its siblings before the loop rejects.
@@ -225,7 +221,7 @@ async function runCalls(
         signal: stepSignal,
         random: options.random,
         leaseToken,
-      }).start(leasedAt);
+      }).start();
       held.set(pending.requestId, { heartbeat, receivedAt });
     }
   }
@@ -264,9 +260,8 @@ async function runCalls(
       attempt: holding?.attempt,
       leaseToken,
       heartbeat: holding?.heartbeat,
-      // Its reply's send carried the token: the call is this run's from its creation (a claimed
-      // call is held by its heartbeat, whose first beat claimed it).
-      leased: leasedAt,
+      // Its reply's send carried the token: the call is this run's from its creation.
+      leased: true,
     });
   };
   try {

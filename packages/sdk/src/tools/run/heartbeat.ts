@@ -23,8 +23,7 @@ export type {
 
 /**
  * The automatic heartbeat of one tool call (the rules: docs/tool-workers.md, "Heartbeats"). The
- * first beat goes out at once (for a call a send already leased, an interval after that send); each
- * next one is due an interval after the previous one was *sent*. A beat still unanswered then is
+ * first beat goes out at once; each next one is due an interval after the previous one was *sent*. A beat still unanswered then is
  * waited for until one interval before the lease ends, when the next goes out beside it (at most two
  * in flight); a slow beat is not cut off when its lease ends (its late answer still renews), only
  * after the local timeout (the lease + 1 s) from its send. Never retried.
@@ -139,13 +138,8 @@ export class Heartbeat {
     return { successes: this.#successes, failures: this.#failures };
   }
 
-  /**
-   * Sends the first beat now and keeps beating until stopped, aborted or lost. Calling it twice does
-   * nothing. `leasedAt` (a `Date.now()` time) says the call is leased already, by a request sent then
-   * that carried the lease token (the lease extension: a send with a token leases the calls its reply
-   * makes): the lease counts from it, and the first beat is due an interval after it, not at once.
-   */
-  start(leasedAt?: number): this {
+  /** Sends the first beat now and keeps beating until stopped, aborted or lost. Calling it twice does nothing. */
+  start(): this {
     if (this.#started) return this;
     this.#started = true;
     const { signal } = this.#options;
@@ -154,17 +148,9 @@ export class Heartbeat {
       return this;
     }
     signal?.addEventListener('abort', this.#onAbort, { once: true });
-    const now = Date.now();
-    if (leasedAt !== undefined && Number.isFinite(leasedAt) && leasedAt <= now) {
-      this.#renewedAt = leasedAt;
-      this.#dueAt = leasedAt + jitteredIntervalMs(this.#intervalMs, this.#options.random);
-    } else {
-      this.#renewedAt = now;
-    }
-    // The local timeout counts from now, not from the send: a reply slower than the lease (a busy
-    // server) leaves a call the first beat may still hold (a lapsed lease of ours is re-leased).
-    this.#armWatchdog(now);
-    this.#schedule();
+    this.#renewedAt = Date.now();
+    this.#armWatchdog(this.#renewedAt);
+    this.#tick();
     return this;
   }
 

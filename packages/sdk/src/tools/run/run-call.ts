@@ -42,8 +42,6 @@ export interface CallRun<TTool extends AnyTool = AnyTool> {
    * call of a reply from its arrival, queued ones too). Without it one is started here.
    */
   heartbeat?: Heartbeat | undefined;
-  /** The call is leased already, by a request with the token sent at this time: see {@link Heartbeat.start}. */
-  leasedAt?: number | undefined;
   /** Start the handler only once the first beat holds the call (a claim that may lose). */
   awaitClaim?: boolean | undefined;
 }
@@ -69,7 +67,7 @@ export async function runCall<TTool extends AnyTool>(
       onBeatError: call.onBeatError,
       onBeat: call.onBeat,
       leaseToken,
-    }).start(call.leasedAt);
+    }).start();
   call.heartbeat?.listen(call.onBeat, call.onBeatError);
   const base: ToolRunBase = { requestId: pending.requestId, name: pending.name };
   // With a lease token the call is run once it is held: a claim another worker won never runs here.

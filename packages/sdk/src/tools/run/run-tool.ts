@@ -91,11 +91,10 @@ export interface RunToolOptions<TTool extends AnyTool = AnyTool> {
    */
   heartbeat?: Heartbeat | undefined;
   /**
-   * @internal The call is leased to `leaseToken` already, by the send whose reply made it (it
-   * carried the token, as the tool loop's do): the `Date.now()` time that send went out. The handler
-   * starts at once, and the first beat is due an interval after that send.
+   * @internal The call is leased to `leaseToken` already (the send whose reply made it carried the
+   * token, as the tool loop's do): the handler starts at once, beside the first beat.
    */
-  leased?: number | undefined;
+  leased?: boolean | undefined;
 }
 
 /**
@@ -163,9 +162,7 @@ export async function runTool<TTool extends AnyTool>(
       attempt: options.attempt ?? 1,
       leaseToken: options.leaseToken,
       heartbeat: options.heartbeat,
-      leasedAt: options.leased,
-      awaitClaim:
-        options.leaseToken !== undefined && options.heartbeat === undefined && options.leased === undefined,
+      awaitClaim: options.leaseToken !== undefined && options.heartbeat === undefined && !options.leased,
     });
   let result: ToolRunResult<TTool>;
   try {
