@@ -156,7 +156,8 @@ export class Heartbeat {
 
   /**
    * Ends the timer and resolves once the beats in flight (if any) have settled, so a terminal report
-   * sent afterwards never races a heartbeat; a beat still out when the lease ends is cancelled then.
+   * sent afterwards never races a heartbeat; a beat still out when the lease ends is waited for no
+   * longer (left to settle on its own, its answer ignored).
    * A 409 or 404 such a beat brings back still counts as lost.
    */
   async stop(): Promise<void> {
@@ -164,15 +165,16 @@ export class Heartbeat {
     clearTimeout(this.#nextBeat);
     this.#nextBeat = undefined;
     // The result waits for the beats in flight, but not past the lease's end: no beat helps after it.
-    const cutOff = setTimeout(
-      () => {
-        const late = new APITimeoutError('Heartbeat cancelled: the call ended and its lease ran out first');
-        for (const controller of this.#inFlight.keys()) controller.abort(late);
-      },
-      Math.max(0, this.#renewedAt + this.#leaseMs - Date.now()),
-    );
+    // One still out then is left to settle, not cancelled: a cancelled request may have reached the
+    // server all the same, and cancelling it would close its keep-alive connection.
+    let cutOff: ReturnType<typeof setTimeout> | undefined;
+    const leaseEnded = new Promise<'ended'>((resolve) => {
+      cutOff = setTimeout(() => resolve('ended'), Math.max(0, this.#renewedAt + this.#leaseMs - Date.now()));
+    });
     try {
-      while (this.#inFlight.size > 0) await Promise.all(this.#inFlight.values());
+      while (this.#inFlight.size > 0) {
+        if ((await Promise.race([Promise.all(this.#inFlight.values()), leaseEnded])) === 'ended') break;
+      }
     } finally {
       clearTimeout(cutOff);
     }

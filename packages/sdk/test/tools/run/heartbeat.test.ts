@@ -207,6 +207,33 @@ describe('Heartbeat', () => {
     expect(transport.of('heartbeat').map((c) => c.at)).toEqual([0]);
   });
 
+  test('stop() waits for a beat in flight until the lease ends, then leaves it to settle uncancelled', async () => {
+    const transport = new FakeTransport(() => new Promise<void>((resolve) => setTimeout(resolve, 3_500)));
+    const onBeatError = vi.fn();
+    const heartbeat = startHeartbeat(transport, {
+      ...ids,
+      heartbeatTimeoutMs: 3_000,
+      random: noJitter,
+      onBeatError,
+    });
+    await vi.advanceTimersByTimeAsync(500);
+    let stopped = false;
+    const stopping = heartbeat.stop().then(() => {
+      stopped = true;
+    });
+    await vi.advanceTimersByTimeAsync(2_499);
+    expect(stopped).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    // The lease (from 0) ended at 3 s: stop() resolves, and the beat is not cancelled.
+    expect(stopped).toBe(true);
+    expect(heartbeat.endReason).toBe('STOPPED');
+    expect(transport.calls[0]?.options?.signal?.aborted).toBe(false);
+    await vi.advanceTimersByTimeAsync(1_000);
+    await stopping;
+    expect(transport.of('heartbeat').map((c) => c.at)).toEqual([0]);
+    expect(onBeatError).not.toHaveBeenCalled();
+  });
+
   test('a beat whose deadline fired on time says only that it timed out', async () => {
     // The first beat never answers; the one beside it (at 1 s) holds the call.
     const transport = new FakeTransport((call) => (call.at === 0 ? hangUntilAborted(call) : undefined));
