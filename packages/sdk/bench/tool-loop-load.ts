@@ -52,7 +52,7 @@ const work = defineTool({
 interface Tally {
   beats: number;
   failedBeats: number;
-  /** SDK beats abandoned because the lease ran out before they landed (counted in failedBeats too). */
+  /** SDK beats given up on their deadline (the lease + 1 s from their send; counted in failedBeats too). */
   atLeaseEnd: number;
   lost: number;
   failedLoops: number;
@@ -98,7 +98,7 @@ function sdkLoop(base: string, tally: Tally): () => Promise<void> {
       onHeartbeatError: (error) => {
         tally.beats++;
         tally.failedBeats++;
-        // The SDK keeps a slow beat until its lease is at risk: a timeout is a beat the lease outran.
+        // The SDK keeps a slow beat until the lease + 1 s from its send: a timeout is a beat the lease outran.
         if (error instanceof Error && error.name === 'APITimeoutError') tally.atLeaseEnd++;
         noteError(tally, 'beat', error);
       },
@@ -271,7 +271,7 @@ for (const leaseMs of LEASES) {
   lines.push(
     `  runToolLoop / plain ky: x${(sdk / plain).toFixed(2)} (goal <= 1.3: ${sdk / plain <= 1.3 ? 'met' : 'NOT met'}); ` +
       `/ ky + signal: x${(sdk / withSignal).toFixed(2)}; / raw fetch: x${(sdk / raw).toFixed(2)}; SDK beats failed while the lease ran: ${failed} (goal 0: ${failed === 0 ? 'met' : 'NOT met'}), ` +
-      `still in flight when it ran out: ${sdkTally?.atLeaseEnd ?? Number.NaN}`,
+      `given up on their deadline: ${sdkTally?.atLeaseEnd ?? Number.NaN}`,
   );
 }
 console.log(lines.join('\n'));
