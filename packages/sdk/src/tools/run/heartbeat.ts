@@ -23,9 +23,10 @@ export type {
 
 /**
  * The automatic heartbeat of one tool call (the rules: docs/tool-workers.md, "Heartbeats"). The
- * first beat goes out at once; each next one is due an interval after the previous one was *sent*.
- * A beat still unanswered then is waited for until one interval before the lease ends, when the next
- * goes out beside it (at most two in flight); a beat is abandoned when its lease ends. Never retried.
+ * first beat goes out at once; each next one is due an interval after the previous one was *sent*. A beat still unanswered then is
+ * waited for until one interval before the lease ends, when the next goes out beside it (at most two
+ * in flight); a slow beat is not cut off when its lease ends (its late answer still renews), only
+ * after the local timeout (the lease + 1 s) from its send. Never retried.
  * A 409 ends the timer with `ABANDONED` (`LEASED` for the lease extension's `tool_call_leased`), a
  * 404 with `NOT_FOUND`, no success for the lease + 1 s with `TIMED_OUT`: then {@link lost} aborts
  * with a {@link ToolCallLostError}. Other failures go to `onBeatError`. The lease: the given
@@ -72,8 +73,8 @@ export class Heartbeat {
   #watchdog: ReturnType<typeof setTimeout> | undefined;
   #successes = 0;
   #failures = 0;
-  /** When the lease runs out unless a beat lands: the last successful beat's send time plus the lease. */
-  #leaseEndsAt = 0;
+  /** When the lease was last renewed, as far as this side can tell: the latest send time of a beat that succeeded. */
+  #renewedAt = 0;
 
   constructor(transport: Pick<ToolTransport, 'heartbeat'>, options: HeartbeatOptions) {
     warnUnknownOptions(options, 'new Heartbeat()');
@@ -147,21 +148,36 @@ export class Heartbeat {
       return this;
     }
     signal?.addEventListener('abort', this.#onAbort, { once: true });
-    this.#leaseEndsAt = Date.now() + this.#leaseMs;
-    this.#armWatchdog();
+    this.#renewedAt = Date.now();
+    this.#armWatchdog(this.#renewedAt);
     this.#tick();
     return this;
   }
 
   /**
    * Ends the timer and resolves once the beats in flight (if any) have settled, so a terminal report
-   * sent afterwards never races a heartbeat. A 409 or 404 such a beat brings back still counts as lost.
+   * sent afterwards never races a heartbeat; a beat still out when the lease ends is waited for no
+   * longer (left to settle on its own, its answer ignored).
+   * A 409 or 404 such a beat brings back still counts as lost.
    */
   async stop(): Promise<void> {
     this.#stopping = true;
     clearTimeout(this.#nextBeat);
     this.#nextBeat = undefined;
-    while (this.#inFlight.size > 0) await Promise.all(this.#inFlight.values());
+    // The result waits for the beats in flight, but not past the lease's end: no beat helps after it.
+    // One still out then is left to settle, not cancelled: a cancelled request may have reached the
+    // server all the same, and cancelling it would close its keep-alive connection.
+    let cutOff: ReturnType<typeof setTimeout> | undefined;
+    const leaseEnded = new Promise<'ended'>((resolve) => {
+      cutOff = setTimeout(() => resolve('ended'), Math.max(0, this.#renewedAt + this.#leaseMs - Date.now()));
+    });
+    try {
+      while (this.#inFlight.size > 0) {
+        if ((await Promise.race([Promise.all(this.#inFlight.values()), leaseEnded])) === 'ended') break;
+      }
+    } finally {
+      clearTimeout(cutOff);
+    }
     this.#end('STOPPED');
   }
 
@@ -191,7 +207,7 @@ export class Heartbeat {
   };
 
   /** When a beat must go out beside one still in flight: one interval before the lease ends. */
-  #rescueAt = (): number => this.#leaseEndsAt - this.#intervalMs;
+  #rescueAt = (): number => this.#renewedAt + this.#leaseMs - this.#intervalMs;
 
   /** (Re)arms the timer: the due time, or with a beat in flight the later of it and the rescue point. */
   #schedule(): void {
@@ -206,11 +222,13 @@ export class Heartbeat {
   }
 
   async #beat(controller: AbortController): Promise<void> {
-    // The beat's own deadline: until the lease it renews ends, and at least one interval. Enforced
-    // here too, so a transport that ignores `timeoutMs` cannot hold the timer up.
+    // The beat's own deadline: the local timeout from its send. Not the lease's end: a slow answer
+    // still renews (the server renews on receipt), the next beat has gone out beside it by then, and
+    // cutting it off would cost its keep-alive connection. Enforced here too, so a transport that
+    // ignores `timeoutMs` cannot hold the timer up.
     const sentAt = Date.now();
     const interval = this.#intervalMs;
-    const deadlineMs = Math.max(interval, this.#leaseEndsAt - sentAt);
+    const deadlineMs = this.localTimeoutMs;
     const timedOut = () => new APITimeoutError(beatTimeoutMessage(deadlineMs, interval, Date.now() - sentAt));
     const deadline = setTimeout(() => controller.abort(timedOut()), deadlineMs);
     try {
@@ -226,9 +244,9 @@ export class Heartbeat {
       this.#successes++;
       // A lease the server names ends a lease after this beat was sent, whatever was assumed.
       if (answer !== undefined) this.#learn(answer);
-      const renewed = sentAt + this.#leaseMs;
-      this.#leaseEndsAt = answer !== undefined ? renewed : Math.max(this.#leaseEndsAt, renewed);
-      this.#armWatchdog();
+      // A late answer of an older beat never moves the renewal back.
+      this.#renewedAt = Math.max(this.#renewedAt, sentAt);
+      this.#armWatchdog(Date.now());
       this.#claim({ held: true, lease: this.#lease });
       notify(this.#onBeat, this.#successes);
     } catch (error) {
@@ -255,9 +273,10 @@ export class Heartbeat {
     if (shorter) this.#dueAt = Math.min(this.#dueAt, due);
   }
 
-  #armWatchdog(): void {
+  /** The local timeout, counted from `from` (the last success, or the lease's start). */
+  #armWatchdog(from: number): void {
     clearTimeout(this.#watchdog);
-    this.#watchdog = setTimeout(() => this.#end('TIMED_OUT'), this.localTimeoutMs);
+    this.#watchdog = setTimeout(() => this.#end('TIMED_OUT'), from + this.localTimeoutMs - Date.now());
   }
 
   #end(reason: HeartbeatEndReason, cause?: unknown): void {

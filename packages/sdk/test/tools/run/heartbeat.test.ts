@@ -118,11 +118,13 @@ describe('Heartbeat', () => {
     expect(transport.of('heartbeat').map((c) => c.at)).toEqual([0, 2_000]);
     expect(maxInFlight).toBe(2);
     await vi.advanceTimersByTimeAsync(1_000);
-    // Both ran out with the lease; the next goes out at once.
-    expect(transport.calls[0]?.options?.signal?.aborted).toBe(true);
-    expect(transport.of('heartbeat').map((c) => c.at)).toEqual([0, 2_000, 3_000]);
+    // The lease ran out with both still out: neither is cut off, and no third goes out.
+    expect(transport.calls[0]?.options?.signal?.aborted).toBe(false);
+    expect(transport.of('heartbeat').map((c) => c.at)).toEqual([0, 2_000]);
     await vi.advanceTimersByTimeAsync(1_000);
+    // The local timeout (lease + 1 s) ends the call and cancels both.
     expect(heartbeat.endReason).toBe('TIMED_OUT');
+    expect(transport.calls.map((c) => c.options?.signal?.aborted)).toEqual([true, true]);
     await vi.runAllTimersAsync();
   });
 
@@ -147,23 +149,31 @@ describe('Heartbeat', () => {
     slow = true;
     await vi.advanceTimersByTimeAsync(3_000);
     // The beat at 2 s went out beside the slow one, one interval before the lease's end: the lease
-    // ran to 5 s. The one at 3 s followed once the slow one was given up.
-    expect(transport.of('heartbeat').map((c) => c.at)).toEqual([0, 1_000, 2_000, 3_000]);
-    expect(transport.calls[1]?.options).toMatchObject({ timeoutMs: 2_000, maxRetries: 0 });
-    // The slow beat itself was given up when its lease ended; the others kept the lease.
-    expect(onBeatError.mock.calls.map(([e]) => (e as Error).message)).toEqual([
-      'Heartbeat timed out after 2000 ms',
-    ]);
-    expect(heartbeat.stats).toEqual({ successes: 3, failures: 1 });
+    // ran to 5 s, and the next waits for the slow one until one interval before that.
+    expect(transport.of('heartbeat').map((c) => c.at)).toEqual([0, 1_000, 2_000]);
+    // A beat's own deadline is the local timeout (lease + 1 s), not the lease's end.
+    expect(transport.calls[1]?.options).toMatchObject({ timeoutMs: 4_000, maxRetries: 0 });
+    await vi.advanceTimersByTimeAsync(500);
+    // The slow one answered at 3.5 s and counts; the beat due at 3 s goes out at once.
+    expect(transport.of('heartbeat').map((c) => c.at)).toEqual([0, 1_000, 2_000, 3_500]);
+    expect(onBeatError).not.toHaveBeenCalled();
+    expect(heartbeat.stats).toEqual({ successes: 4, failures: 0 });
     expect(heartbeat.endReason).toBeUndefined();
     const stopping = heartbeat.stop();
     await vi.runAllTimersAsync();
     await stopping;
   });
 
-  test('a beat still in flight when its lease runs out is abandoned, and the beats go on', async () => {
-    let ok = true;
-    const transport = new FakeTransport((call) => (ok ? undefined : hangUntilAborted(call)));
+  test('a beat still in flight when its lease runs out is not cut off: its late answer still holds the call', async () => {
+    let n = 0;
+    const transport = new FakeTransport((call) => {
+      n++;
+      // The claim answers at once; the beat at 1 s answers at 3.5 s (after its lease ran out at 3 s);
+      // the one beside it at 2 s never does.
+      if (n === 1) return undefined;
+      if (n === 2) return new Promise<void>((resolve) => setTimeout(resolve, 2_500));
+      return n === 3 ? hangUntilAborted(call) : undefined;
+    });
     const onBeatError = vi.fn();
     const heartbeat = startHeartbeat(transport, {
       ...ids,
@@ -171,21 +181,18 @@ describe('Heartbeat', () => {
       random: noJitter,
       onBeatError,
     });
-    await vi.advanceTimersByTimeAsync(0);
-    ok = false;
-    await vi.advanceTimersByTimeAsync(2_999);
-    expect(onBeatError).not.toHaveBeenCalled();
-    await vi.advanceTimersByTimeAsync(1);
-    expect(transport.calls[1]?.options?.signal?.aborted).toBe(true);
-    expect(onBeatError.mock.calls[0]?.[0]).toMatchObject({
-      name: 'APITimeoutError',
-      message: 'Heartbeat timed out after 2000 ms',
-    });
-    expect(transport.of('heartbeat').map((c) => c.at)).toEqual([0, 1_000, 2_000, 3_000]);
-    // Past the lease's end a beat still has one interval; the local timeout ends the call.
-    expect(transport.calls[3]?.options?.timeoutMs).toBe(1_000);
+    await vi.advanceTimersByTimeAsync(3_000);
+    expect(transport.calls[1]?.options?.signal?.aborted).toBe(false);
+    expect(transport.of('heartbeat').map((c) => c.at)).toEqual([0, 1_000, 2_000]);
     await vi.advanceTimersByTimeAsync(1_000);
-    expect(heartbeat.endReason).toBe('TIMED_OUT');
+    // Cut off at 3 s, the call would be TIMED_OUT at 4 s; its answer at 3.5 s renewed it instead.
+    expect(heartbeat.endReason).toBeUndefined();
+    expect(onBeatError).not.toHaveBeenCalled();
+    expect(transport.of('heartbeat').map((c) => c.at)).toEqual([0, 1_000, 2_000, 3_500]);
+    const stopping = heartbeat.stop();
+    await vi.runAllTimersAsync();
+    await stopping;
+    expect(heartbeat.endReason).toBe('STOPPED');
   });
 
   test('a transport that ignores the signal still cannot hold the timer past the beat deadline', async () => {
@@ -200,8 +207,36 @@ describe('Heartbeat', () => {
     expect(transport.of('heartbeat').map((c) => c.at)).toEqual([0]);
   });
 
+  test('stop() waits for a beat in flight until the lease ends, then leaves it to settle uncancelled', async () => {
+    const transport = new FakeTransport(() => new Promise<void>((resolve) => setTimeout(resolve, 3_500)));
+    const onBeatError = vi.fn();
+    const heartbeat = startHeartbeat(transport, {
+      ...ids,
+      heartbeatTimeoutMs: 3_000,
+      random: noJitter,
+      onBeatError,
+    });
+    await vi.advanceTimersByTimeAsync(500);
+    let stopped = false;
+    const stopping = heartbeat.stop().then(() => {
+      stopped = true;
+    });
+    await vi.advanceTimersByTimeAsync(2_499);
+    expect(stopped).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    // The lease (from 0) ended at 3 s: stop() resolves, and the beat is not cancelled.
+    expect(stopped).toBe(true);
+    expect(heartbeat.endReason).toBe('STOPPED');
+    expect(transport.calls[0]?.options?.signal?.aborted).toBe(false);
+    await vi.advanceTimersByTimeAsync(1_000);
+    await stopping;
+    expect(transport.of('heartbeat').map((c) => c.at)).toEqual([0]);
+    expect(onBeatError).not.toHaveBeenCalled();
+  });
+
   test('a beat whose deadline fired on time says only that it timed out', async () => {
-    const transport = new FakeTransport(hangUntilAborted);
+    // The first beat never answers; the one beside it (at 1 s) holds the call.
+    const transport = new FakeTransport((call) => (call.at === 0 ? hangUntilAborted(call) : undefined));
     const onBeatError = vi.fn();
     const heartbeat = startHeartbeat(transport, {
       ...ids,
@@ -209,14 +244,14 @@ describe('Heartbeat', () => {
       random: noJitter,
       onBeatError,
     });
-    await vi.advanceTimersByTimeAsync(1_500);
-    expect(onBeatError.mock.calls[0]?.[0]).toMatchObject({ message: 'Heartbeat timed out after 1500 ms' });
+    await vi.advanceTimersByTimeAsync(2_500);
+    expect(onBeatError.mock.calls[0]?.[0]).toMatchObject({ message: 'Heartbeat timed out after 2500 ms' });
     heartbeat.stop();
     await vi.runAllTimersAsync();
   });
 
   test('a beat whose deadline fired more than an interval late says the event loop was blocked', async () => {
-    const transport = new FakeTransport(hangUntilAborted);
+    const transport = new FakeTransport((call) => (call.at === 0 ? hangUntilAborted(call) : undefined));
     const onBeatError = vi.fn();
     const heartbeat = startHeartbeat(transport, {
       ...ids,
@@ -226,11 +261,11 @@ describe('Heartbeat', () => {
     });
     // A blocked event loop: the clock moves on 4 s while no timer can fire.
     vi.setSystemTime(Date.now() + 4_000);
-    await vi.advanceTimersByTimeAsync(1_500);
+    await vi.advanceTimersByTimeAsync(2_500);
     const error = onBeatError.mock.calls[0]?.[0] as Error | undefined;
     expect(error?.name).toBe('APITimeoutError');
     expect(error?.message).toBe(
-      'Heartbeat timed out after 1500 ms, but its timer fired 4000 ms late: the event loop was blocked ' +
+      'Heartbeat timed out after 2500 ms, but its timer fired 4000 ms late: the event loop was blocked ' +
         '(synchronous work on the main thread), so no beat could go out. Run CPU-bound tool handlers in a ' +
         'worker (workerHandler, see docs/tool-workers.md) or let them await between chunks of work',
     );
