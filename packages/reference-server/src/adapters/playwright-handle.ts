@@ -1,12 +1,9 @@
 import type { TestInfo } from '@playwright/test';
 import type { ReferenceServer } from '../create-reference-server.js';
-import type { Script } from '../model/scripted-model.js';
 import { CONTROL_TOKEN_HEADER } from '../testing/control-access.js';
-import type { QueuedFault } from '../testing/fault-queue.js';
-import type { JournalEntry, JournalFilter } from '../testing/journal.js';
 import { journalSnapshotPage } from '../testing/journal-snapshot-page.js';
-import type { SessionSnapshot } from '../testing/session-snapshot.js';
 import { TEST_ID_HEADER } from '../utils/test-id.js';
+import type { TestControls } from './runner-options.js';
 import type { ScopeAccess } from './test-scope.js';
 
 /** The worker's server: its own, or the shared one. */
@@ -21,7 +18,7 @@ export interface ParleyWorker {
 }
 
 /** What a test gets as `parley`: its scope on the server, and what the page's requests reach. */
-export interface ParleyHandle {
+export interface ParleyHandle extends TestControls {
   /**
    * The test's id: the project, file, describe blocks and title, joined by ` > `; on a shared server
    * as `x-parley-test-id` carries it (encoded one to one, a repeat or retry marked: `... %retry=1`).
@@ -35,18 +32,6 @@ export interface ParleyHandle {
   readonly token: string;
   /** The server in this worker (`setModel`, `clock`, ...): absent with a shared server, where it throws. */
   readonly server: ReferenceServer;
-  /** Scripted turns for this test: a list, rules or (own server only) a function. */
-  script(script: Script): Promise<void>;
-  readonly faults: {
-    /** Queues a fault for the next matching request of this test. */
-    next(fault: QueuedFault): Promise<void>;
-    /** Faults queued and not taken yet. */
-    pending(): Promise<ReferenceServer['faults']['pending']>;
-  };
-  /** This test's journal entries, oldest first. */
-  journal(filter?: JournalFilter): Promise<JournalEntry[]>;
-  /** This test's sessions. */
-  sessions(): Promise<SessionSnapshot[]>;
   /** `fetch` against the server, with the bearer token, the control token on `/_parley/` paths and the test's id. */
   fetch(path: string, init?: RequestInit): Promise<Response>;
 }

@@ -92,7 +92,27 @@ export const USE_OPTION_KEYS = {
 } as const satisfies OptionKeys<UseReferenceServerOptions<unknown>>;
 
 /** What `useReferenceServer` returns; its members are usable inside tests and hooks. */
-export interface ReferenceServerHandle<Client = never> {
+/**
+ * What every runner's handle gives the running test, on a server of its own or a shared one: its
+ * script, its faults, its journal and its sessions (the vitest, Jest and node:test helpers' handle and
+ * Playwright's `parley` fixture).
+ */
+export interface TestControls {
+  /** Scripted turns for the running test: a list, rules or (own server only) a function. */
+  script(script: Script): Promise<void>;
+  readonly faults: {
+    /** Queues a fault for the next matching request of the running test. */
+    next(fault: QueuedFault): Promise<void>;
+    /** Faults queued and not taken yet. */
+    pending(): Promise<ReferenceServer['faults']['pending']>;
+  };
+  /** The running test's journal entries, oldest first. */
+  journal(filter?: JournalFilter): Promise<JournalEntry[]>;
+  /** The running test's sessions. */
+  sessions(): Promise<SessionSnapshot[]>;
+}
+
+export interface ReferenceServerHandle<Client = never> extends TestControls {
   readonly mode: 'http' | 'msw' | 'shared';
   /** With a cassette: whether this run replays it, records it or records what it lacks; undefined without one. */
   readonly cassetteMode: 'replay' | 'record' | 'record-missing' | undefined;
@@ -109,18 +129,6 @@ export interface ReferenceServerHandle<Client = never> {
   readonly server: ReferenceServer;
   /** The running test's `x-parley-test-id` with a shared server (its full name otherwise); undefined between tests. */
   readonly testId: string | undefined;
-  /** Scripted turns for the running test: a list, rules or (own server only) a function. */
-  script(script: Script): Promise<void>;
-  readonly faults: {
-    /** Queues a fault for the next matching request of the running test. */
-    next(fault: QueuedFault): Promise<void>;
-    /** Faults queued and not taken yet. */
-    pending(): Promise<ReferenceServer['faults']['pending']>;
-  };
-  /** The running test's journal entries, oldest first. */
-  journal(filter?: JournalFilter): Promise<JournalEntry[]>;
-  /** The running test's sessions. */
-  sessions(): Promise<SessionSnapshot[]>;
   /** The client built by `createClient` (the same one for every test of the file). */
   readonly client: Client;
   /**
