@@ -5,13 +5,13 @@ import {
 } from '../../defaults.js';
 import { APITimeoutError, ConflictError, NotFoundError, ToolCallLostError } from '../../errors/index.js';
 import { notify } from '../../internal/notify.js';
-import { raceSignal } from '../../internal/race-signal.js';
 import { warnUnknownOptions } from '../../internal/unknown-options.js';
 import type { HeartbeatLease } from '../../wire/index.js';
 import { heartbeatIntervalMs, jitteredIntervalMs } from './heartbeat-interval.js';
-import { beatTimeoutMessage, lostMessage } from './heartbeat-messages.js';
+import { lostMessage } from './heartbeat-messages.js';
 import type { HeartbeatClaim, HeartbeatEndReason, HeartbeatOptions } from './heartbeat-options.js';
-import { isLeasedError, LEASE_TOKEN_HEADER, leaseFromAnswer, leaseHeaders } from './tool-lease.js';
+import { sendBeat } from './send-beat.js';
+import { isLeasedError, leaseHeaders } from './tool-lease.js';
 import type { ToolTransport } from './tool-transport.js';
 
 export { heartbeatIntervalMs, jitteredIntervalMs } from './heartbeat-interval.js';
@@ -222,24 +222,12 @@ export class Heartbeat {
   }
 
   async #beat(controller: AbortController): Promise<void> {
-    // The beat's own deadline: the local timeout from its send. Not the lease's end: a slow answer
-    // still renews (the server renews on receipt), the next beat has gone out beside it by then, and
-    // cutting it off would cost its keep-alive connection. Enforced here too, so a transport that
-    // ignores `timeoutMs` cannot hold the timer up.
     const sentAt = Date.now();
-    const interval = this.#intervalMs;
-    const deadlineMs = this.localTimeoutMs;
-    const timedOut = () => new APITimeoutError(beatTimeoutMessage(deadlineMs, interval, Date.now() - sentAt));
-    const deadline = setTimeout(() => controller.abort(timedOut()), deadlineMs);
     try {
-      const sent = this.#transport.heartbeat(this.sessionId, this.requestId, {
-        ...this.#request,
-        signal: controller.signal,
-        timeoutMs: deadlineMs,
+      const answer = await sendBeat(this.#transport, this, this.#request, controller, {
+        deadlineMs: this.localTimeoutMs,
+        intervalMs: this.#intervalMs,
       });
-      // The lease a server with the extension names in its answer's header; nothing otherwise.
-      const token = this.#request.headers?.[LEASE_TOKEN_HEADER];
-      const answer = await raceSignal(leaseFromAnswer(sent, token), controller.signal);
       if (this.#endReason !== undefined) return;
       this.#successes++;
       // A lease the server names ends a lease after this beat was sent, whatever was assumed.
@@ -255,8 +243,6 @@ export class Heartbeat {
       else if (error instanceof ConflictError) this.#end('ABANDONED', error);
       else if (error instanceof NotFoundError) this.#end('NOT_FOUND', error);
       else if (this.#endReason === undefined) notify(this.#onBeatError, error);
-    } finally {
-      clearTimeout(deadline);
     }
   }
 
