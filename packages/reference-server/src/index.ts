@@ -63,7 +63,7 @@ export type {
   ScriptRules,
   TextMatcher,
   TurnMatch,
-} from './model/scripted-model.js';
+} from './model/script-types.js';
 export { scriptedModel } from './model/scripted-model.js';
 export type { StandInModelOptions } from './model/stand-in-model.js';
 export { createStandInModel, standInModel } from './model/stand-in-model.js';

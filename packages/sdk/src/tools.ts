@@ -4,8 +4,7 @@
 
 // The errors the tool helpers throw, also on `@parley/sdk`.
 export { ToolApprovalTimeoutError, ToolTimeoutError } from './errors/index.js';
-// What a middleware's `next()` rejects with: here rather than on the root entry, whose runtime names
-// are counted in every app's first download.
+// What a middleware's `next()` rejects with: exported with the tool helpers whose pipeline throws it.
 export type { ToolExecutionFailure } from './errors/tool-execution-error.js';
 export { ToolExecutionError } from './errors/tool-execution-error.js';
 export { RESERVED_OUTPUT_FIELD } from './tools/define/define-tool.js';

@@ -1,5 +1,5 @@
 import type { ReferenceServer, ReferenceServerOptions } from '../create-reference-server.js';
-import type { Script } from '../model/scripted-model.js';
+import type { Script } from '../model/script-types.js';
 import { SERVER_OPTION_KEYS } from '../reference-server-options.js';
 import type { QueuedFault } from '../testing/fault-queue.js';
 import type { JournalEntry, JournalFilter } from '../testing/journal.js';

@@ -1,5 +1,5 @@
 import type { ReferenceServer } from '../create-reference-server.js';
-import type { Script } from '../model/scripted-model.js';
+import type { Script } from '../model/script-types.js';
 import type { ProxyReportSnapshot } from '../proxy/proxy-report.js';
 import { CONTROL_TOKEN_HEADER } from '../testing/control-access.js';
 import type { QueuedFault } from '../testing/fault-queue.js';

@@ -13,16 +13,6 @@ import type {
 import { standInModel } from './stand-in-model.js';
 import { turnToEvents } from './turn.js';
 
-export type {
-  Script,
-  ScriptedReply,
-  ScriptFunction,
-  ScriptRule,
-  ScriptRules,
-  TextMatcher,
-  TurnMatch,
-} from './script-types.js';
-
 /**
  * A model that plays scripted turns, for tests that want exact assistant messages:
  * - a list: served one per call in call order (across all sessions of the model); a call past the

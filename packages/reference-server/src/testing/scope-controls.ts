@@ -1,5 +1,5 @@
 import type { Model } from '../model/model.js';
-import type { Script } from '../model/scripted-model.js';
+import type { Script } from '../model/script-types.js';
 import { checkOptions } from '../utils/check-options.js';
 import type { FaultQueue } from './fault-queue.js';
 import type { Journal } from './journal.js';

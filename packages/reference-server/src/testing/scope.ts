@@ -1,6 +1,7 @@
 import type { ConversationScope } from '../conversation/conversation-scope.js';
 import type { Model } from '../model/model.js';
-import { type Script, scriptedModel } from '../model/scripted-model.js';
+import type { Script } from '../model/script-types.js';
+import { scriptedModel } from '../model/scripted-model.js';
 import type { ChaosOptions } from './chaos-options.js';
 import { FaultQueue } from './fault-queue.js';
 import { Journal, type JournalLimits } from './journal.js';

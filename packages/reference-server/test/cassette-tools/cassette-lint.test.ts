@@ -70,7 +70,7 @@ describe('cassette lint', () => {
   });
 
   it('every invalid field is reported in one run, format and protocol together, each path printed once', async () => {
-    const bad = cassette({ sessions: [] }) as unknown as { sessions: unknown[] };
+    const bad: { sessions: unknown[] } = cassette({ sessions: [] });
     const streamed = (usage: unknown) => ({
       ...turn('Oslo?'),
       events: [{ atMs: 0, event: { metadata: { usage } } }],

@@ -1,8 +1,8 @@
 import type { ContextLike } from './tracer-like.js';
 
 // The empty context, which a traced call's span takes as its parent when no context is active. It
-// is read as each traced call starts (synchronously, in the first download); the SDK's own context
-// manager, which only the tracing code loaded on first use enters, is in own-context-manager.ts.
+// is read as each traced call starts; the SDK's own context manager, used only by the tracing code
+// that enters a context, is in own-context-manager.ts.
 
 /** A context of the SDK's own, for when no context manager is registered (the API's `ROOT_CONTEXT` is one too). */
 export class MapContext implements ContextLike {

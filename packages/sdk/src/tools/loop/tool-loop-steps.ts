@@ -91,17 +91,8 @@ export async function runToolLoopSteps(
     failures.throwIfFailed();
     if (!found.open || found.elsewhere) {
       const live = found.open ? await liveMessages(client, sessionId, signal) : found.messages;
-      return {
-        status: found.open ? 'held_elsewhere' : 'done',
-        sessionId,
-        messages: [],
-        finalText: lastAssistantText(live),
-        steps,
-        stopReason: undefined,
-        usage: sumUsage(steps),
-        ...(price && { cost: 0 }),
-        ...(found.open && { reattached: found.reattached }),
-      };
+      const status = found.open ? 'held_elsewhere' : 'done';
+      return endedElsewhere(status, sessionId, live, steps, price, found.open ? found.reattached : undefined);
     }
     reattached = found.reattached;
   }
@@ -116,17 +107,7 @@ export async function runToolLoopSteps(
       // The re-attached turn was resumed by another process first: it is that process's turn.
       if (step === 1 && reattached && isTakenTurn(error)) {
         const live = await liveMessages(client, sessionId, signal);
-        return {
-          status: 'held_elsewhere',
-          sessionId,
-          messages: [],
-          finalText: lastAssistantText(live),
-          steps,
-          stopReason: undefined,
-          usage: sumUsage(steps),
-          ...(price && { cost: 0 }),
-          reattached,
-        };
+        return endedElsewhere('held_elsewhere', sessionId, live, steps, price, reattached);
       }
       throw error;
     }
@@ -284,6 +265,31 @@ async function runCalls(
 function mayWait(pendingTools: readonly PendingTool[], config: ToolLoopConfig): boolean {
   if (pendingTools.length > config.concurrency) return true;
   return pendingTools.length > 1 && pendingTools.some((p) => config.tools.get(p.name)?.exclusive === true);
+}
+
+/**
+ * The result of a re-attaching run whose turn another process holds (`held_elsewhere`) or that found
+ * it settled (`done`): no message of its own, the session's last assistant text, no cost of its own.
+ */
+function endedElsewhere(
+  status: 'held_elsewhere' | 'done',
+  sessionId: string,
+  live: readonly Message[],
+  steps: ToolLoopStep[],
+  price: unknown,
+  reattached: ToolLoopReattach | undefined,
+): ToolLoopResult {
+  return {
+    status,
+    sessionId,
+    messages: [],
+    finalText: lastAssistantText(live),
+    steps,
+    stopReason: undefined,
+    usage: sumUsage(steps),
+    ...(price !== undefined && { cost: 0 }),
+    ...(reattached && { reattached }),
+  };
 }
 
 function lastAssistantText(messages: readonly Message[]): string {
