@@ -23,10 +23,11 @@ export type {
 
 /**
  * The automatic heartbeat of one tool call (the rules: docs/tool-workers.md, "Heartbeats"). The
- * first beat goes out at once; each next one is due an interval after the previous one was *sent*. A beat still unanswered then is
- * waited for until one interval before the lease ends, when the next goes out beside it (at most two
- * in flight); a slow beat is not cut off when its lease ends (its late answer still renews), only
- * after the local timeout (the lease + 1 s) from its send. Never retried.
+ * first beat goes out at once; each next one is due an interval after the previous one was *sent*.
+ * A beat still unanswered then is waited for until one interval before the lease ends, when the next
+ * goes out beside it (at most two in flight); one answered after the next was due moves that one to
+ * the same point. A slow beat is not cut off when its lease ends (its late answer still renews),
+ * only after the local timeout (the lease + 1 s) from its send. Never retried.
  * A 409 ends the timer with `ABANDONED` (`LEASED` for the lease extension's `tool_call_leased`), a
  * 404 with `NOT_FOUND`, no success for the lease + 1 s with `TIMED_OUT`: then {@link lost} aborts
  * with a {@link ToolCallLostError}. Other failures go to `onBeatError`. The lease: the given
@@ -190,9 +191,8 @@ export class Heartbeat {
     this.#nextBeat = undefined;
     if (this.#endReason !== undefined || this.#stopping) return;
     const now = Date.now();
-    // Two already out (a stalled one and its rescue): wait for one of them; neither is cut short.
-    if (this.#inFlight.size >= MAX_BEATS_IN_FLIGHT) return;
-    if (this.#inFlight.size > 0 && now < this.#rescueAt()) {
+    // One out and the rescue point not come, or two out (a stalled one and its rescue): wait; none is cut short.
+    if (this.#inFlight.size > 0 && (this.#inFlight.size >= MAX_BEATS_IN_FLIGHT || now < this.#rescueAt())) {
       this.#schedule();
       return;
     }
@@ -209,14 +209,15 @@ export class Heartbeat {
   /** When a beat must go out beside one still in flight: one interval before the lease ends. */
   #rescueAt = (): number => this.#renewedAt + this.#leaseMs - this.#intervalMs;
 
-  /** (Re)arms the timer: the due time, or with a beat in flight the later of it and the rescue point. */
+  /** (Re)arms the timer: the due time, or after a late answer the later of it and the rescue point. */
   #schedule(): void {
     if (this.#endReason !== undefined || this.#stopping) return;
     clearTimeout(this.#nextBeat);
     if (this.#inFlight.size >= MAX_BEATS_IN_FLIGHT) return; // the next answer reschedules
-    const at = this.#inFlight.size > 0 ? Math.max(this.#dueAt, this.#rescueAt()) : this.#dueAt;
-    const delay = at - Date.now();
-    // Already due (a beat answered late): send it now, not a timer turn later.
+    // A beat in flight, or one answered late (a busy process or network), moves the next to the rescue point.
+    const now = Date.now();
+    const late = this.#inFlight.size > 0 || this.#dueAt < now;
+    const delay = (late ? Math.max(this.#dueAt, this.#rescueAt()) : this.#dueAt) - now;
     if (delay <= 0) this.#tick();
     else this.#nextBeat = setTimeout(this.#tick, delay);
   }

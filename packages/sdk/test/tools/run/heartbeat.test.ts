@@ -154,11 +154,38 @@ describe('Heartbeat', () => {
     // A beat's own deadline is the local timeout (lease + 1 s), not the lease's end.
     expect(transport.calls[1]?.options).toMatchObject({ timeoutMs: 4_000, maxRetries: 0 });
     await vi.advanceTimersByTimeAsync(500);
-    // The slow one answered at 3.5 s and counts; the beat due at 3 s goes out at once.
-    expect(transport.of('heartbeat').map((c) => c.at)).toEqual([0, 1_000, 2_000, 3_500]);
+    // The slow one answered at 3.5 s and counts; the beat due at 3 s waits for the rescue point
+    // (one interval before the lease that the beat at 2 s started ends), not a beat at once.
+    expect(transport.of('heartbeat').map((c) => c.at)).toEqual([0, 1_000, 2_000]);
+    await vi.advanceTimersByTimeAsync(500);
+    expect(transport.of('heartbeat').map((c) => c.at)).toEqual([0, 1_000, 2_000, 4_000]);
     expect(onBeatError).not.toHaveBeenCalled();
     expect(heartbeat.stats).toEqual({ successes: 4, failures: 0 });
     expect(heartbeat.endReason).toBeUndefined();
+    const stopping = heartbeat.stop();
+    await vi.runAllTimersAsync();
+    await stopping;
+  });
+
+  test('a beat answered after the next was due moves the next to the rescue point, not to at once (a busy process beats less)', async () => {
+    let slowUntil = 1_500;
+    // The claim's answer comes at 1.5 s, after the next beat was due (1 s): a slow network, or an
+    // event loop too busy to read it.
+    const transport = new FakeTransport(async () => {
+      const wait = slowUntil - Date.now();
+      slowUntil = 0;
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    });
+    const heartbeat = startHeartbeat(transport, { ...ids, heartbeatTimeoutMs: 3_000, random: noJitter });
+    await vi.advanceTimersByTimeAsync(1_999);
+    // Renewed from 0 (the claim's send) to 3 s: the next goes out one interval before that, at 2 s.
+    expect(transport.of('heartbeat').map((c) => c.at)).toEqual([0]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(transport.of('heartbeat').map((c) => c.at)).toEqual([0, 2_000]);
+    // Answered at once: back to one beat an interval after the last was sent.
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(transport.of('heartbeat').map((c) => c.at)).toEqual([0, 2_000, 3_000]);
+    expect(heartbeat.stats).toEqual({ successes: 3, failures: 0 });
     const stopping = heartbeat.stop();
     await vi.runAllTimersAsync();
     await stopping;
