@@ -3,7 +3,6 @@ import type { ReferenceServerOptions } from '../reference-server-options.js';
 import { startMswMode } from './msw-mode.js';
 import type { SharedServer } from './shared-server.js';
 import { startServer } from './start-server.js';
-import type { TestAttempt } from './test-id-value.js';
 import type { HarnessTest, TestOutcome, TestRun } from './test-run.js';
 import { inProcessScope } from './test-scope.js';
 
@@ -13,7 +12,9 @@ export interface Running {
   server: ReferenceServer | undefined;
   shared: SharedServer | undefined;
   /** Begins a run of a test: its scope, and its cassette told of it. */
-  begin(test: HarnessTest, attempt: TestAttempt): Promise<TestRun>;
+  begin(test: HarnessTest): Promise<TestRun>;
+  /** Tests this run skips: a recording per file is then not written over the one the file holds. */
+  testsNotRun(names: readonly string[]): void;
   close(): Promise<void>;
 }
 
@@ -56,7 +57,7 @@ export async function startOwnServer(how: {
 }
 
 /** A server in this process: its own scope; its cassette keys the test's recordings by its name. */
-function inProcess(server: ReferenceServer): Pick<Running, 'server' | 'shared' | 'begin'> {
+function inProcess(server: ReferenceServer): Omit<Running, 'url' | 'close'> {
   const scope = inProcessScope(server);
   const { cassette } = server;
   return {
@@ -70,5 +71,6 @@ function inProcess(server: ReferenceServer): Pick<Running, 'server' | 'shared' |
       };
       return { testId: test.name, scope, fetch: undefined, report };
     },
+    testsNotRun: (names) => cassette?.testsNotRun(names),
   };
 }

@@ -26,3 +26,8 @@ export interface TestRun {
   /** Tells the cassette how the test ended: a failed or skipped test's recording is not written. */
   report(outcome: TestOutcome): Promise<void>;
 }
+
+/** The running test: its run on the server, and its name, which keys its recordings in the cassette. */
+export interface CurrentTest extends TestRun {
+  readonly cassetteKey: string;
+}
