@@ -101,6 +101,8 @@ export async function runToolLoopSteps(
     config.trace?.startStep(step);
     const recovery = stepRecovery(options.recover, messages, callbacks.onAttempt);
     let reply: MessageReply;
+    // The send carries the run's token: under the lease extension it picks the reply's calls up.
+    const sentAt = Date.now();
     try {
       reply = await inStep(config, () => send(run, body, recovery));
     } catch (error) {
@@ -112,7 +114,15 @@ export async function runToolLoopSteps(
       throw error;
     }
     for (const message of reply.messages) messages.set(message.index, message);
-    const toolResults = await runCalls(run, reply.pendingTools, reply.heartbeatTimeoutMs);
+    // A reply the recovery took from the session (after a failed send) is not trusted with it.
+    const heldSince = recovery?.attempts.length ? undefined : sentAt;
+    const toolResults = await runCalls(
+      run,
+      reply.pendingTools,
+      reply.heartbeatTimeoutMs,
+      undefined,
+      heldSince,
+    );
     failures.throwIfFailed();
     const done: ToolLoopStep = { step, reply, toolResults, ...(recovery && { recovery: recovery.attempts }) };
     if (toolResults.some((r) => r.approval)) done.approvals = toolResults.flatMap((r) => r.approval ?? []);
@@ -180,6 +190,13 @@ async function runCalls(
   pendingTools: readonly PendingTool[],
   heartbeatTimeoutMs: number | undefined,
   claimed?: ReadonlyMap<string, HeldCall>,
+  /**
+   * When the send whose reply made the calls started (it carried the token). A call the reply shows
+   * `PROCESSING` was picked up for this run by that send (the lease extension): it is held since
+   * then, and its first beat is due an interval later. A call that reads `PENDING` (a server without
+   * the extension) gets its first beat at once.
+   */
+  sentAt?: number,
 ): Promise<ToolRunResult[]> {
   if (pendingTools.length === 0) return [];
   // One failing tool (its report failed for good) cancels its siblings before the loop rejects.
@@ -192,6 +209,7 @@ async function runCalls(
   // The loop holds every call it accepted from now: a call that waits its turn (over `concurrency`,
   // or behind an `exclusive` tool) is beaten while it waits, so no other process can claim it.
   const held = new Map(claimed);
+  const heldSince = (pending: PendingTool) => (pending.state === 'PROCESSING' ? sentAt : undefined);
   if (claimed === undefined && mayWait(pendingTools, config)) {
     for (const pending of pendingTools) {
       if (!config.tools.has(pending.name)) continue;
@@ -202,6 +220,7 @@ async function runCalls(
         signal: stepSignal,
         random: options.random,
         leaseToken,
+        heldSince: heldSince(pending),
       }).start();
       held.set(pending.requestId, { heartbeat, receivedAt });
     }
@@ -216,7 +235,7 @@ async function runCalls(
         signal: stepSignal,
       });
     const { onHeartbeatError, onHeartbeat } = callbacks;
-    // The call as the server reads it: the reply's PENDING until a beat succeeds, then PROCESSING.
+    // The call as the server reads it: as the reply had it until a beat succeeds, then PROCESSING.
     let call = pending;
     callbacks.onToolStart?.(pending);
     const holding = held.get(pending.requestId);
@@ -243,6 +262,7 @@ async function runCalls(
       heartbeat: holding?.heartbeat,
       // Its reply's send carried the token: the call is this run's from its creation.
       leased: true,
+      heldSince: heldSince(pending),
     });
   };
   try {
