@@ -12,7 +12,9 @@ import { LEASE_TOKEN_HEADER, newLeaseToken } from '../run/tool-lease.js';
 import type { ToolRunResult } from '../run/tool-run-result.js';
 import { checkLoopControls } from './check-loop-controls.js';
 import { checkStop } from './check-stop.js';
+import { endedElsewhere } from './ended-elsewhere.js';
 import { mapInTurns } from './exclusive-calls.js';
+import { lastAssistantText } from './last-assistant-text.js';
 import { type HeldCall, reattach } from './reattach.js';
 import { type StepRecovery, stepRecovery } from './step-recovery.js';
 import { isTakenTurn, liveMessages } from './taken-turn.js';
@@ -285,35 +287,4 @@ async function runCalls(
 function mayWait(pendingTools: readonly PendingTool[], config: ToolLoopConfig): boolean {
   if (pendingTools.length > config.concurrency) return true;
   return pendingTools.length > 1 && pendingTools.some((p) => config.tools.get(p.name)?.exclusive === true);
-}
-
-/**
- * The result of a re-attaching run whose turn another process holds (`held_elsewhere`) or that found
- * it settled (`done`): no message of its own, the session's last assistant text, no cost of its own.
- */
-function endedElsewhere(
-  status: 'held_elsewhere' | 'done',
-  sessionId: string,
-  live: readonly Message[],
-  steps: ToolLoopStep[],
-  price: unknown,
-  reattached: ToolLoopReattach | undefined,
-): ToolLoopResult {
-  return {
-    status,
-    sessionId,
-    messages: [],
-    finalText: lastAssistantText(live),
-    steps,
-    stopReason: undefined,
-    usage: sumUsage(steps),
-    ...(price !== undefined && { cost: 0 }),
-    ...(reattached && { reattached }),
-  };
-}
-
-function lastAssistantText(messages: readonly Message[]): string {
-  const last = messages.filter((m) => m.role === 'assistant' && m.deletedAt === null).at(-1);
-  if (!last) return '';
-  return last.content.map((block) => (block.type === 'text' ? block.text : '')).join('');
 }
