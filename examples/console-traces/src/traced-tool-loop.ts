@@ -2,7 +2,10 @@ import type { Tracer } from '@opentelemetry/api';
 import { createReferenceServer } from '@parley/reference-server';
 import { defineTool, jsonSchema, Parley, type ToolLoopResult } from '@parley/sdk';
 
-/** A tool that looks up a city's weather (made up). Its first heartbeat goes out as it starts. */
+/**
+ * A tool that looks up a city's weather (made up), in 300 ms. The loop's send picked its call up
+ * (the server's lease extension), so its first heartbeat goes out one beat interval after that send.
+ */
 export const getWeather = defineTool({
   name: 'get_weather',
   description: 'Current weather for a city',
@@ -11,7 +14,10 @@ export const getWeather = defineTool({
     properties: { city: { type: 'string' } },
     required: ['city'],
   }),
-  run: ({ city }) => ({ city, temperatureC: city === 'Paris' ? 18 : 21 }),
+  run: async ({ city }) => {
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    return { city, temperatureC: city === 'Paris' ? 18 : 21 };
+  },
 });
 
 /**
@@ -23,7 +29,8 @@ export const getWeather = defineTool({
  * `http.request.resend_count` on its request span).
  */
 export async function runTracedToolLoop(tracer: Tracer): Promise<ToolLoopResult> {
-  const server = createReferenceServer();
+  // The shortest lease the SDK defends (beats every 200-250 ms): each call beats once while it works.
+  const server = createReferenceServer({ heartbeatTimeoutMs: 750 });
   const client = new Parley({
     baseUrl: 'http://parley.local',
     token: 'parley-demo-token',

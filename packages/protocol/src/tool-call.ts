@@ -41,7 +41,10 @@ export const ToolCallSchema = z.looseObject({
   state: ToolCallStateSchema,
   createdAt: z.number(),
   deadlineAt: z.number(),
-  /** Server receive time of the last PROCESSING heartbeat. */
+  /**
+   * Server receive time of the last PROCESSING heartbeat (lease extension: a call a leasing send
+   * picked up starts with its creation time).
+   */
   lastHeartbeatAt: z.number().nullable(),
   /** When the call reached a terminal state. */
   settledAt: z.number().nullable(),

@@ -70,15 +70,89 @@ describe('tool-call leases', () => {
     expectError(await h.call('POST', p.response, complete, A), 409, 'tool_call_leased');
   });
 
-  it("a send with a token leases its reply's calls to it from their creation: another token cannot claim one before the sender's first beat", async () => {
+  it("a send with a token picks its reply's calls up for it: they read PROCESSING from their creation, attempt 1, last beat at creation, leased to that token", async () => {
+    const h = harness();
+    const sessionId = await h.createSession();
+    const res = await h.call('POST', `/v1/messages/${sessionId}`, { content: '/tool work {"n":1}' }, A);
+    expect(res.body.pendingTools).toMatchObject([{ state: 'PROCESSING', createdAt: 1_000_000 }]);
+    const requestId = res.body.pendingTools[0].requestId as string;
+    expect((await h.call('GET', `/v1/tools/request/${sessionId}/${requestId}`)).body).toMatchObject({
+      state: 'PROCESSING',
+      attempt: 1,
+      lastHeartbeatAt: 1_000_000,
+      leaseExpiresAt: 1_000_000 + LEASE,
+    });
+  });
+
+  it("a streamed send with a token shows its calls PROCESSING in the reply's pendingTools too", async () => {
+    const h = harness();
+    const sessionId = await h.createSession();
+    const res = await h.call(
+      'POST',
+      `/v1/messages/${sessionId}/stream`,
+      { content: '/tool work {"n":1}' },
+      A,
+    );
+    const replyStop = (res.body.events.at(-1) as { replyStop: { pendingTools: unknown[] } }).replyStop;
+    expect(replyStop.pendingTools).toMatchObject([{ state: 'PROCESSING' }]);
+  });
+
+  it("the sender's first beat with its token renews the lease and counts no new attempt", async () => {
     const h = harness();
     const p = await pendingCall(h, A);
-    expect((await h.call('GET', p.get)).body).toMatchObject({ state: 'PENDING', attempt: 0 });
-    const error = expectError(await h.call('POST', p.heartbeat, beat, B), 409, 'tool_call_leased');
-    expect(error.details).toMatchObject({ attempt: 0 });
-    expect((await h.call('POST', p.heartbeat, beat, A)).headers.get('parley-lease-state')).toMatch(
-      /^attempt=1, /,
+    await h.clock.advance(5_000);
+    expect((await h.call('GET', p.get)).body).toMatchObject({
+      attempt: 1,
+      leaseExpiresAt: 1_000_000 + LEASE,
+    });
+    const res = await h.call('POST', p.heartbeat, beat, A);
+    expect(res.headers.get('parley-lease-state')).toMatch(
+      new RegExp(`^attempt=1, leaseExpiresAt=${1_005_000 + LEASE}, `),
     );
+    expect((await h.call('GET', p.get)).body).toMatchObject({
+      state: 'PROCESSING',
+      attempt: 1,
+      lastHeartbeatAt: 1_005_000,
+    });
+  });
+
+  it('another token is 409 tool_call_leased while the lease a send took lives, naming attempt 1', async () => {
+    const h = harness();
+    const p = await pendingCall(h, A);
+    await h.clock.advance(LEASE - 1);
+    const error = expectError(await h.call('POST', p.heartbeat, beat, B), 409, 'tool_call_leased');
+    expect(error.details).toEqual({ requestId: p.requestId, attempt: 1, leaseExpiresAt: 1_000_000 + LEASE });
+    expectError(await h.call('POST', p.response, complete, B), 409, 'tool_call_leased');
+    expect((await h.call('GET', p.get)).body).toMatchObject({ state: 'PROCESSING', attempt: 1 });
+  });
+
+  it('a sender that never beats loses the call after heartbeatTimeoutMs: it reads PENDING, another token claims it as attempt 2, the sender is then refused', async () => {
+    const h = harness();
+    const p = await pendingCall(h, A);
+    await h.clock.advance(LEASE);
+    expect((await h.call('GET', p.get)).body).toMatchObject({
+      state: 'PENDING',
+      attempt: 1,
+      leaseExpiresAt: null,
+    });
+    const res = await h.call('POST', p.heartbeat, beat, B);
+    expect(res.headers.get('parley-lease-state')).toMatch(/^attempt=2, /);
+    expectError(await h.call('POST', p.heartbeat, beat, A), 409, 'tool_call_leased');
+    expectError(await h.call('POST', p.response, complete, A), 409, 'tool_call_leased');
+  });
+
+  it('a send without a token picks nothing up: its calls read PENDING, attempt 0, no beat, no lease', async () => {
+    const h = harness();
+    const sessionId = await h.createSession();
+    const res = await h.call('POST', `/v1/messages/${sessionId}`, { content: '/tool work {"n":1}' });
+    expect(res.body.pendingTools).toMatchObject([{ state: 'PENDING' }]);
+    const requestId = res.body.pendingTools[0].requestId as string;
+    expect((await h.call('GET', `/v1/tools/request/${sessionId}/${requestId}`)).body).toMatchObject({
+      state: 'PENDING',
+      attempt: 0,
+      lastHeartbeatAt: null,
+      leaseExpiresAt: null,
+    });
   });
 
   it('requests without a token are the plain protocol: accepted, an empty 200, counted as one worker', async () => {

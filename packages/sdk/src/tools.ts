@@ -15,10 +15,11 @@ export { ToolLoopRun } from './tools/loop/tool-loop-run.js';
 // entry, whose runtime names are counted.
 export { costAtLeast, usageAtLeast } from './tools/loop/usage-budget.js';
 export type { HeartbeatEndReason, HeartbeatOptions } from './tools/run/heartbeat.js';
-export { Heartbeat, heartbeatIntervalMs, jitteredIntervalMs, startHeartbeat } from './tools/run/heartbeat.js';
+export { Heartbeat, heartbeatIntervalMs, jitteredIntervalMs } from './tools/run/heartbeat.js';
 export { reportUnknownTool } from './tools/run/report-unknown-tool.js';
 export type { RunToolOptions } from './tools/run/run-tool.js';
 export { runTool } from './tools/run/run-tool.js';
+export { startHeartbeat } from './tools/run/start-heartbeat.js';
 export type {
   ToolRunAlreadySettled,
   ToolRunComplete,

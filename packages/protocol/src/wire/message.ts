@@ -117,7 +117,10 @@ export type ToolCall = {
   state: ToolCallState;
   createdAt: number;
   deadlineAt: number;
-  /** Server receive time of the last PROCESSING heartbeat. */
+  /**
+   * Server receive time of the last PROCESSING heartbeat (lease extension: a call a leasing send
+   * picked up starts with its creation time).
+   */
   lastHeartbeatAt: number | null;
   /** When the call reached a terminal state. */
   settledAt: number | null;

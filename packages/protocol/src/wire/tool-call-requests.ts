@@ -43,7 +43,7 @@ export type HeartbeatLease = {
 /** Lease extension: the `details` of `409 tool_call_leased`, naming the lease that holds the call. */
 export type ToolCallLeasedDetails = {
   requestId: string;
-  /** The holder's attempt number (0 while the holder, the sender of the reply, has not beaten yet). */
+  /** The holder's attempt number (1 for the sender of the reply, whose send picked the call up). */
   attempt: number;
   /** When the holder's lease ends unless renewed (server clock, ms). */
   leaseExpiresAt: number;

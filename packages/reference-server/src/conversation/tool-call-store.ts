@@ -55,9 +55,10 @@ export class ToolCallStore {
 
   /**
    * Creates a PENDING call; its deadline is `createdAt + toolCallTimeoutMs`. With `leaseToken` (the
-   * lease extension: the send that made the reply carried one) the call is leased to that token
-   * from its creation, so no other worker can claim it before the sender's first beat (which counts
-   * attempt 1) or while the sender beats it.
+   * lease extension: the send that made the reply carried one) the send is the call's pickup: the
+   * call is PROCESSING from its creation, attempt 1, leased to that token as if it had beaten then.
+   * The sender's first beat renews (no new attempt); if it never beats, the lease lapses like any
+   * other and the call reads PENDING again.
    */
   create(
     sessionId: string,
@@ -80,6 +81,10 @@ export class ToolCallStore {
       attempt: 0,
     };
     if (leaseToken !== undefined) {
+      record.state = 'PROCESSING';
+      record.lastHeartbeatAt = createdAt;
+      record.attempt = 1;
+      record.attemptToken = leaseToken;
       record.leaseToken = leaseToken;
       record.leasedAt = createdAt;
     }

@@ -33,6 +33,7 @@ export const OPTION_NAMES = [
   'headers',
   'heartbeat',
   'heartbeatTimeoutMs',
+  'heldSince',
   'idleTimeoutMs',
   'includeDeleted',
   'input',

@@ -12,17 +12,22 @@ import { childrenOf, names, recordSpans } from '../helpers/tracing.js';
 
 type Recorder = ReturnType<typeof recordSpans>;
 
-/** A tool whose handler records a span of its own, as an app's code does (`startActiveSpan`). */
-function lookupTool(rec: Recorder) {
+/**
+ * A tool whose handler records a span of its own, as an app's code does (`startActiveSpan`), after
+ * `before` (if given) settled.
+ */
+function lookupTool(rec: Recorder, before?: () => Promise<void>) {
   return defineTool({
     name: 'lookup',
     description: 'Looks up',
     input: z.object({}),
-    run: () =>
-      rec.tracer.startActiveSpan('app.lookup', (span) => {
+    run: async () => {
+      await before?.();
+      return rec.tracer.startActiveSpan('app.lookup', (span) => {
         span.end();
         return { found: true };
-      }),
+      });
+    },
   });
 }
 
@@ -33,8 +38,8 @@ const plain = defineTool({
   run: () => ({ ok: true }),
 });
 
-async function setup(tracer: TracerOption, rec = recordSpans()) {
-  const server = createReferenceServer();
+async function setup(tracer: TracerOption, rec = recordSpans(), heartbeatTimeoutMs?: number) {
+  const server = createReferenceServer({ heartbeatTimeoutMs });
   const client = new Parley({
     baseUrl: 'http://parley.test',
     token: 'parley-demo-token',
@@ -58,8 +63,21 @@ describe('the trace context travels through the OpenTelemetry context API', () =
   test('spans of a loop nest through a registered context manager, and a tool’s own span is the child of its execute_tool span', async () => {
     context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
     const rec = recordSpans();
-    const { client, sessionId } = await setup(rec.tracer, rec);
-    await client.runToolLoop({ sessionId, content: '/tool lookup {}\n/then Done.', stream: true });
+    // The shortest lease (beats every 250 ms): the send picked the call up, so its first beat, the
+    // one whose span is checked, goes a timer's interval later; the handler waits for it.
+    const { client, sessionId } = await setup(rec.tracer, rec, 750);
+    let beaten: () => void = () => {};
+    const firstBeat = new Promise<void>((resolve) => {
+      beaten = resolve;
+    });
+    await client.runToolLoop({
+      sessionId,
+      content: '/tool lookup {}\n/then Done.',
+      stream: true,
+      tools: [lookupTool(rec, () => firstBeat)],
+      random: () => 0,
+      onHeartbeat: () => beaten(),
+    });
     const spans = rec.spans();
     const tree = spans.map((s) => [s.name, parentOf(spans, s) ?? null]);
     expect(tree).toEqual(

@@ -142,7 +142,7 @@ export async function reattach(
         found.heldElsewhere.push(read.call);
         continue;
       }
-      // PENDING: the holder's lease lapsed (or, under the lease extension, it has not beaten yet).
+      // PENDING: the holder's lease lapsed (a send's pickup lapses like a beat).
       (read.call.state === 'PROCESSING' ? still : lapsed).push(read);
     }
     waiting = [...still, ...(await claim(lapsed))];

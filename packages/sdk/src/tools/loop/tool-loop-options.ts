@@ -100,7 +100,8 @@ export interface RunToolLoopOptions {
   onStep?: ((step: ToolLoopStep) => void | Promise<void>) | undefined;
   /**
    * When a tool call starts, before its handler runs: `pending` is the entry of
-   * `reply.pendingTools`, as the reply had it (`state: 'PENDING'`).
+   * `reply.pendingTools`, as the reply had it (`state: 'PENDING'`, or `'PROCESSING'` on a server
+   * with the lease extension, whose send picked the call up for this run).
    */
   onToolStart?: ((pending: PendingTool) => void) | undefined;
   /**
@@ -111,7 +112,7 @@ export interface RunToolLoopOptions {
   /**
    * A heartbeat failed without losing the call (a network error, a timeout, a 5xx or 429; the timer
    * keeps beating), for logging: `error` is the SDK error, `call` the call as the server last read
-   * it (`PENDING` until a beat succeeded, then `PROCESSING`). A 409 or 404 is no error here: the
+   * it (as the reply had it until a beat succeeded, then `PROCESSING`). A 409 or 404 is no error here: the
    * call is lost, and its result says so (`LOST`).
    */
   onHeartbeatError?: ((error: unknown, call: PendingTool) => void) | undefined;

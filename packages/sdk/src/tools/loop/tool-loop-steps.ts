@@ -12,7 +12,9 @@ import { LEASE_TOKEN_HEADER, newLeaseToken } from '../run/tool-lease.js';
 import type { ToolRunResult } from '../run/tool-run-result.js';
 import { checkLoopControls } from './check-loop-controls.js';
 import { checkStop } from './check-stop.js';
+import { endedElsewhere } from './ended-elsewhere.js';
 import { mapInTurns } from './exclusive-calls.js';
+import { lastAssistantText } from './last-assistant-text.js';
 import { type HeldCall, reattach } from './reattach.js';
 import { type StepRecovery, stepRecovery } from './step-recovery.js';
 import { isTakenTurn, liveMessages } from './taken-turn.js';
@@ -101,6 +103,8 @@ export async function runToolLoopSteps(
     config.trace?.startStep(step);
     const recovery = stepRecovery(options.recover, messages, callbacks.onAttempt);
     let reply: MessageReply;
+    // The send carries the run's token: under the lease extension it picks the reply's calls up.
+    const sentAt = Date.now();
     try {
       reply = await inStep(config, () => send(run, body, recovery));
     } catch (error) {
@@ -112,7 +116,15 @@ export async function runToolLoopSteps(
       throw error;
     }
     for (const message of reply.messages) messages.set(message.index, message);
-    const toolResults = await runCalls(run, reply.pendingTools, reply.heartbeatTimeoutMs);
+    // A reply the recovery took from the session (after a failed send) is not trusted with it.
+    const heldSince = recovery?.attempts.length ? undefined : sentAt;
+    const toolResults = await runCalls(
+      run,
+      reply.pendingTools,
+      reply.heartbeatTimeoutMs,
+      undefined,
+      heldSince,
+    );
     failures.throwIfFailed();
     const done: ToolLoopStep = { step, reply, toolResults, ...(recovery && { recovery: recovery.attempts }) };
     if (toolResults.some((r) => r.approval)) done.approvals = toolResults.flatMap((r) => r.approval ?? []);
@@ -180,6 +192,13 @@ async function runCalls(
   pendingTools: readonly PendingTool[],
   heartbeatTimeoutMs: number | undefined,
   claimed?: ReadonlyMap<string, HeldCall>,
+  /**
+   * When the send whose reply made the calls started (it carried the token). A call the reply shows
+   * `PROCESSING` was picked up for this run by that send (the lease extension): it is held since
+   * then, and its first beat is due an interval later. A call that reads `PENDING` (a server without
+   * the extension) gets its first beat at once.
+   */
+  sentAt?: number,
 ): Promise<ToolRunResult[]> {
   if (pendingTools.length === 0) return [];
   // One failing tool (its report failed for good) cancels its siblings before the loop rejects.
@@ -192,6 +211,7 @@ async function runCalls(
   // The loop holds every call it accepted from now: a call that waits its turn (over `concurrency`,
   // or behind an `exclusive` tool) is beaten while it waits, so no other process can claim it.
   const held = new Map(claimed);
+  const heldSince = (pending: PendingTool) => (pending.state === 'PROCESSING' ? sentAt : undefined);
   if (claimed === undefined && mayWait(pendingTools, config)) {
     for (const pending of pendingTools) {
       if (!config.tools.has(pending.name)) continue;
@@ -202,6 +222,7 @@ async function runCalls(
         signal: stepSignal,
         random: options.random,
         leaseToken,
+        heldSince: heldSince(pending),
       }).start();
       held.set(pending.requestId, { heartbeat, receivedAt });
     }
@@ -216,7 +237,7 @@ async function runCalls(
         signal: stepSignal,
       });
     const { onHeartbeatError, onHeartbeat } = callbacks;
-    // The call as the server reads it: the reply's PENDING until a beat succeeds, then PROCESSING.
+    // The call as the server reads it: as the reply had it until a beat succeeds, then PROCESSING.
     let call = pending;
     callbacks.onToolStart?.(pending);
     const holding = held.get(pending.requestId);
@@ -243,6 +264,7 @@ async function runCalls(
       heartbeat: holding?.heartbeat,
       // Its reply's send carried the token: the call is this run's from its creation.
       leased: true,
+      heldSince: heldSince(pending),
     });
   };
   try {
@@ -265,35 +287,4 @@ async function runCalls(
 function mayWait(pendingTools: readonly PendingTool[], config: ToolLoopConfig): boolean {
   if (pendingTools.length > config.concurrency) return true;
   return pendingTools.length > 1 && pendingTools.some((p) => config.tools.get(p.name)?.exclusive === true);
-}
-
-/**
- * The result of a re-attaching run whose turn another process holds (`held_elsewhere`) or that found
- * it settled (`done`): no message of its own, the session's last assistant text, no cost of its own.
- */
-function endedElsewhere(
-  status: 'held_elsewhere' | 'done',
-  sessionId: string,
-  live: readonly Message[],
-  steps: ToolLoopStep[],
-  price: unknown,
-  reattached: ToolLoopReattach | undefined,
-): ToolLoopResult {
-  return {
-    status,
-    sessionId,
-    messages: [],
-    finalText: lastAssistantText(live),
-    steps,
-    stopReason: undefined,
-    usage: sumUsage(steps),
-    ...(price !== undefined && { cost: 0 }),
-    ...(reattached && { reattached }),
-  };
-}
-
-function lastAssistantText(messages: readonly Message[]): string {
-  const last = messages.filter((m) => m.role === 'assistant' && m.deletedAt === null).at(-1);
-  if (!last) return '';
-  return last.content.map((block) => (block.type === 'text' ? block.text : '')).join('');
 }

@@ -30,4 +30,14 @@ export interface HeartbeatOptions {
    * lease, and a beat on a call another token holds ends the timer with `LEASED`.
    */
   leaseToken?: string | undefined;
+  /**
+   * Lease extension: a `Date.now()` time at or before which the server's lease on this call, for
+   * `leaseToken`, began (the tool loop passes when its send started, for a call the send carried its
+   * token for and whose reply reads `PROCESSING`). The call is held from `start()` (`claimed`
+   * settles held, with no lease yet), the lease counts from this time, and the first beat is due one
+   * jittered interval after it (at once if that is past). The local timeout still counts from
+   * `start()`. A time later than `start()` is not trusted (the first beat goes out at once); one that
+   * is not a finite number throws a `RangeError`.
+   */
+  heldSince?: number | undefined;
 }

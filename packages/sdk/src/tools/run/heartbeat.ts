@@ -13,6 +13,7 @@ import type { HeartbeatClaim, HeartbeatEndReason, HeartbeatOptions } from './hea
 import { sendBeat } from './send-beat.js';
 import { isLeasedError, leaseHeaders } from './tool-lease.js';
 import type { ToolTransport } from './tool-transport.js';
+import { waitForBeats } from './wait-for-beats.js';
 
 export { heartbeatIntervalMs, jitteredIntervalMs } from './heartbeat-interval.js';
 export type {
@@ -23,7 +24,8 @@ export type {
 
 /**
  * The automatic heartbeat of one tool call (the rules: docs/tool-workers.md, "Heartbeats"). The
- * first beat goes out at once; each next one is due an interval after the previous one was *sent*.
+ * first beat goes out at once (with `heldSince`, an interval after that time); each next one is due
+ * an interval after the previous one was *sent*.
  * A beat still unanswered then is waited for until one interval before the lease ends, when the next
  * goes out beside it (at most two in flight); one answered after the next was due moves that one to
  * the same point. A slow beat is not cut off when its lease ends (its late answer still renews),
@@ -90,6 +92,9 @@ export class Heartbeat {
         : ASSUMED_HEARTBEAT_TIMEOUT_MS;
     this.#intervalMs = heartbeatIntervalMs(options.heartbeatTimeoutMs);
     this.#request = { maxRetries: 0, ...leaseHeaders(options.leaseToken) };
+    if (options.heldSince !== undefined && !Number.isFinite(options.heldSince)) {
+      throw new RangeError(`new Heartbeat(): heldSince must be a Date.now() time, got ${options.heldSince}`);
+    }
     this.#onBeat = options.onBeat;
     this.#onBeatError = options.onBeatError;
     this.lost = this.#lostController.signal;
@@ -139,7 +144,10 @@ export class Heartbeat {
     return { successes: this.#successes, failures: this.#failures };
   }
 
-  /** Sends the first beat now and keeps beating until stopped, aborted or lost. Calling it twice does nothing. */
+  /**
+   * Sends the first beat now (with `heldSince`, an interval after it: the call is held from now) and
+   * keeps beating until stopped, aborted or lost. Calling it twice does nothing.
+   */
   start(): this {
     if (this.#started) return this;
     this.#started = true;
@@ -149,9 +157,19 @@ export class Heartbeat {
       return this;
     }
     signal?.addEventListener('abort', this.#onAbort, { once: true });
-    this.#renewedAt = Date.now();
-    this.#armWatchdog(this.#renewedAt);
-    this.#tick();
+    const now = Date.now();
+    // The local timeout counts from now, even for a call held since earlier: a reply slower than
+    // the lease (a busy server) leaves a call the first beat may still hold.
+    this.#armWatchdog(now);
+    // Held since then (the server leased the call to this token no later): the lease counts from
+    // it, and the first beat renews it an interval later (at once if that is past).
+    const { heldSince } = this.#options;
+    const held = heldSince !== undefined && heldSince <= now;
+    this.#renewedAt = held ? heldSince : now;
+    if (held) this.#claim({ held: true, lease: undefined });
+    this.#dueAt = held ? heldSince + jitteredIntervalMs(this.#intervalMs, this.#options.random) : now;
+    if (this.#dueAt <= now) this.#tick();
+    else this.#schedule();
     return this;
   }
 
@@ -165,20 +183,7 @@ export class Heartbeat {
     this.#stopping = true;
     clearTimeout(this.#nextBeat);
     this.#nextBeat = undefined;
-    // The result waits for the beats in flight, but not past the lease's end: no beat helps after it.
-    // One still out then is left to settle, not cancelled: a cancelled request may have reached the
-    // server all the same, and cancelling it would close its keep-alive connection.
-    let cutOff: ReturnType<typeof setTimeout> | undefined;
-    const leaseEnded = new Promise<'ended'>((resolve) => {
-      cutOff = setTimeout(() => resolve('ended'), Math.max(0, this.#renewedAt + this.#leaseMs - Date.now()));
-    });
-    try {
-      while (this.#inFlight.size > 0) {
-        if ((await Promise.race([Promise.all(this.#inFlight.values()), leaseEnded])) === 'ended') break;
-      }
-    } finally {
-      clearTimeout(cutOff);
-    }
+    await waitForBeats(this.#inFlight, this.#renewedAt + this.#leaseMs);
     this.#end('STOPPED');
   }
 
@@ -289,12 +294,4 @@ export class Heartbeat {
     this.#claim({ held: false, error: this.#lostError });
     this.#lostController.abort(this.#lostError);
   }
-}
-
-/** Creates a {@link Heartbeat} and starts it. */
-export function startHeartbeat(
-  transport: Pick<ToolTransport, 'heartbeat'>,
-  options: HeartbeatOptions,
-): Heartbeat {
-  return new Heartbeat(transport, options).start();
 }

@@ -42,6 +42,8 @@ export interface CallRun<TTool extends AnyTool = AnyTool> {
    * call of a reply from its arrival, queued ones too). Without it one is started here.
    */
   heartbeat?: Heartbeat | undefined;
+  /** The server leased the call to `leaseToken` no later than this: see `HeartbeatOptions.heldSince`. */
+  heldSince?: number | undefined;
   /** Start the handler only once the first beat holds the call (a claim that may lose). */
   awaitClaim?: boolean | undefined;
 }
@@ -67,6 +69,7 @@ export async function runCall<TTool extends AnyTool>(
       onBeatError: call.onBeatError,
       onBeat: call.onBeat,
       leaseToken,
+      heldSince: call.heldSince,
     }).start();
   call.heartbeat?.listen(call.onBeat, call.onBeatError);
   const base: ToolRunBase = { requestId: pending.requestId, name: pending.name };

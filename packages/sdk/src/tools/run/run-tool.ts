@@ -95,6 +95,12 @@ export interface RunToolOptions<TTool extends AnyTool = AnyTool> {
    * token, as the tool loop's do): the handler starts at once, beside the first beat.
    */
   leased?: boolean | undefined;
+  /**
+   * @internal With `leased`: the `Date.now()` time its send started, when its reply showed the call
+   * `PROCESSING` (the server's lease extension counts that send as the call's pickup). The first beat
+   * is then due an interval after it, not at once (`HeartbeatOptions.heldSince`).
+   */
+  heldSince?: number | undefined;
 }
 
 /**
@@ -162,6 +168,7 @@ export async function runTool<TTool extends AnyTool>(
       attempt: options.attempt ?? 1,
       leaseToken: options.leaseToken,
       heartbeat: options.heartbeat,
+      heldSince: options.heldSince,
       awaitClaim: options.leaseToken !== undefined && options.heartbeat === undefined && !options.leased,
     });
   let result: ToolRunResult<TTool>;

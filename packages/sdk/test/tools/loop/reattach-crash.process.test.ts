@@ -125,14 +125,16 @@ const TIMEOUT = { timeout: 120_000 };
 
 describe('a worker killed with SIGKILL, and a new process re-attaching with reattach: true', () => {
   test(
-    'killed before its first beat: the call no one picked up is claimed and run once, as attempt 1',
+    'killed before its first beat: the call its send picked up is held until its lease lapses, then claimed and run once, as attempt 2',
     TIMEOUT,
     async () => {
       const run = await crashAndReattach('before-first-beat');
-      expect(run.left).toEqual({ state: 'PENDING', claimed: false });
+      // The dead worker's send picked the call up (lease extension): it reads PROCESSING, beaten at creation.
+      expect(run.left).toEqual({ state: 'PROCESSING', claimed: true });
       expect(run.result).toMatchObject({ status: 'done', finalText: 'Your flight to Oslo is booked.' });
       expect(run.result).toMatchObject({ claimed: [run.requestId], heldElsewhere: [], completed: [] });
-      expect(run.runs).toEqual([{ event: 'run', requestId: run.requestId, attempt: 1 }]);
+      // Its handler never ran, but the server counts the holder it lost: the claim is the second.
+      expect(run.runs).toEqual([{ event: 'run', requestId: run.requestId, attempt: 2 }]);
       expect(run.userTexts).toHaveLength(1);
       expect(run.sent).toHaveLength(1);
     },

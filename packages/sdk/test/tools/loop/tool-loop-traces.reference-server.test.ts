@@ -2,7 +2,7 @@ import { context, ROOT_CONTEXT, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { createReferenceServer } from '@parley/reference-server';
 import { defineTool, InternalServerError, Parley } from '@parley/sdk';
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterEach, describe, expect, test, vi } from 'vitest';
 import { z } from 'zod';
 import { childrenOf, names, recordSpans, SpanStatusCode } from '../../helpers/tracing.js';
 
@@ -45,15 +45,37 @@ async function setup() {
 
 afterEach(() => {
   context.disable();
+  vi.useRealTimers();
 });
 
 describe('tool loop spans: the run, each step, each request and tool run', () => {
   test('nest as run → step → request and tool runs → their heartbeats and report, with what each did', async () => {
     const { rec, client, sessionId } = await setup();
-    const result = await client.runToolLoop({
-      sessionId,
-      content: '/tool get_weather {"city":"Paris"}\n/tool get_weather {"city":"Rome"}\n/then Done.',
+    // Each call works until its first beat (due 5 s after the send, a third of the 15 s lease):
+    // time is fake, the server's clock included.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    const beaten = new Map<string, () => void>();
+    const untilBeaten = defineTool({
+      ...getWeather,
+      run: async ({ city }, { requestId }) => {
+        await new Promise<void>((resolve) => beaten.set(requestId, resolve));
+        return { temperatureC: city === 'Paris' ? 18 : 21 };
+      },
     });
+    let settled = false;
+    const running = client
+      .runToolLoop({
+        sessionId,
+        content: '/tool get_weather {"city":"Paris"}\n/tool get_weather {"city":"Rome"}\n/then Done.',
+        tools: [untilBeaten, failing],
+        random: () => 0,
+        onHeartbeat: (_beats, call) => beaten.get(call.requestId)?.(),
+      })
+      .finally(() => {
+        settled = true;
+      });
+    while (!settled) await vi.advanceTimersByTimeAsync(1_000);
+    const result = await running;
     const spans = rec.spans();
     const run = rec.span('parley.tool_loop');
     expect(run.parentSpanContext).toBeUndefined();
@@ -89,7 +111,7 @@ describe('tool loop spans: the run, each step, each request and tool run', () =>
         'gen_ai.tool.type': 'function',
         'parley.tool.status': 'COMPLETE',
       });
-      // The first beat goes out at once and is awaited before the report.
+      // The send picked the call up: its first beat goes an interval later, and is awaited before the report.
       expect(tool.events.map((e) => [e.name, e.attributes])).toEqual([
         ['parley.heartbeat', { 'parley.heartbeat.beats': 1 }],
       ]);

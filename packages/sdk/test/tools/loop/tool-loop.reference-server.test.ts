@@ -3,6 +3,7 @@ import { defineTool, Parley, runToolLoop, toolsToExtensions } from '@parley/sdk'
 import { runTool } from '@parley/sdk/tools';
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
+import { sendsWithoutLease } from '../../helpers/sends-without-lease.js';
 
 const getWeather = defineTool({
   name: 'get_weather',
@@ -19,12 +20,13 @@ const getTime = defineTool({
   run: ({ city }) => ({ time: city === 'Paris' ? '14:00' : '13:00' }),
 });
 
-async function setup() {
+/** `pickup: false`: the server shows a send's calls PENDING (no lease extension's send pickup). */
+async function setup({ pickup = true } = {}) {
   const server = createReferenceServer();
   const client = new Parley({
     baseUrl: 'http://parley.test',
     token: 'parley-demo-token',
-    fetch: (input, init) => server.fetch(new Request(input, init)),
+    fetch: pickup ? (input, init) => server.fetch(new Request(input, init)) : sendsWithoutLease(server.fetch),
   });
   const { sessionId } = await client.sessions.create({
     customizations: { agentId: 'assistant', extensions: { tools: toolsToExtensions([getWeather, getTime]) } },
@@ -141,8 +143,32 @@ describe('the client shortcuts', () => {
     expect((await client.tools.get(sessionId, pending.requestId)).state).toBe('COMPLETE');
   });
 
-  test('the callbacks get the call as the server reads it: PENDING at its start, PROCESSING once a beat succeeded', async () => {
+  test('the callbacks get the call as the server reads it: PROCESSING from its start when the send picked it up (lease extension)', async () => {
     const { client, sessionId } = await setup();
+    const seen: string[] = [];
+    const readOwnCall = defineTool({
+      ...getTime,
+      run: async (_input, { sessionId, requestId }) => ({
+        time: `read as ${(await client.tools.get(sessionId, requestId)).state}`,
+      }),
+    });
+    const result = await client.runToolLoop({
+      sessionId,
+      content: '/tool get_time {"city":"Paris"}\n/then Done.',
+      tools: [readOwnCall],
+      onToolStart: (pending) => seen.push(`start ${pending.state}`),
+      onHeartbeat: (beats, pending) => seen.push(`beat ${beats} ${pending.state}`),
+    });
+    // Held from the send on: no beat was due before the call ended.
+    expect(seen).toEqual(['start PROCESSING']);
+    expect(result.steps[0]?.toolResults[0]).toMatchObject({
+      status: 'COMPLETE',
+      output: { time: 'read as PROCESSING' },
+    });
+  });
+
+  test('the callbacks get the call as the server reads it: without the send pickup, PENDING at its start, PROCESSING once a beat succeeded', async () => {
+    const { client, sessionId } = await setup({ pickup: false });
     const seen: string[] = [];
     let read: (state: Promise<string>) => void = () => {};
     const onServer = new Promise<string>((resolve) => {
@@ -183,7 +209,7 @@ describe('the client shortcuts', () => {
     });
     expect(result).toMatchObject({ status: 'done', finalText: 'It is 14:00.' });
     expect(started).toEqual(['get_time']);
-    // The first beat goes out at once and is awaited before the report.
-    expect(beats[0]).toBe(1);
+    // The send picked the call up: it ended before its first beat was due, and needed none.
+    expect(beats).toEqual([]);
   });
 });

@@ -21,6 +21,7 @@ import {
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { z } from 'zod';
+import { sendsWithoutLease } from '../../helpers/sends-without-lease.js';
 
 type Kind = 'Error' | 'string' | 'undefined' | 'rejects';
 const KINDS: readonly Kind[] = ['Error', 'string', 'undefined', 'rejects'];
@@ -50,6 +51,11 @@ interface Setup {
   /** Queues a fault before the loop starts. */
   fault?: (server: ReturnType<typeof createReferenceServer>) => void;
   stream?: boolean;
+  /**
+   * The server shows the send's call PENDING (no send pickup): its first beat goes at once, before
+   * the quick handler ends (with the pickup it would end before a beat was due).
+   */
+  beatAtOnce?: boolean;
 }
 
 interface Callback {
@@ -149,13 +155,14 @@ const CALLBACKS: readonly Callback[] = [
   {
     name: 'onHeartbeat',
     outcome: 'loop rejects with cause',
-    setup: (fail) => ({ loop: { onHeartbeat: fail } }),
+    setup: (fail) => ({ loop: { onHeartbeat: fail }, beatAtOnce: true }),
   },
   {
     name: 'onHeartbeatError',
     outcome: 'loop rejects with cause',
     setup: (fail) => ({
       loop: { onHeartbeatError: fail },
+      beatAtOnce: true,
       fault: (server) =>
         server.faults.next({ match: { path: '/v1/tools/request/*/*/heartbeat' }, status: 503 }),
     }),
@@ -202,7 +209,7 @@ const CALLBACKS: readonly Callback[] = [
     outcome: 'nothing changes',
     kinds: SYNC,
     setup: (_fail, throws) => {
-      // The jitter is drawn for the second beat: the handler waits until it was.
+      // The jitter is drawn for a beat's due time: the handler waits until it was.
       let drawn: () => void = () => {};
       const jitterDrawn = new Promise<void>((resolve) => {
         drawn = resolve;
@@ -262,7 +269,8 @@ async function runCase({ callback, kind, stream }: (typeof CASES)[number]) {
   const server = createReferenceServer();
   const options = { baseUrl: 'http://parley.test', token: 'parley-demo-token', fetch: server.fetch };
   const plain = new Parley(options);
-  const client = new Parley({ ...options, ...setup.client });
+  const fetch = setup.beatAtOnce ? sendsWithoutLease(server.fetch) : server.fetch;
+  const client = new Parley({ ...options, fetch, ...setup.client });
   const tool = setup.tool ?? weather();
   const { sessionId } = await plain.sessions.create({ tools: [tool] });
   setup.fault?.(server);

@@ -465,3 +465,92 @@ describe('Heartbeat', () => {
     expect(heartbeat.endReason).toBe('ABORTED');
   });
 });
+
+describe('Heartbeat with heldSince (the server leased the call to this token then: a send picked it up)', () => {
+  test('the call is held from start(): claimed settles held with no beat, and no beat goes out at once', async () => {
+    const transport = new FakeTransport();
+    const heartbeat = startHeartbeat(transport, { ...ids, heartbeatTimeoutMs: 3_000, heldSince: 0 });
+    await expect(heartbeat.claimed).resolves.toEqual({ held: true, lease: undefined });
+    expect(transport.calls).toEqual([]);
+    await heartbeat.stop();
+  });
+
+  test('the first beat is due one jittered interval after heldSince, then one every interval', async () => {
+    const transport = new FakeTransport();
+    // The reply arrived 200 ms after the send that picked the call up.
+    const heartbeat = startHeartbeat(transport, {
+      ...ids,
+      heartbeatTimeoutMs: 3_000,
+      random: noJitter,
+      heldSince: Date.now() - 200,
+    });
+    await vi.advanceTimersByTimeAsync(799);
+    expect(transport.calls).toEqual([]);
+    await vi.advanceTimersByTimeAsync(1_001);
+    expect(transport.of('heartbeat').map((c) => c.at)).toEqual([800, 1_800]);
+    await heartbeat.stop();
+    const jittered = new FakeTransport();
+    const other = startHeartbeat(jittered, {
+      ...ids,
+      heartbeatTimeoutMs: 3_000,
+      random: () => 0.5,
+      heldSince: Date.now(),
+    });
+    await vi.advanceTimersByTimeAsync(900);
+    expect(jittered.of('heartbeat').map((c) => c.at - 1_800)).toEqual([900]);
+    await other.stop();
+  });
+
+  test('a heldSince more than an interval ago: the first beat goes at once', () => {
+    const transport = new FakeTransport();
+    startHeartbeat(transport, { ...ids, heartbeatTimeoutMs: 3_000, random: noJitter, heldSince: -1_500 });
+    expect(transport.of('heartbeat').map((c) => c.at)).toEqual([0]);
+  });
+
+  test("the lease counts from heldSince: stop() waits for a beat in flight until that lease's end, not one counted from start()", async () => {
+    const transport = new FakeTransport(hangUntilAborted);
+    const heartbeat = startHeartbeat(transport, {
+      ...ids,
+      heartbeatTimeoutMs: 3_000,
+      random: noJitter,
+      heldSince: -200,
+    });
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(transport.of('heartbeat').map((c) => c.at)).toEqual([800]);
+    let stopped = false;
+    void heartbeat.stop().then(() => {
+      stopped = true;
+    });
+    // The lease from heldSince ends at 2.8 s (from start() it would end at 3 s).
+    await vi.advanceTimersByTimeAsync(1_799);
+    expect(stopped).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(stopped).toBe(true);
+    await vi.runAllTimersAsync();
+  });
+
+  test('the local timeout still counts from start(), not from heldSince: a reply slower than the lease is not given up at once', async () => {
+    const transport = new FakeTransport(hangUntilAborted);
+    const heartbeat = startHeartbeat(transport, { ...ids, heartbeatTimeoutMs: 3_000, heldSince: -5_000 });
+    // The lease + 1 s from start().
+    await vi.advanceTimersByTimeAsync(3_999);
+    expect(heartbeat.endReason).toBeUndefined();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(heartbeat.endReason).toBe('TIMED_OUT');
+  });
+
+  test('a heldSince later than start() is not trusted: the first beat goes at once and claims the call', async () => {
+    const transport = new FakeTransport();
+    const heartbeat = startHeartbeat(transport, { ...ids, heartbeatTimeoutMs: 3_000, heldSince: 500 });
+    expect(transport.of('heartbeat').map((c) => c.at)).toEqual([0]);
+    await expect(heartbeat.claimed).resolves.toMatchObject({ held: true });
+    await heartbeat.stop();
+  });
+
+  test('a heldSince that is not a finite number is a RangeError naming it', () => {
+    const transport = new FakeTransport();
+    expect(() => new Heartbeat(transport, { ...ids, heldSince: Number.NaN })).toThrow(
+      new RangeError('new Heartbeat(): heldSince must be a Date.now() time, got NaN'),
+    );
+  });
+});
