@@ -39,7 +39,7 @@ const plain = defineTool({
 });
 
 async function setup(tracer: TracerOption, rec = recordSpans(), heartbeatTimeoutMs?: number) {
-  const server = createReferenceServer({ heartbeatTimeoutMs });
+  const server = createReferenceServer(heartbeatTimeoutMs === undefined ? {} : { heartbeatTimeoutMs });
   const client = new Parley({
     baseUrl: 'http://parley.test',
     token: 'parley-demo-token',
