@@ -26,7 +26,7 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 20_000,
     // Transformed modules kept on disk (node_modules/.experimental-vitest-cache, keyed by content):
-    // the second worker, and every vitest a test starts (the runner helpers' real runs), reuse
+    // the other workers, and every vitest a test starts (the runner helpers' real runs), reuse
     // what the first transformed instead of transforming the packages' sources again (a child
     // vitest: 4.4 s -> 1.2 s).
     experimental: { fsModuleCache: true },
