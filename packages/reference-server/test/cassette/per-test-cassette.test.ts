@@ -1,31 +1,15 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createReferenceServer, parseCassetteText } from '@parley/reference-server';
 import { describe, expect, it } from 'vitest';
 import { USERS } from './conversation.js';
-import { askWeather, clientOf, inProcessUpstream } from './weather-upstream.js';
+import { askWeather, clientOf, recordPerTest } from './weather-upstream.js';
 
 const ROOT = fileURLToPath(new URL('../../../..', import.meta.url));
 const CONFIG = fileURLToPath(new URL('./fixtures/vitest.fixture.config.ts', import.meta.url));
 // vitest's own command (its package's `bin`), started with node: no npx between the test and it.
 const VITEST = fileURLToPath(new URL('vitest.mjs', import.meta.resolve('vitest/package.json')));
-
-/** Records Paris in the test "weather > Paris", then Oslo in "weather > Oslo", per test. */
-async function recordPerTest(): Promise<string> {
-  const file = join(mkdtempSync(join(tmpdir(), 'parley-per-test-')), 'weather.json');
-  const { options } = inProcessUpstream();
-  const proxy = createReferenceServer({ users: USERS, upstream: options, record: { file, per: 'test' } });
-  const client = clientOf(proxy.fetch);
-  proxy.cassette?.beginTest('weather > Paris');
-  await askWeather(client, 'Paris');
-  proxy.cassette?.beginTest('weather > Oslo');
-  await askWeather(client, 'Oslo');
-  await proxy.close();
-  return file;
-}
 
 /** Runs the fixture files in a vitest of their own; its exit code and output. */
 function runFixtures(

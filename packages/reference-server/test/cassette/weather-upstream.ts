@@ -1,3 +1,6 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createReferenceServer, ManualClock, type UpstreamOptions } from '@parley/reference-server';
 import { Parley } from '@parley/sdk';
 import { UPSTREAM_SCRIPT, USERS, WEATHER_TOOL } from './conversation.js';
@@ -40,4 +43,28 @@ export async function askWeather(client: Parley, city: 'Paris' | 'Oslo'): Promis
     .at(-1)!
     .content.map((b) => (b.type === 'text' ? b.text : ''))
     .join('');
+}
+
+/**
+ * Records Paris in the test "weather > Paris", then Oslo in "weather > Oslo", per test, into a new
+ * cassette file in a folder of its own; the file. The line the recording logs as it is written is
+ * kept out of the test's output.
+ */
+export async function recordPerTest(): Promise<string> {
+  const file = join(mkdtempSync(join(tmpdir(), 'parley-per-test-')), 'weather.json');
+  const { options } = inProcessUpstream();
+  const proxy = createReferenceServer({ users: USERS, upstream: options, record: { file, per: 'test' } });
+  const client = clientOf(proxy.fetch);
+  proxy.cassette?.beginTest('weather > Paris');
+  await askWeather(client, 'Paris');
+  proxy.cassette?.beginTest('weather > Oslo');
+  await askWeather(client, 'Oslo');
+  const log = console.log;
+  console.log = () => {};
+  try {
+    await proxy.close();
+  } finally {
+    console.log = log;
+  }
+  return file;
 }

@@ -1,34 +1,10 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createReferenceServer } from '@parley/reference-server';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createRunnerHarness } from '../../src/adapters/runner-harness.js';
 import { USERS } from '../cassette/conversation.js';
-import { askWeather, clientOf, inProcessUpstream } from '../cassette/weather-upstream.js';
+import { askWeather, clientOf, recordPerTest } from '../cassette/weather-upstream.js';
 
 // As the fixture sets it up: the page's base URL (the client's, here) is a host the server lets in.
 const PLAYWRIGHT = { runner: 'playwright', verdict: 'test', allowedHost: 'local.test' } as const;
-
-/** Records Paris in the test "weather > Paris", then Oslo in "weather > Oslo", per test. */
-async function recordPerTest(): Promise<string> {
-  const file = join(mkdtempSync(join(tmpdir(), 'parley-test-verdict-')), 'weather.json');
-  const { options } = inProcessUpstream();
-  const proxy = createReferenceServer({ users: USERS, upstream: options, record: { file, per: 'test' } });
-  const client = clientOf(proxy.fetch);
-  proxy.cassette?.beginTest('weather > Paris');
-  await askWeather(client, 'Paris');
-  proxy.cassette?.beginTest('weather > Oslo');
-  await askWeather(client, 'Oslo');
-  // What the recording says it wrote is not this test's output.
-  const logged = vi.spyOn(console, 'log').mockImplementation(() => {});
-  try {
-    await proxy.close();
-  } finally {
-    logged.mockRestore();
-  }
-  return file;
-}
 
 describe("the Playwright fixture's verdict, as each test ends (ParleyTestOptions.allowUnused)", () => {
   it("a test's own recording (per: 'test') it never replayed fails that test, naming it; its allowUnused lets it pass", async () => {
