@@ -1,38 +1,13 @@
-import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createReferenceServer, parseCassetteText } from '@parley/reference-server';
 import { describe, expect, it } from 'vitest';
+import { runVitest } from '../runners/run-fixture.js';
 import { USERS } from './conversation.js';
 import { askWeather, clientOf, recordPerTest } from './weather-upstream.js';
 
 const ROOT = fileURLToPath(new URL('../../../..', import.meta.url));
 const CONFIG = fileURLToPath(new URL('./fixtures/vitest.fixture.config.ts', import.meta.url));
-// vitest's own command (its package's `bin`), started with node: no npx between the test and it.
-const VITEST = fileURLToPath(new URL('vitest.mjs', import.meta.resolve('vitest/package.json')));
-
-/** Runs the fixture files in a vitest of their own; its exit code and output. */
-function runFixtures(
-  args: string[],
-  env: Record<string, string>,
-): Promise<{ status: number | null; output: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [VITEST, 'run', '--config', CONFIG, ...args],
-      {
-        cwd: ROOT,
-        env: { ...process.env, ...env, FORCE_COLOR: '0', NO_COLOR: '1' },
-        encoding: 'utf8',
-        timeout: 120_000,
-      },
-      (error, stdout, stderr) => {
-        const status = error === null ? 0 : typeof error.code === 'number' ? error.code : null;
-        resolve({ status, output: `${stdout}\n${stderr}` });
-      },
-    );
-  });
-}
 
 // Two tests below start vitest twice each; on a shared machine one start can take 10 s.
 describe("a cassette per test (per: 'test')", { timeout: 120_000 }, () => {
@@ -77,10 +52,10 @@ describe("a cassette per test (per: 'test')", { timeout: 120_000 }, () => {
 
   it('under vitest, with -t, in reverse order: each test replays its recording, and the filtered-out test is not counted unused', async () => {
     const file = await recordPerTest();
-    const all = await runFixtures(['per-test.fixture'], { CASSETTE: file });
+    const all = await runVitest(CONFIG, ['per-test.fixture'], ROOT, { CASSETTE: file });
     expect(all.output).toContain('2 passed');
     expect(all.status).toBe(0);
-    const filtered = await runFixtures(['per-test.fixture', '-t', 'Oslo'], { CASSETTE: file });
+    const filtered = await runVitest(CONFIG, ['per-test.fixture', '-t', 'Oslo'], ROOT, { CASSETTE: file });
     expect(filtered.output).toMatch(/1 passed \| 1 skipped|1 skipped \| 1 passed|1 passed/);
     expect(filtered.status).toBe(0);
   });
@@ -89,7 +64,7 @@ describe("a cassette per test (per: 'test')", { timeout: 120_000 }, () => {
     const file = await recordPerTest();
     // The file's only test is "weather > Paris", which plays 1 of its 2 turns; the Oslo recording
     // belongs to a test that did not run, so it is not listed.
-    const strict = await runFixtures(['unused.fixture'], { CASSETTE: file });
+    const strict = await runVitest(CONFIG, ['unused.fixture'], ROOT, { CASSETTE: file });
     expect(strict.status).not.toBe(0);
     expect(strict.output).toContain('useReferenceServer: 2 things were never used (pass allowUnused: true');
     expect(strict.output).toContain(
@@ -99,7 +74,10 @@ describe("a cassette per test (per: 'test')", { timeout: 120_000 }, () => {
     expect(strict.output).toContain(
       'fault {"status":503} for DELETE /v1/sessions/* (1 left) queued in test "weather > Paris"',
     );
-    const allowed = await runFixtures(['unused.fixture'], { CASSETTE: file, ALLOW_UNUSED: 'true' });
+    const allowed = await runVitest(CONFIG, ['unused.fixture'], ROOT, {
+      CASSETTE: file,
+      ALLOW_UNUSED: 'true',
+    });
     expect(allowed.status).toBe(0);
   });
 });

@@ -1,41 +1,19 @@
-import { execFile } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseCassetteText } from '@parley/reference-server';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { runVitest } from '../runners/run-fixture.js';
 
 const ROOT = fileURLToPath(new URL('../../../..', import.meta.url));
 const CONFIG = fileURLToPath(new URL('./fixtures/vitest.fixture.config.ts', import.meta.url));
 const FIXTURE = 'packages/reference-server/test/cassette/fixtures/tests-recorded.fixture.ts';
+/** Runs the fixture in a vitest of its own, with no cassette mode but the one given; its exit code and output. */
+const runFixture = (args: string[], env: Record<string, string>) =>
+  runVitest(CONFIG, [FIXTURE, ...args], ROOT, { PARLEY_CASSETTE_MODE: '', ...env });
 const T1 = '1700000000000';
 const T2 = '1710000000000';
-// vitest's own command (its package's `bin`), started with node: no npx between the test and it.
-const VITEST = fileURLToPath(new URL('vitest.mjs', import.meta.resolve('vitest/package.json')));
-
-/** Runs the fixture in a vitest of its own; its exit code and output. */
-function runFixture(
-  args: string[],
-  env: Record<string, string>,
-): Promise<{ status: number | null; output: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [VITEST, 'run', '--config', CONFIG, FIXTURE, ...args],
-      {
-        cwd: ROOT,
-        env: { ...process.env, PARLEY_CASSETTE_MODE: '', ...env, FORCE_COLOR: '0', NO_COLOR: '1' },
-        encoding: 'utf8',
-        timeout: 120_000,
-      },
-      (error, stdout, stderr) => {
-        const status = error === null ? 0 : typeof error.code === 'number' ? error.code : null;
-        resolve({ status, output: `${stdout}\n${stderr}` });
-      },
-    );
-  });
-}
 
 /** The text of each test's sessions in the file, by test: the bytes a run must keep. */
 function sessionTexts(text: string): Map<string, string> {

@@ -1,11 +1,9 @@
-import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { runFixture, VITEST_BIN } from '../runners/run-fixture.js';
 
 // The fixtures are test files meant to fail: they run in a vitest of their own, as a user's would.
 const fixtures = fileURLToPath(new URL('../fixtures/vitest/', import.meta.url));
-// vitest's own command (its package's `bin`), next to its package.json.
-const vitestBin = fileURLToPath(new URL('vitest.mjs', import.meta.resolve('vitest/package.json')));
 
 interface FileResult {
   name: string;
@@ -15,23 +13,21 @@ interface FileResult {
 }
 
 /** Runs the fixture files with the JSON reporter; resolves with each file's result by name. */
-function runFixtures(): Promise<Map<string, FileResult>> {
-  return new Promise((resolve, reject) => {
-    execFile(
-      process.execPath,
-      [vitestBin, 'run', '--config', 'vitest.config.ts', '--reporter=json'],
-      { cwd: fixtures, env: { ...process.env, CI: '1' } },
-      (error, stdout) => {
-        // Exit code 1 is expected (a fixture fails); anything unreadable is not.
-        try {
-          const { testResults } = JSON.parse(stdout) as { testResults: FileResult[] };
-          resolve(new Map(testResults.map((r) => [r.name.slice(r.name.lastIndexOf('/') + 1), r])));
-        } catch {
-          reject(error ?? new Error(`unreadable vitest output: ${stdout}`));
-        }
-      },
-    );
-  });
+async function runFixtures(): Promise<Map<string, FileResult>> {
+  // Exit code 1 is expected (a fixture fails); anything unreadable is not.
+  const run = await runFixture(
+    process.execPath,
+    [VITEST_BIN, 'run', '--config', 'vitest.config.ts', '--reporter=json'],
+    fixtures,
+  );
+  try {
+    const { testResults } = JSON.parse(run.stdout) as { testResults: FileResult[] };
+    return new Map(testResults.map((r) => [r.name.slice(r.name.lastIndexOf('/') + 1), r]));
+  } catch (cause) {
+    throw new Error(`unreadable vitest output (status ${run.status}): ${run.stdout}\n${run.stderr}`, {
+      cause,
+    });
+  }
 }
 
 describe('useReferenceServer in proxy mode, against a deployment that breaks the protocol', () => {
