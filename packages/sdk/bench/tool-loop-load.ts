@@ -8,7 +8,9 @@
 // beating every third of the lease, no per-beat deadline). It counts the beats that failed while
 // the lease ran (an SDK beat's `onHeartbeatError`, a hand-written beat's rejection) and the calls
 // lost, and prints the client's CPU time per loop, the loops' median wall time and the connections
-// the client opened per loop (an aborted request costs its connection). Prints, never asserts: CI
+// the client opened per loop (an aborted request costs its connection), and from the server's
+// journal how many calls' leases lapsed before their response (lease-lapses.ts: the server went a
+// lease without a beat, so the call read PENDING). Prints, never asserts: CI
 // may skip it (it takes a minute or two on two cores).
 // Run: npx --yes pnpm@10 --filter @parley/sdk bench:load (after `pnpm build`: the SDK and the
 // server run from their built files, as users run them). BENCH_LOAD_LOOPS, BENCH_LOAD_LEASES
@@ -19,8 +21,10 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import diagnostics from 'node:diagnostics_channel';
 import { once } from 'node:events';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { defineTool, jsonSchema, Parley } from '@parley/sdk';
 import ky from 'ky';
+import type { LeaseLapses } from './lease-lapses.js';
 
 const LOOPS = Number(process.env.BENCH_LOAD_LOOPS ?? 1_000);
 const LEASES = (process.env.BENCH_LOAD_LEASES ?? '1000,3000').split(',').map(Number);
@@ -175,11 +179,10 @@ function kyPost(base: string, abortable = false): () => Post {
 }
 
 /** LOOPS loops at once; the client's CPU time per loop (ms) and the tally. */
-async function runAll(
-  loop: () => Promise<void>,
-  tally: Tally,
-): Promise<{ cpuMs: number; connections: number; tally: Tally }> {
+async function runAll(loop: () => Promise<void>, tally: Tally): Promise<Omit<Result, 'lapses'>> {
   const opened = connections;
+  const lag = monitorEventLoopDelay({ resolution: 10 });
+  lag.enable();
   const cpu = process.cpuUsage();
   await Promise.all(
     Array.from({ length: LOOPS }, async () => {
@@ -194,11 +197,22 @@ async function runAll(
     }),
   );
   const used = process.cpuUsage(cpu);
+  lag.disable();
   return {
+    lagMs: { p50: lag.percentile(50) / 1e6, p99: lag.percentile(99) / 1e6, max: lag.max / 1e6 },
     cpuMs: (used.user + used.system) / 1000 / LOOPS,
     connections: (connections - opened) / LOOPS,
     tally,
   };
+}
+
+interface Result {
+  cpuMs: number;
+  /** The event loop's delay while the loops ran (how late a timer fired), ms. */
+  lagMs: { p50: number; p99: number; max: number };
+  connections: number;
+  tally: Tally;
+  lapses: LeaseLapses;
 }
 
 const median = (values: number[]) =>
@@ -226,21 +240,21 @@ type Way = keyof typeof ways;
  * another would reuse the connections the first one paid for), warmed up by one loop (JIT), outside
  * the timing. The server is gone, and its connections closed on this side, when it returns.
  */
-async function measureWay(
-  way: Way,
-  leaseMs: number,
-): Promise<{ cpuMs: number; connections: number; tally: Tally }> {
+async function measureWay(way: Way, leaseMs: number): Promise<Result> {
   const { child, url } = await startServerProcess(leaseMs);
   await ways[way].make(url, leaseMs, newTally())();
   child.send('reset');
   await once(child, 'message');
   const tally = newTally();
   const result = await runAll(ways[way].make(url, leaseMs, tally), tally);
+  // The SDK's send carries a lease token: on the reference server it picks the call up.
+  child.send({ lapses: { leasedSend: way === 'sdk' } });
+  const [{ lapses }] = (await once(child, 'message')) as [{ lapses: LeaseLapses }];
   const exited = once(child, 'exit');
   child.disconnect();
   await exited;
   await sleep(200);
-  return result;
+  return { ...result, lapses };
 }
 
 // Before any timed run, every way runs BENCH_LOAD_WARM loops (300) on a server of its own, untimed:
@@ -260,16 +274,18 @@ for (const way of Object.keys(ways) as Way[]) {
 
 const lines: string[] = [];
 for (const leaseMs of LEASES) {
-  const results = new Map<Way, { cpuMs: number; connections: number; tally: Tally }>();
+  const results = new Map<Way, Result>();
   for (const name of Object.keys(ways) as Way[]) {
     if (ONLY === undefined || ONLY.includes(name)) results.set(name, await measureWay(name, leaseMs));
   }
   lines.push(`lease ${leaseMs} ms, ${LOOPS} loops at once, tools of ${TOOL_MS} ms:`);
-  for (const [name, { cpuMs, connections: opened, tally }] of results) {
+  for (const [name, { cpuMs, lagMs, connections: opened, tally, lapses }] of results) {
     lines.push(
       `  ${ways[name].label.padEnd(12)} CPU ${cpuMs.toFixed(2)} ms per loop, wall median ${(median(tally.walls) / 1000).toFixed(2)} s, ` +
+        `event loop delay p50/p99/max ${lagMs.p50.toFixed(0)}/${lagMs.p99.toFixed(0)}/${lagMs.max.toFixed(0)} ms, ` +
         `${opened.toFixed(2)} connections per loop; ` +
-        `beats ${tally.beats}, failed ${tally.failedBeats}; calls lost ${tally.lost}; loops failed ${tally.failedLoops}`,
+        `beats ${tally.beats}, failed ${tally.failedBeats}; calls lost ${tally.lost}; loops failed ${tally.failedLoops}; ` +
+        `leases lapsed ${lapses.lapsed} of ${lapses.calls} (PENDING ${(lapses.pendingMs / 1000).toFixed(1)} s in all)`,
     );
     for (const [message, count] of [...tally.errors]
       .sort((a, b) => b[1] - a[1])
