@@ -13,6 +13,9 @@ import { answerClientError } from './client-error.js';
 import { needsLatin1Head, writeLatin1HeadStream } from './latin1-head-stream.js';
 import { NodeConnection } from './node-connection.js';
 
+/** How long an idle keep-alive connection stays open, announced as `Keep-Alive: timeout=60`. */
+export const KEEP_ALIVE_TIMEOUT_MS = 60_000;
+
 /**
  * Options of {@link startServer}: where to listen, plus every {@link ReferenceServerOptions}.
  * Over a socket `allowedHosts` defaults to `[]`: loopback names and IP addresses only.
@@ -90,6 +93,11 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       },
     );
     httpServer.once('error', reject);
+    // Node's 5 s default closes idle connections a busy client may be reusing: undici keeps one
+    // until 1 s before the announced `Keep-Alive: timeout=5`, so a client whose event loop runs a
+    // second late sends into a closed socket (a send fails with `other side closed` and is not
+    // retried). A minute, as load balancers keep them; `close()` still closes them at once.
+    if ('keepAliveTimeout' in httpServer) httpServer.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
     // Unreadable bytes after a request: that request is answered before the 400 (client-error.ts).
     httpServer.on('clientError', answerClientError);
   });
