@@ -1,4 +1,5 @@
 import { Agent, request as httpRequest, type IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
 import { type RunningServer, startServer } from '@parley/reference-server/node';
 import { afterEach, describe, expect, test } from 'vitest';
 
