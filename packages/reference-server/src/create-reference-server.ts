@@ -151,11 +151,14 @@ export function createReferenceServer(options: ReferenceServerOptions = {}): Ref
     users,
     forwarding !== undefined && options.upstream?.token === undefined,
   );
+  // Aborted by close(): ends the waits of injected latency, which no reply's abort reaches.
+  const closing = new AbortController();
   const scoped = withScopes(scopes, {
     isUserRequest,
     // The testing toolkit wraps the core: journal and faults around it, stream faults as its pacer.
     protocol: withToolkit(inner, {
       clock,
+      closed: closing.signal,
       faultHeader: options.faults !== false,
       mayFault: faultPermission(isUserRequest, (request) => controlTokenGuard?.verify(request)),
     }),
@@ -210,6 +213,7 @@ export function createReferenceServer(options: ReferenceServerOptions = {}): Ref
     proxy,
     cassette: cassette.control,
     close: async () => {
+      closing.abort();
       abortReplies();
       controlTokenGuard?.close();
       await extensions?.close();

@@ -114,7 +114,8 @@ export async function runCassetteCommand(
   } catch (error) {
     const code = (error as { code?: unknown }).code;
     if (typeof code !== 'string' || !code.startsWith('commander.')) throw error;
-    return ['commander.helpDisplayed', 'commander.help', 'commander.version'].includes(code) ? 0 : 2;
+    // Help asked for exits 0; help shown for want of a subcommand (exit code 1 in commander) is a usage error.
+    return (error as { exitCode?: unknown }).exitCode === 0 ? 0 : 2;
   }
   return exitCode;
 }

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { constants } from 'node:os';
 import process from 'node:process';
@@ -38,7 +38,14 @@ export function spawnCommandGroup(
   const [file = '', ...args] = command;
   const windows = process.platform === 'win32';
   // No shell: the words are the command's own; Windows needs one to find `npm.cmd` and the like.
-  const child = spawn(file, args, { stdio: 'inherit', env, shell: windows, detached: !windows });
+  let child: ChildProcess;
+  try {
+    child = spawn(file, args, { stdio: 'inherit', env, shell: windows, detached: !windows });
+  } catch (error) {
+    // Refused before any process was made (an empty command word, as `run -- "$UNSET"` gives).
+    io.stderr(`parley-server run: cannot run ${JSON.stringify(file)}: ${(error as Error).message}\n`);
+    return { signal: () => {}, ended: Promise.resolve(127) };
+  }
   const group = (signal: NodeJS.Signals | 0): boolean => {
     if (child.pid === undefined) return false;
     try {

@@ -55,3 +55,20 @@ export function answerClientError(error: Error & { code?: string }, socket: Sock
   };
   refuse();
 }
+
+/**
+ * The answer to a request node:http read but `@hono/node-server` could not make a `Request` of (its
+ * `RequestError`: `OPTIONS *`, a backslash in the path, a Host header that is no host): `400
+ * invalid_request` with the protocol's error body. Anything else thrown on the way in is `500
+ * internal_error`; an answer is always given (none would leave the request open).
+ */
+export function unreadableRequest(error: unknown): Response {
+  if (error instanceof Error && error.name === 'RequestError') {
+    return new HttpError(
+      'invalid_request',
+      `The request's URL could not be read: ${error.message}`,
+    ).toResponse();
+  }
+  console.error('[parley] internal error:', error);
+  return new HttpError('internal_error', 'An unexpected server failure').toResponse();
+}

@@ -39,7 +39,7 @@ export async function writeLatin1HeadStream(response: Response, outgoing: Server
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      if (!outgoing.write(value)) await new Promise((resolve) => outgoing.once('drain', resolve));
+      if (!outgoing.write(value) && !(await drained(outgoing))) return;
     }
     outgoing.end();
   } catch (error) {
@@ -47,4 +47,20 @@ export async function writeLatin1HeadStream(response: Response, outgoing: Server
   } finally {
     outgoing.off('close', cancel);
   }
+}
+
+/** Waits until `outgoing` wants more (true), or closes first, when no drain will come (false). */
+function drained(outgoing: ServerResponse): Promise<boolean> {
+  if (outgoing.destroyed) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const onDrain = () => done(true);
+    const onClose = () => done(false);
+    const done = (more: boolean) => {
+      outgoing.off('drain', onDrain);
+      outgoing.off('close', onClose);
+      resolve(more);
+    };
+    outgoing.once('drain', onDrain);
+    outgoing.once('close', onClose);
+  });
 }

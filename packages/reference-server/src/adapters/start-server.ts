@@ -9,7 +9,7 @@ import { attachConnection } from '../http/connection.js';
 import { writableHead } from '../http/text-response.js';
 import { SERVER_OPTION_KEYS } from '../reference-server-options.js';
 import { checkOptions, type OptionKeys } from '../utils/check-options.js';
-import { answerClientError } from './client-error.js';
+import { answerClientError, unreadableRequest } from './client-error.js';
 import { needsLatin1Head, writeLatin1HeadStream } from './latin1-head-stream.js';
 import { NodeConnection } from './node-connection.js';
 
@@ -63,41 +63,42 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   // A socket can be reached by a DNS-rebinding page: the host check is on unless turned off.
   const server = createReferenceServer({ ...serverOptions, allowedHosts });
   // Imported here, not with the package: a test that runs the server in process never loads them.
-  const [{ serve }, { RESPONSE_ALREADY_SENT }] = await Promise.all([
+  const [{ getRequestListener }, { RESPONSE_ALREADY_SENT }, { createServer }] = await Promise.all([
     import('@hono/node-server'),
     import('@hono/node-server/utils/response'),
+    import('node:http'),
   ]);
   const sent = RESPONSE_ALREADY_SENT;
+  // The listener `serve` would make, with an error handler: a request whose URL cannot be made
+  // (`OPTIONS *`, a backslash in the path, a bad Host) gets the JSON error body, not an empty 400.
+  const listener = getRequestListener(
+    (request, env) => serveRequest(server, request, env as HttpBindings, sent),
+    { hostname: host, overrideGlobalObjects: false, errorHandler: unreadableRequest },
+  );
   return new Promise<RunningServer>((resolve, reject) => {
-    const httpServer = serve(
-      {
-        fetch: (request, env) => serveRequest(server, request, env as HttpBindings, sent),
-        port,
-        hostname: host,
-        overrideGlobalObjects: false,
-      },
-      (info: AddressInfo) => {
-        httpServer.off('error', reject);
-        const urlHost = info.family === 'IPv6' || host.includes(':') ? `[${info.address}]` : info.address;
-        resolve({
-          url: `http://${urlHost}:${info.port}`,
-          port: info.port,
-          server,
-          close: () =>
-            new Promise<void>((done) => {
-              const closed = server.close();
-              httpServer.close(() => void closed.then(done, done));
-              if ('closeAllConnections' in httpServer) httpServer.closeAllConnections();
-            }),
-        });
-      },
-    );
+    const httpServer = createServer(listener);
+    httpServer.listen(port, host, () => {
+      const info = httpServer.address() as AddressInfo;
+      httpServer.off('error', reject);
+      const urlHost = info.family === 'IPv6' || host.includes(':') ? `[${info.address}]` : info.address;
+      resolve({
+        url: `http://${urlHost}:${info.port}`,
+        port: info.port,
+        server,
+        close: () =>
+          new Promise<void>((done) => {
+            const closed = server.close();
+            httpServer.close(() => void closed.then(done, done));
+            httpServer.closeAllConnections();
+          }),
+      });
+    });
     httpServer.once('error', reject);
     // Node's 5 s default closes idle connections a busy client may be reusing: undici keeps one
     // until 1 s before the announced `Keep-Alive: timeout=5`, so a client whose event loop runs a
     // second late sends into a closed socket (a send fails with `other side closed` and is not
     // retried). A minute, as load balancers keep them; `close()` still closes them at once.
-    if ('keepAliveTimeout' in httpServer) httpServer.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+    httpServer.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
     // Unreadable bytes after a request: that request is answered before the 400 (client-error.ts).
     httpServer.on('clientError', answerClientError);
   });

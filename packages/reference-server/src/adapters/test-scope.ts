@@ -94,7 +94,15 @@ export function remoteScope(
         ),
       );
     },
-    queueFault: async (fault) => void (await call('POST', '/faults', fault)),
+    queueFault: async (fault) => {
+      // JSON would send a RegExp as {}: said here rather than as the server's "not a string".
+      if (fault.match?.path instanceof RegExp) {
+        throw new TypeError(
+          'A shared server takes a fault’s match.path as a string (`*` for one path segment), not a RegExp',
+        );
+      }
+      await call('POST', '/faults', fault);
+    },
     pendingFaults: async () =>
       ((await call('GET', '/faults')) as { pending: ReferenceServer['faults']['pending'] }).pending,
     journal: async (filter = {}) => {

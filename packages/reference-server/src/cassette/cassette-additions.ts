@@ -61,6 +61,19 @@ export class CassetteAdditions {
     }
   }
 
+  /**
+   * Hands what was added over once: the result holds it, this holds nothing afterwards (so a second
+   * `close()`, or two at once, do not write the same additions twice).
+   */
+  take(): CassetteAdditions {
+    const taken = new CassetteAdditions();
+    for (const [index, turns] of this.#appended) taken.#appended.set(index, turns);
+    for (const [id, session] of this.#created) taken.#created.set(id, session);
+    this.#appended.clear();
+    this.#created.clear();
+    return taken;
+  }
+
   /** `2 sessions and 1 turn`: what was added, for the line a recording run prints. */
   describe(): string {
     const turns = [...this.#appended.values()].reduce((n, list) => n + list.length, 0);

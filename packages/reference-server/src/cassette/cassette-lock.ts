@@ -31,19 +31,7 @@ export async function withFileLock<T>(
   const text = JSON.stringify(me);
   const deadline = Date.now() + (options.waitMs ?? LOCK_WAIT_MS);
   for (let delay = 5; ; delay = Math.min(delay * 2, 100)) {
-    try {
-      // The lock's content is written before it has its name: a reader never sees it half written.
-      const mine = `${lock}.${me.nonce}`;
-      await fs.promises.writeFile(mine, text, { flag: 'wx' });
-      try {
-        await fs.promises.link(mine, lock);
-      } finally {
-        await fs.promises.rm(mine, { force: true });
-      }
-      break;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    }
+    if (await createExclusive(fs, lock, text, me.nonce)) break;
     if (await takeOverIfLeft(fs, lock)) continue;
     if (Date.now() > deadline) {
       throw new Error(
@@ -78,23 +66,50 @@ export function processIsGone(pid: number): boolean {
   }
 }
 
-/** Takes a lock left by a process that is gone out of the way; true when the caller should try again at once. */
+/**
+ * Makes `file` holding `text` unless it exists (false then). The text is written before the file
+ * has its name: a reader never sees it half written.
+ */
+async function createExclusive(fs: NodeFs, file: string, text: string, id: string): Promise<boolean> {
+  const mine = `${file}.${id}`;
+  try {
+    await fs.promises.writeFile(mine, text, { flag: 'wx' });
+    try {
+      await fs.promises.link(mine, file);
+    } finally {
+      await fs.promises.rm(mine, { force: true });
+    }
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    return false;
+  }
+}
+
+/**
+ * Removes a lock left by a process that is gone; true when the caller should try again at once.
+ * Takers go one at a time (the file `lock.takeover`), and each reads the lock again before removing
+ * it: a lock another taker took meanwhile is never moved or removed (it would be lost, or, put back
+ * after its owner released it, left for good).
+ */
 async function takeOverIfLeft(fs: NodeFs, lock: string): Promise<boolean> {
   const owner = await readOwner(fs, lock);
   if (owner === undefined || !ownerIsGone(owner)) return owner === undefined;
-  // Moved aside under a name of our own, then checked: another taker may have got there first and
-  // taken a new lock, which is then put back.
-  const aside = `${lock}.${nonce()}.left`;
+  const takeover = `${lock}.takeover`;
+  const me = nonce();
+  const text = JSON.stringify({ pid: process.pid, host: hostName(), time: Date.now(), nonce: me });
+  if (!(await createExclusive(fs, takeover, text, me))) {
+    // Another taker is at it; one that died at it left its file, which goes.
+    const taker = await readOwner(fs, takeover);
+    if (taker !== undefined && ownerIsGone(taker)) await releaseIfMine(fs, takeover, taker.nonce);
+    return false;
+  }
   try {
-    await fs.promises.rename(lock, aside);
-  } catch {
-    return true;
+    const again = await readOwner(fs, lock);
+    if (again === undefined || again.nonce === owner.nonce) await fs.promises.rm(lock, { force: true });
+  } finally {
+    await fs.promises.rm(takeover, { force: true });
   }
-  const moved = await readOwner(fs, aside);
-  if (moved !== undefined && moved.nonce !== owner.nonce) {
-    await fs.promises.link(aside, lock).catch(() => {});
-  }
-  await fs.promises.rm(aside, { force: true });
   return true;
 }
 

@@ -229,17 +229,18 @@ function replaying(
         (index) => cassette.sessions[index]?.test,
       );
       if (additions.isEmpty) return;
+      // Taken before the first await: a second close(), even one at once, finds nothing to add.
+      const added = additions.take();
       const redact = typeof recordMissing === 'object' ? recordMissing.redact : undefined;
       const [{ provenanceOf }, { updateCassetteFile }] = await Promise.all([
         import('./cassette-provenance.js'),
         import('./write-cassette-file.js'),
       ]);
-      const added = additions;
       // Into the file as it is now, under its lock: another process adding to it at once keeps its part.
       await updateCassetteFile(config.cassette, (current) =>
         added.merge(current ?? cassette, provenanceOf(deps.clock, upstreamUrl), redact),
       );
-      deps.log(`cassette ${config.cassette}: ${additions.describe()} added (record-missing)`);
+      deps.log(`cassette ${config.cassette}: ${added.describe()} added (record-missing)`);
     },
   };
 }

@@ -216,6 +216,11 @@ export class SessionStore {
     if (owner === undefined) this.#scopeSeqs.delete(scope);
   }
 
+  /** Whether sessions were made in test scope `scope` since it was last cleared. */
+  hasScope(scope: string): boolean {
+    return this.#scopeSeqs.has(scope);
+  }
+
   get size(): number {
     return this.#sessions.size;
   }

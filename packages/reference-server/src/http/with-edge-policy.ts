@@ -29,8 +29,8 @@ export function withEdgePolicy(
     return out;
   };
   return async (request) => {
-    if (hostAllowed !== undefined && !isHostAllowed(request, hostAllowed)) {
-      const host = request.headers.get('host') ?? new URL(request.url).host;
+    const host = hostAllowed === undefined ? undefined : refusedHost(request, hostAllowed);
+    if (host !== undefined) {
       const refused = new HttpError(
         'host_not_allowed',
         `The host ${JSON.stringify(host)} is not allowed: use localhost or an IP address, or allow it (allowedHosts, --allowed-hosts)`,
@@ -46,14 +46,17 @@ export function withEdgePolicy(
   };
 }
 
-/** The URL's hostname and the `Host` header (when there is one) must both be allowed. */
-function isHostAllowed(request: Request, allowed: (hostname: string) => boolean): boolean {
+/**
+ * The URL's hostname and the `Host` header (when there is one) must both be allowed: undefined when
+ * they are, else the one refused (as sent), for the error to name.
+ */
+function refusedHost(request: Request, allowed: (hostname: string) => boolean): string | undefined {
   const urlHost = urlHostname(request.url);
-  if (urlHost === undefined || !allowed(urlHost)) return false;
+  if (urlHost === undefined || !allowed(urlHost)) return urlHost ?? request.url;
   const header = request.headers.get('host');
-  if (header === null) return true;
+  if (header === null) return undefined;
   const hostname = hostnameOf(header);
-  return hostname !== undefined && allowed(hostname);
+  return hostname !== undefined && allowed(hostname) ? undefined : header;
 }
 
 /**

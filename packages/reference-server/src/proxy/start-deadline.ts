@@ -1,4 +1,5 @@
 import type { Clock } from '../time/clock.js';
+import { setLongTimeout } from '../time/long-timeout.js';
 import { systemClock } from '../time/system-clock.js';
 
 /** The reason a sleep is stopped with: `abort()` without one makes a `DOMException` each time. */
@@ -10,10 +11,7 @@ const STOPPED = new Error('stopped');
  * of the proxy's CPU.
  */
 export function startDeadline(clock: Clock, ms: number, onTimeout: () => void): () => void {
-  if (clock === systemClock) {
-    const timer = setTimeout(onTimeout, Math.max(0, ms));
-    return () => clearTimeout(timer);
-  }
+  if (clock === systemClock) return setLongTimeout(onTimeout, ms);
   const controller = new AbortController();
   clock.sleep(ms, controller.signal).then(onTimeout, () => {});
   return () => controller.abort(STOPPED);

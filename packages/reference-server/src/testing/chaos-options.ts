@@ -1,6 +1,7 @@
 import { checkOptions, type OptionKeys } from '../utils/check-options.js';
 import { type Fault, validateFault } from './fault.js';
 import { matchesPath, type PathPattern } from './path-pattern.js';
+import { checkRequestMatch } from './request-match.js';
 
 /** The faults seeded chaos can give. */
 export const CHAOS_KINDS = ['status', 'drop', 'cut-after', 'malformed', 'latency'] as const;
@@ -60,6 +61,7 @@ export const CHAOS_OPTION_KEYS = {
  */
 export function validateChaos(options: ChaosOptions): ChaosOptions {
   checkOptions(options, CHAOS_OPTION_KEYS, 'chaos');
+  checkRequestMatch(options.match, 'chaos');
   const { rate, seed, kinds, status, latency: l } = options;
   const fail = (why: string): never => {
     throw new TypeError(`Chaos ${why}`);

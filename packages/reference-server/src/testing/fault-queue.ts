@@ -2,6 +2,7 @@ import { checkOptions, type OptionKeys } from '../utils/check-options.js';
 import { type ChaosOptions, chaosMatches, resolveChaos } from './chaos-options.js';
 import { type Fault, validateFault } from './fault.js';
 import { matchesPath, type PathPattern } from './path-pattern.js';
+import { checkRequestMatch } from './request-match.js';
 import type { ChaosMark, SeededChaos } from './seeded-chaos.js';
 
 /** A one-shot fault: the next request that matches gets it (`times` requests in all). */
@@ -44,6 +45,7 @@ export class FaultQueue {
    */
   next(fault: QueuedFault): void {
     checkOptions(fault, QUEUED_FAULT_KEYS, 'faults.next()');
+    checkRequestMatch(fault.match, 'faults.next()');
     const { match, times = 1, ...rest } = fault;
     if (!Number.isInteger(times) || times < 1) throw new TypeError('Fault times must be an integer >= 1');
     this.#queue.push({ fault: validateFault(rest), match, left: times });

@@ -164,7 +164,11 @@ export class ScopeRegistry {
         { details: { maxTestScopes: this.#max } },
       );
     }
-    this.#scopes.set(scope.id as string, { scope, lastUsed: this.options.idleClock.now() });
+    const id = scope.id as string;
+    // Sessions of an id no scope holds were made by a request that was still running when its
+    // scope was reset or removed: they are not the new scope's (nor do they count in its order).
+    if (this.options.sessions.hasScope(id)) this.options.sessions.clearScope(id);
+    this.#scopes.set(id, { scope, lastUsed: this.options.idleClock.now() });
     return scope;
   }
 

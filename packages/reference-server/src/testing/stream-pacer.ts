@@ -7,11 +7,13 @@ import { MALFORMED_MARKER, type StreamFault } from './fault.js';
  * between two, and the body cut, dropped or made malformed after so many events.
  *
  * @param dropConnection destroys the real connection (node:http); without it a drop errors the body.
+ * @param closed aborted when the server closes: the waits end, and what is left is written at once.
  */
 export function streamPacer(
   fault: StreamFault,
   clock: Clock,
   dropConnection: (() => void) | undefined,
+  closed?: AbortSignal,
 ): EventPacer {
   /** Cuts or drops the body once it carries as many events as the fault allows. */
   const limitReached = async (stream: PacedStream): Promise<boolean> => {
@@ -25,7 +27,12 @@ export function streamPacer(
     async pace(event, stream, signal) {
       if (await limitReached(stream)) return;
       const wait = stream.written === 0 ? fault.latencyMs : fault.delayMs;
-      if (wait !== undefined && wait > 0) await clock.sleep(wait, signal);
+      if (wait !== undefined && wait > 0 && closed?.aborted !== true) {
+        const until = closed === undefined ? signal : AbortSignal.any([signal, closed]);
+        await clock.sleep(wait, until).catch((error: unknown) => {
+          if (closed?.aborted !== true || signal.aborted) throw error;
+        });
+      }
       if (stream.closed) return;
       if (fault.malformed && stream.written === 0) stream.writeText(MALFORMED_MARKER);
       else stream.write(event);

@@ -22,6 +22,8 @@ import { streamPacer } from './stream-pacer.js';
 /** What the toolkit works with; the journal and the faults are the request's scope's. */
 export interface ToolkitDeps {
   clock: Clock;
+  /** Aborted when the server closes: a latency wait ends then (the response is sent at once). */
+  closed?: AbortSignal;
   /** `false` ignores the `x-parley-fault` header (queued faults still apply). Default true. */
   faultHeader?: boolean;
   /**
@@ -108,7 +110,7 @@ async function withFault(
   if (record !== undefined && fault !== undefined) record.fault = fault;
 
   if (fault?.drop) {
-    if (fault.latencyMs !== undefined) await clock.sleep(fault.latencyMs, request.signal).catch(() => {});
+    if (fault.latencyMs !== undefined) await latency(fault.latencyMs, request, deps);
     if (record !== undefined) {
       record.respond(0, false);
       record.durationMs = clock.now() - time;
@@ -128,7 +130,7 @@ async function withFault(
       streamed = true;
     },
   };
-  if (fault !== undefined) hooks.pacer = streamPacer(fault, clock, connectionDropOf(request));
+  if (fault !== undefined) hooks.pacer = streamPacer(fault, clock, connectionDropOf(request), deps.closed);
   let response: Response;
   try {
     response = await core(request, hooks);
@@ -184,7 +186,7 @@ async function finishBuffered(
   if (record !== undefined && !told && text !== undefined) record.responseText(text);
   record?.respond(response.status, true);
   // A client that left stops the wait; the response then goes nowhere.
-  if (fault?.latencyMs !== undefined) await deps.clock.sleep(fault.latencyMs, request.signal).catch(() => {});
+  if (fault?.latencyMs !== undefined) await latency(fault.latencyMs, request, deps);
   if (record !== undefined) record.durationMs = deps.clock.now() - time;
   if (text === undefined) return response;
   if (fault?.malformed) {
@@ -229,4 +231,10 @@ function internalErrorResponse(
 function toInternal(error: unknown): HttpError {
   console.error('[parley] internal error:', error);
   return new HttpError('internal_error', 'An unexpected server failure');
+}
+
+/** Waits an injected latency; a client that leaves, or the server closing, ends the wait. */
+function latency(ms: number, request: Request, deps: ToolkitDeps): Promise<void> {
+  const signal = deps.closed === undefined ? request.signal : AbortSignal.any([request.signal, deps.closed]);
+  return deps.clock.sleep(ms, signal).catch(() => {});
 }

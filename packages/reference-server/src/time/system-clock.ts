@@ -1,6 +1,7 @@
 import type { Clock } from './clock.js';
+import { setLongTimeout } from './long-timeout.js';
 
-/** The real clock: `Date.now()` and `setTimeout`. */
+/** The real clock: `Date.now()` and `setTimeout` (chained past a timer's 24.8-day limit). */
 export const systemClock: Clock = {
   now: () => Date.now(),
   sleep: (ms, signal) =>
@@ -10,16 +11,13 @@ export const systemClock: Clock = {
         return;
       }
       const onAbort = () => {
-        clearTimeout(timer);
+        stopTimer();
         reject(signal?.reason);
       };
-      const timer = setTimeout(
-        () => {
-          signal?.removeEventListener('abort', onAbort);
-          resolve();
-        },
-        Math.max(0, ms),
-      );
+      const stopTimer = setLongTimeout(() => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      }, ms);
       signal?.addEventListener('abort', onAbort, { once: true });
     }),
 };

@@ -225,6 +225,10 @@ describe('cassette lint', () => {
     const help = io();
     expect((await runCli(['cassette', 'lint', '--help'], help.io)).exitCode).toBe(0);
     expect(help.out.join('')).toMatch(/Exit codes \(for CI\): 0 nothing wrong/);
+    // `cassette` with no lint or list checked nothing: a usage error, not a pass.
+    const bare = io();
+    expect((await runCli(['cassette'], bare.io)).exitCode).toBe(2);
+    expect(bare.err.join('')).toMatch(/Usage: parley-server cassette/);
   });
 });
 

@@ -95,3 +95,73 @@ describe('one cassette written by several processes at once', () => {
     expect(existsSync(`${file}.lock`)).toBe(false);
   });
 });
+
+describe('a lock left by a process that died, taken over by two writers at once', () => {
+  it('the second taker never puts back, or moves, the lock the first one now holds: each writes in turn and no lock is left', async () => {
+    const file = join(dir, 'two-takers.json');
+    const lock = `${file}.lock`;
+    const { hostname } = await import('node:os');
+    // A lock of a pid no process has.
+    writeFileSync(lock, JSON.stringify({ pid: 2 ** 30, host: hostname(), time: Date.now(), nonce: 'gone' }));
+    const gate = () => {
+      let open!: () => void;
+      const opened = new Promise<void>((resolve) => {
+        open = resolve;
+      });
+      return { open, opened };
+    };
+    const aHolds = gate();
+    const bStepped = gate();
+    const aDone = gate();
+    // B's file system: B reads the left lock as A does; its next step waits until A holds the
+    // lock, and a lock it would put back waits until A is done with it.
+    let seen = false;
+    let stepped = false;
+    const afterSeen = async <T>(step: () => Promise<T>): Promise<T> => {
+      if (!seen || stepped) return step();
+      stepped = true;
+      await aHolds.opened;
+      try {
+        return await step();
+      } finally {
+        bStepped.open();
+      }
+    };
+    const fsB = {
+      ...fs,
+      promises: {
+        ...fs.promises,
+        readFile: (async (path: fs.PathLike, options: unknown) => {
+          const text = await fs.promises.readFile(path, options as BufferEncoding);
+          if (path === lock) seen = true;
+          return text;
+        }) as typeof fs.promises.readFile,
+        writeFile: ((...args: Parameters<typeof fs.promises.writeFile>) =>
+          afterSeen(() => fs.promises.writeFile(...args))) as typeof fs.promises.writeFile,
+        rename: (from: fs.PathLike, to: fs.PathLike) => afterSeen(() => fs.promises.rename(from, to)),
+        link: async (from: fs.PathLike, to: fs.PathLike) => {
+          if (to === lock && String(from).endsWith('.left')) await aDone.opened;
+          return fs.promises.link(from, to);
+        },
+      },
+    } as typeof fs;
+    const order: string[] = [];
+    const a = withFileLock(fs, file, async () => {
+      order.push('a');
+      aHolds.open();
+      // B takes its next step while A holds the lock.
+      await bStepped.opened;
+    }).finally(() => aDone.open());
+    const b = withFileLock(
+      fsB,
+      file,
+      async () => {
+        order.push('b');
+      },
+      { waitMs: 2_000 },
+    );
+    await Promise.all([a, b]);
+    expect(order).toEqual(['a', 'b']);
+    expect(existsSync(lock)).toBe(false);
+  });
+});

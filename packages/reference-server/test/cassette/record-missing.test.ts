@@ -135,6 +135,22 @@ describe('record-missing (replay: { recordMissing: true } with upstream)', () =>
     expect(cassette.sessions[0]?.turns).toHaveLength(2);
   });
 
+  it('close() called more than once (a test and its harness both stop the server, at once or one after the other) adds what was recorded once', async () => {
+    const file = await parisCassette();
+    const { options } = inProcessUpstream();
+    const server = createReferenceServer({
+      users: USERS,
+      upstream: options,
+      replay: { cassette: file, recordMissing: true },
+    });
+    const client = clientOf(server.fetch);
+    await askWeather(client, 'Paris');
+    await askWeather(client, 'Oslo');
+    await Promise.all([server.close(), server.close()]);
+    await server.close();
+    expect(parseCassetteText(readFileSync(file, 'utf8')).sessions).toHaveLength(2);
+  });
+
   it('bad settings are refused at creation, naming what is wrong', async () => {
     const file = await parisCassette();
     const { options } = inProcessUpstream();

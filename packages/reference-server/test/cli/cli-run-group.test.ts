@@ -90,6 +90,20 @@ describe('parley-server run owns its command', () => {
   }, 30_000);
 });
 
+describe('a command that cannot start', () => {
+  it('an empty command word (an unset variable: run -- "$CMD") is status 127, and the server is stopped', async () => {
+    const err: string[] = [];
+    const status = await runWithCommand(
+      ['--port', '0', '--', ''],
+      { stdout: () => {}, stderr: (text) => err.push(text) },
+      { signals: new EventEmitter(), env: { ...process.env, PORT: '', HOST: '', PARLEY_USERS: '' } },
+    );
+    expect(status).toBe(127);
+    expect(err.join('')).toContain('parley-server run: cannot run');
+    expect(err.join('')).toContain('Parley reference server stopped');
+  });
+});
+
 describe('counting stop signals', () => {
   it('the first signal is passed on; any other within the window is the same one; a later one kills', () => {
     const source = new EventEmitter();

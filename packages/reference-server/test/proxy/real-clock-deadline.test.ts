@@ -57,6 +57,28 @@ describe('the proxy deadline on the real clock', () => {
     expect(proxy.proxy?.report().timeouts).toBe(1);
   });
 
+  it('a timeoutMs past what one timer can hold (2^31 - 1 ms, about 24.8 days) waits that long: no 504 after 1 ms', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const upstream = upstreamFetch(() => new Promise<Response>(() => {}));
+    const timeoutMs = 2 ** 31 + 1_000;
+    const proxy = createReferenceServer({
+      upstream: { url: 'http://upstream.test', timeoutMs, fetch: upstream.fetch, log: () => {} },
+    });
+    let answered: Response | undefined;
+    const pending = proxy.fetch(request('/v1/sessions')).then((response) => {
+      answered = response;
+    });
+    await upstreamCalled(upstream.signals);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(answered).toBeUndefined();
+    await vi.advanceTimersByTimeAsync(timeoutMs - 1_001);
+    expect(answered).toBeUndefined();
+    expect(upstream.signals[0]?.aborted).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    await pending;
+    expect(answered?.status).toBe(504);
+  });
+
   it('a streamed reply whose upstream goes silent is cut after timeoutMs without a byte, not before', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const upstream = upstreamFetch(async () => {

@@ -152,6 +152,17 @@ describe('connectSharedServer: the per-test handle any runner (or a container mo
     });
   });
 
+  it('a fault matched by a RegExp path is refused by the handle (JSON has no RegExp), and the test’s requests are unharmed', async () => {
+    const server = await connectSharedServer({ baseUrl: shared.url, controlToken: CONTROL_TOKEN });
+    const scope = server.testScope('regexp-fault.test.ts > refused');
+    await expect(scope.queueFault({ status: 503, match: { path: /sessions/ } })).rejects.toThrow(
+      'A shared server takes a fault’s match.path as a string (`*` for one path segment), not a RegExp',
+    );
+    expect(await scope.pendingFaults()).toEqual([]);
+    expect((await scope.fetch('/v1/sessions', { method: 'POST' })).status).toBe(201);
+    await scope.reset();
+  });
+
   it('gives a test name begun again in one process (a retry, a second test of one title) another id', async () => {
     const harness = createRunnerHarness(VITEST, { serverUrl: shared.url, controlToken: CONTROL_TOKEN }, {});
     await harness.start();

@@ -219,6 +219,8 @@ describe('the host check over a socket (DNS rebinding)', () => {
         [CONTROL_TOKEN_HEADER]: token,
       });
       expect(absolute.status).toBe(403);
+      // The message names the host refused (the target's), not the allowed Host header.
+      expect(JSON.parse(absolute.body).error.message).toMatch(/^The host "attacker\.example" is not allowed/);
       expect(running.server.journal.size).toBe(0);
     } finally {
       await running.close();

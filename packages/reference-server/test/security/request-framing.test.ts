@@ -108,3 +108,20 @@ describe('bytes after a declared body never become a request that changes state'
     expect(running.server.sessionCount).toBe(0);
   });
 });
+
+describe('a request node:http reads but no URL can be made of is 400 invalid_request with the JSON error body', () => {
+  test.each([
+    ['an asterisk request-target (OPTIONS *)', 'OPTIONS * HTTP/1.1\r\nHost: 127.0.0.1\r\n'],
+    ['a backslash in the path', 'GET /v1\\sessions HTTP/1.1\r\nHost: 127.0.0.1\r\n'],
+    ['a Host header that is not a host', 'GET /healthz HTTP/1.1\r\nHost: [::1\r\n'],
+  ])('%s', async (_what, head) => {
+    running = await startServer({ port: 0 });
+    const text = await exchange(running.port, `${head}Connection: close\r\n\r\n`, 1);
+    const [refused] = responses(text);
+    expect(refused?.status).toBe(400);
+    expect(text).toMatch(/content-type: application\/json/i);
+    const body = JSON.parse(refused?.body ?? '') as { error: { code: string; message: string } };
+    expect(body.error.code).toBe('invalid_request');
+    expect(body.error.message).toMatch(/^The request's URL could not be read: /);
+  });
+});

@@ -87,6 +87,17 @@ describe('control routes /_parley/', () => {
     expectError(await h.call('POST', '/_parley/faults', { status: 99 }), 400, 'invalid_request');
   });
 
+  it('POST /_parley/faults with a match that is not { method?: string, path?: string } is 400 naming it, and later requests are unharmed', async () => {
+    const h = harness({ control: true });
+    for (const match of [{ method: 5 }, { path: 7 }, { paht: '/v1/sessions' }, 'POST', []]) {
+      const res = await h.call('POST', '/_parley/faults', { status: 503, match });
+      expectError(res, 400, 'invalid_request');
+      expect(res.body.error.message).toMatch(/match/);
+    }
+    expect(h.server.faults.pending).toEqual([]);
+    expect((await h.call('GET', '/v1/sessions')).status).toBe(200);
+  });
+
   it('GET /_parley/sessions shows every user’s sessions with messages and tool-call states', async () => {
     const h = harness({ control: true, users: USERS });
     const sessionId = await h.createSession();

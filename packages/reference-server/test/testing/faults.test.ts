@@ -148,6 +148,30 @@ describe('timing faults on the server clock', () => {
   });
 });
 
+describe('timing faults when the server closes', () => {
+  it('close() ends a latency or delay wait: the requests are answered and no wait is left on the clock', async () => {
+    const h = harness();
+    const sessionId = await h.createSession();
+    const buffered = h.call('GET', '/v1/sessions', undefined, {
+      headers: { [FAULT_HEADER]: 'latency=3600000' },
+    });
+    h.server.faults.next({ latencyMs: 3_600_000, status: 503, match: { path: '/v1/sessions/*' } });
+    const errorFault = h.call('GET', `/v1/sessions/${sessionId}`);
+    const stream = await h.server.fetch(streamRequest(sessionId, '/say one two', 'latency=3600000'));
+    const streamed = readAll(stream);
+    await expect.poll(() => h.clock.pendingSleeps).toBe(3);
+    await h.server.close();
+    expect(await stillPending(Promise.all([buffered, errorFault, streamed]))).toBe(false);
+    expect((await buffered).status).toBe(200);
+    expect((await errorFault).status).toBe(503);
+    // The stream's waits ended too: what was left of it is written at once, its JSON whole (the
+    // reply close() aborted ends with the shutdown's exception event).
+    const body = JSON.parse((await streamed).text) as StreamBody;
+    expect(body.events.at(-1)).toMatchObject({ internalServerException: { code: 'internal_error' } });
+    expect(h.clock.pendingSleeps).toBe(0);
+  });
+});
+
 describe('body faults (fetch injection)', () => {
   it('cut-after ends the stream after N events with its JSON left open; the reply still completes', async () => {
     const h = harness();

@@ -181,6 +181,39 @@ describe('a test never silently gets another model', () => {
     expect(reply.body.messages.at(-1).content[0].text).not.toBe('Scripted.');
   });
 
+  it('a session whose create was still coming in when its scope was reset is not in the clean scope that follows', async () => {
+    const h = harness({ control: true });
+    const a = scoped(h.call, 'a');
+    let finishBody: () => void = () => {};
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('{"customizations":'));
+        finishBody = () => {
+          controller.enqueue(new TextEncoder().encode('{}}'));
+          controller.close();
+        };
+      },
+    });
+    const create = h.server.fetch(
+      new Request('http://parley.test/v1/sessions', {
+        method: 'POST',
+        headers: {
+          authorization: 'Bearer parley-demo-token',
+          'content-type': 'application/json',
+          [TEST_ID]: 'a',
+        },
+        body,
+        duplex: 'half',
+      } as RequestInit),
+    );
+    expect((await a('POST', '/_parley/reset')).status).toBe(200);
+    finishBody();
+    await create;
+    // The next request of the test starts the clean scope: the late session is not in it, nor kept.
+    expect(await a('GET', '/v1/sessions').then((res) => res.body.sessions)).toEqual([]);
+    expect(h.server.sessionCount).toBe(0);
+  });
+
   it('a full reset forgets removed scopes: every test id starts afresh', async () => {
     const h = harness({ testScopes: { idleMs: MINUTE } });
     const a = scoped(h.call, 'a');
