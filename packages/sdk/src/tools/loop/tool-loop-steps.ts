@@ -2,6 +2,7 @@
 // run.
 import { CallbackFailures, callbackError } from '../../internal/callback-failures.js';
 import { linkedSignal } from '../../internal/linked-signal.js';
+import { raceSignal } from '../../internal/race-signal.js';
 import type { RecoverOptions, RecoveryAttempt } from '../../recovery/recover-options.js';
 import type { Message, MessageReply, PendingTool, SendMessageRequest } from '../../wire/index.js';
 import type { AnyTool } from '../define/define-tool.js';
@@ -133,10 +134,10 @@ export async function runToolLoopSteps(
     config.trace?.endStep(done);
     steps.push(done);
     emit(done);
-    if (options.onStep) await callback('onStep', () => options.onStep?.(done));
+    if (options.onStep) await callback('onStep', () => options.onStep?.(done), signal);
     const finished = reply.pendingTools.length === 0;
     const check = finished ? undefined : checkStop(done, steps, options.stopWhen, config.tools);
-    const stopped = check instanceof Promise ? await callback('stopWhen', () => check) : check;
+    const stopped = check instanceof Promise ? await callback('stopWhen', () => check, signal) : check;
     if (finished || stopped || step >= config.maxSteps) {
       const ordered = [...messages.values()].sort((a, b) => a.index - b.index);
       return {
@@ -156,11 +157,15 @@ export async function runToolLoopSteps(
   }
 }
 
-/** Awaits a callback of the caller's; what it throws rejects the run, named, as its `cause`. */
-async function callback<T>(name: string, call: () => T | Promise<T>): Promise<T> {
+/**
+ * Awaits a callback of the caller's; what it throws rejects the run, named, as its `cause`. One
+ * that never settles does not outlive an abort: the run ends with it.
+ */
+async function callback<T>(name: string, call: () => T | Promise<T>, signal: AbortSignal): Promise<T> {
   try {
-    return await call();
+    return await raceSignal(Promise.resolve().then(call), signal);
   } catch (thrown) {
+    if (signal.aborted && thrown === signal.reason) throw thrown;
     throw callbackError('runToolLoop', name, thrown);
   }
 }
