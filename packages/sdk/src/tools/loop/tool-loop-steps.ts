@@ -218,8 +218,10 @@ async function runCalls(
   const held = new Map(claimed);
   const heldSince = (pending: PendingTool) => (pending.state === 'PROCESSING' ? sentAt : undefined);
   if (claimed === undefined && mayWait(pendingTools, config)) {
+    const { onHeartbeat, onHeartbeatError } = callbacks;
     for (const pending of pendingTools) {
       if (!config.tools.has(pending.name)) continue;
+      // Its beats while it waits are reported as a running call's are (its run takes them over).
       const heartbeat = new Heartbeat(client.tools, {
         sessionId: options.sessionId,
         requestId: pending.requestId,
@@ -228,6 +230,8 @@ async function runCalls(
         random: options.random,
         leaseToken,
         heldSince: heldSince(pending),
+        onBeat: onHeartbeat && ((beats) => onHeartbeat(beats, { ...pending, state: 'PROCESSING' })),
+        onBeatError: onHeartbeatError && ((error) => onHeartbeatError(error, pending)),
       }).start();
       held.set(pending.requestId, { heartbeat, receivedAt });
     }
