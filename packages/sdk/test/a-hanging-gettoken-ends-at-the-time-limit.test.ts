@@ -12,13 +12,13 @@ afterEach(() => {
 });
 
 /** A client of an in-process reference server whose `getToken` hangs once `hang` is set. */
-function setup(timeoutMs: number) {
+function setup(timeoutMs: number, maxRetries = 0) {
   const server = createReferenceServer();
   const state = { hang: false, asked: 0 };
   const client = new Parley({
     baseUrl: 'http://parley.test',
     timeoutMs,
-    maxRetries: 0,
+    maxRetries,
     getToken: () => {
       state.asked++;
       return state.hang ? new Promise<string>(() => {}) : 'parley-demo-token';
@@ -54,6 +54,18 @@ describe('a getToken that never settles ends at the time limit', () => {
     expect(seen.outcome).toBeInstanceOf(APITimeoutError);
     expect((seen.outcome as Error).message).toMatch(/timed out after 1000 ms/);
     expect(vi.getTimerCount()).toBe(0);
+  });
+
+  test('the attempt that timed out in getToken is retried as a timed-out attempt is, getToken asked again', async () => {
+    const { client, state } = setup(1_000, 1);
+    vi.useFakeTimers();
+    state.hang = true;
+    const seen = watch(client.sessions.list());
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(seen.outcome).toBe('pending');
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(state.asked).toBe(2);
+    expect(seen.outcome).toBeInstanceOf(APITimeoutError);
   });
 
   test("the request's own timeoutMs counts, and an abort still wins", async () => {
