@@ -82,6 +82,29 @@ describe('a call that ended runs nothing more', () => {
     expect(paid).toEqual([]);
   });
 
+  test('a needsApproval predicate answering "approval needed" after the run was aborted: approve is not asked', async () => {
+    const { client, sessionId, pending, tool, paid } = await payCall('{"amount":10}');
+    const abort = new AbortController();
+    const asked: unknown[] = [];
+    const running = runTool(client, {
+      sessionId,
+      pending,
+      tool: tool({ needsApproval: () => later(1_000, true) }),
+      signal: abort.signal,
+      approve: (request) => {
+        asked.push(request.input);
+        return { approved: true };
+      },
+    });
+    const settled = expect(running).rejects.toBeInstanceOf(APIUserAbortError);
+    await vi.advanceTimersByTimeAsync(500);
+    abort.abort();
+    await settled;
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(asked).toEqual([]);
+    expect(paid).toEqual([]);
+  });
+
   test("a middleware's next() called after the run was aborted rejects and does not start the handler", async () => {
     const { client, sessionId, pending, tool, paid } = await payCall('{"amount":10}');
     const abort = new AbortController();
