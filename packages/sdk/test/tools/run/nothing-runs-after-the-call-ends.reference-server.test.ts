@@ -3,7 +3,7 @@
 // handler, and no timer of the call (its deadline, its time limit) is left behind. Against the
 // reference server on a ManualClock, the SDK on fake timers.
 import { createReferenceServer, ManualClock } from '@parley/reference-server';
-import { APIUserAbortError, defineTool, Parley, type ToolMiddleware } from '@parley/sdk';
+import { APIUserAbortError, defineTool, type ObjectSchema, Parley, type ToolMiddleware } from '@parley/sdk';
 import { runTool } from '@parley/sdk/tools';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { z } from 'zod';
@@ -61,6 +61,39 @@ describe('a call that ended runs nothing more', () => {
     abort.abort();
     await settled;
     await vi.advanceTimersByTimeAsync(2_000);
+    expect(paid).toEqual([]);
+  });
+
+  test('an input schema that answers "invalid" after the run was aborted: repairToolInput is not asked', async () => {
+    const { client, sessionId, pending, tool, paid } = await payCall('{"amount":"ten"}');
+    const abort = new AbortController();
+    const asked: unknown[] = [];
+    const json = () => ({ type: 'object', properties: { amount: { type: 'number' } } });
+    // A Standard Schema whose check takes a second (a lookup), and fails.
+    const slowSchema: ObjectSchema = {
+      '~standard': {
+        version: 1,
+        vendor: 'hand-written',
+        validate: () => later(1_000, { issues: [{ message: 'amount: expected a number' }] }),
+        jsonSchema: { input: json, output: json },
+      },
+    };
+    const running = runTool(client, {
+      sessionId,
+      pending,
+      tool: tool({ input: slowSchema }),
+      signal: abort.signal,
+      repairToolInput: ({ input }) => {
+        asked.push(input);
+        return { amount: 10 };
+      },
+    });
+    const settled = expect(running).rejects.toBeInstanceOf(APIUserAbortError);
+    await vi.advanceTimersByTimeAsync(500);
+    abort.abort();
+    await settled;
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(asked).toEqual([]);
     expect(paid).toEqual([]);
   });
 
