@@ -9,7 +9,6 @@ import {
 } from '../errors/index.js';
 import { linkedSignal } from '../internal/linked-signal.js';
 import { loadOnce } from '../internal/load-once.js';
-import { raceSignal } from '../internal/race-signal.js';
 import { MAX_TIMER_MS } from '../internal/timer-delay.js';
 import { wrongValue } from '../internal/wrong-value.js';
 import { activeContext } from '../tracing/active-context.js';
@@ -19,6 +18,7 @@ import { baseUrlHint, connectionFailureMessage, systemErrorCode } from './connec
 import { Exchange, type ExchangeHost } from './exchange.js';
 import { checkLogger, type Logger, type LogLevel, levelLogger, redactedHeaders } from './log-level.js';
 import type { FetchLike, RequestSpec } from './request-spec.js';
+import { requestToken } from './request-token.js';
 import { validate, where } from './validate-response.js';
 
 /** The code of request spans, loaded on the first traced call. */
@@ -106,8 +106,8 @@ export class HttpClient {
     // A token from getToken() is fetched before each attempt; a fixed one is a header like the others.
     const getToken = config.getToken;
     if (getToken) {
-      hooks.beforeRequest.push(async (request) => {
-        const token = await raceSignal(resolveToken(getToken), request.signal);
+      hooks.beforeRequest.push(async (request, { context }) => {
+        const token = await requestToken(getToken, request, context.timeoutMs as number);
         if (token) request.headers.set('authorization', `Bearer ${token}`);
       });
     }
@@ -207,6 +207,8 @@ export class HttpClient {
       streaming,
     });
     if (options.timeoutMs !== undefined) exchange.options.timeout = options.timeoutMs;
+    // The hooks' view of the attempt's limit (getToken has it too).
+    exchange.options.context = { timeoutMs: options.timeoutMs ?? this.#config.timeoutMs };
     if (options.headers) exchange.options.headers = options.headers;
     return exchange;
   }
@@ -266,14 +268,6 @@ export class HttpClient {
   #url(spec: RequestSpec): string {
     const query = spec.query ? `?${new URLSearchParams(spec.query).toString()}` : '';
     return `${this.#base}/${spec.path}${query}`;
-  }
-}
-
-async function resolveToken(getToken: () => string | Promise<string>): Promise<string> {
-  try {
-    return await getToken();
-  } catch (cause) {
-    throw new ParleyError('getToken() failed', { cause });
   }
 }
 

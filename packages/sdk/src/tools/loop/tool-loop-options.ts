@@ -111,7 +111,7 @@ export interface RunToolLoopOptions {
   onHeartbeat?: ((beats: number, call: PendingTool) => void) | undefined;
   /**
    * A heartbeat failed without losing the call (a network error, a timeout, a 5xx or 429; the timer
-   * keeps beating), for logging: `error` is the SDK error, `call` the call as the server last read
+   * keeps beating; a call waiting its turn is beaten and reported too), for logging: `error` is the SDK error, `call` the call as the server last read
    * it (as the reply had it until a beat succeeded, then `PROCESSING`). A 409 or 404 is no error here: the
    * call is lost, and its result says so (`LOST`).
    */

@@ -2,6 +2,7 @@
 // run.
 import { CallbackFailures, callbackError } from '../../internal/callback-failures.js';
 import { linkedSignal } from '../../internal/linked-signal.js';
+import { raceSignal } from '../../internal/race-signal.js';
 import type { RecoverOptions, RecoveryAttempt } from '../../recovery/recover-options.js';
 import type { Message, MessageReply, PendingTool, SendMessageRequest } from '../../wire/index.js';
 import type { AnyTool } from '../define/define-tool.js';
@@ -133,10 +134,10 @@ export async function runToolLoopSteps(
     config.trace?.endStep(done);
     steps.push(done);
     emit(done);
-    if (options.onStep) await callback('onStep', () => options.onStep?.(done));
+    if (options.onStep) await callback('onStep', () => options.onStep?.(done), signal);
     const finished = reply.pendingTools.length === 0;
     const check = finished ? undefined : checkStop(done, steps, options.stopWhen, config.tools);
-    const stopped = check instanceof Promise ? await callback('stopWhen', () => check) : check;
+    const stopped = check instanceof Promise ? await callback('stopWhen', () => check, signal) : check;
     if (finished || stopped || step >= config.maxSteps) {
       const ordered = [...messages.values()].sort((a, b) => a.index - b.index);
       return {
@@ -156,11 +157,15 @@ export async function runToolLoopSteps(
   }
 }
 
-/** Awaits a callback of the caller's; what it throws rejects the run, named, as its `cause`. */
-async function callback<T>(name: string, call: () => T | Promise<T>): Promise<T> {
+/**
+ * Awaits a callback of the caller's; what it throws rejects the run, named, as its `cause`. One
+ * that never settles does not outlive an abort: the run ends with it.
+ */
+async function callback<T>(name: string, call: () => T | Promise<T>, signal: AbortSignal): Promise<T> {
   try {
-    return await call();
+    return await raceSignal(Promise.resolve().then(call), signal);
   } catch (thrown) {
+    if (signal.aborted && thrown === signal.reason) throw thrown;
     throw callbackError('runToolLoop', name, thrown);
   }
 }
@@ -213,8 +218,10 @@ async function runCalls(
   const held = new Map(claimed);
   const heldSince = (pending: PendingTool) => (pending.state === 'PROCESSING' ? sentAt : undefined);
   if (claimed === undefined && mayWait(pendingTools, config)) {
+    const { onHeartbeat, onHeartbeatError } = callbacks;
     for (const pending of pendingTools) {
       if (!config.tools.has(pending.name)) continue;
+      // Its beats while it waits are reported as a running call's are (its run takes them over).
       const heartbeat = new Heartbeat(client.tools, {
         sessionId: options.sessionId,
         requestId: pending.requestId,
@@ -223,6 +230,8 @@ async function runCalls(
         random: options.random,
         leaseToken,
         heldSince: heldSince(pending),
+        onBeat: onHeartbeat && ((beats) => onHeartbeat(beats, { ...pending, state: 'PROCESSING' })),
+        onBeatError: onHeartbeatError && ((error) => onHeartbeatError(error, pending)),
       }).start();
       held.set(pending.requestId, { heartbeat, receivedAt });
     }

@@ -95,8 +95,10 @@ export async function askApproval(options: AskApprovalOptions): Promise<Decision
   let answer: unknown;
   try {
     answer = await raceSignal(
-      Promise.resolve().then(() =>
-        options.approve({
+      // A call that ended while needsApproval was asked about asks no one.
+      Promise.resolve().then(() => {
+        ctx.signal.throwIfAborted();
+        return options.approve({
           sessionId,
           requestId,
           name,
@@ -105,8 +107,8 @@ export async function askApproval(options: AskApprovalOptions): Promise<Decision
           tool,
           signal: ctx.signal,
           expiresAt: options.expiresAt,
-        }),
-      ),
+        });
+      }),
       ctx.signal,
     );
   } catch (error) {

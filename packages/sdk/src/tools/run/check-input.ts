@@ -17,6 +17,8 @@ export function checkInputStage(
     const { sessionId, requestId, name, rawInput } = ctx;
     let checked = await checkValue(tool.input, input, 'input', name);
     if ('failed' in checked && repairer && checked.failed.issues) {
+      // A call that ended while its input was checked asks no one to repair it.
+      ctx.signal.throwIfAborted();
       const call = { sessionId, requestId, name, rawInput };
       const repaired = await repairInput(repairer, tool, call, checked.failed.issues);
       if (repaired && 'refused' in repaired) checked = { failed: repaired.refused };

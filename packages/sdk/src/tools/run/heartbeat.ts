@@ -7,7 +7,7 @@ import { APITimeoutError, ConflictError, NotFoundError, ToolCallLostError } from
 import { notify } from '../../internal/notify.js';
 import { warnUnknownOptions } from '../../internal/unknown-options.js';
 import type { HeartbeatLease } from '../../wire/index.js';
-import { heartbeatIntervalMs, jitteredIntervalMs } from './heartbeat-interval.js';
+import { heartbeatIntervalMs, jitteredIntervalMs, keptLeaseMs } from './heartbeat-interval.js';
 import { lostMessage } from './heartbeat-messages.js';
 import type { HeartbeatClaim, HeartbeatEndReason, HeartbeatOptions } from './heartbeat-options.js';
 import { sendBeat } from './send-beat.js';
@@ -85,11 +85,7 @@ export class Heartbeat {
     this.#options = options;
     this.sessionId = options.sessionId;
     this.requestId = options.requestId;
-    const timeout = options.heartbeatTimeoutMs;
-    this.#leaseMs =
-      timeout !== undefined && Number.isFinite(timeout) && timeout > 0
-        ? timeout
-        : ASSUMED_HEARTBEAT_TIMEOUT_MS;
+    this.#leaseMs = keptLeaseMs(options.heartbeatTimeoutMs) ?? ASSUMED_HEARTBEAT_TIMEOUT_MS;
     this.#intervalMs = heartbeatIntervalMs(options.heartbeatTimeoutMs);
     this.#request = { maxRetries: 0, ...leaseHeaders(options.leaseToken) };
     if (options.heldSince !== undefined && !Number.isFinite(options.heldSince)) {
@@ -255,8 +251,8 @@ export class Heartbeat {
   /** The lease the server answered: its length replaces a given or assumed one. */
   #learn(lease: HeartbeatLease): void {
     this.#lease = lease;
-    const ms = lease.heartbeatTimeoutMs;
-    if (!(Number.isFinite(ms) && ms > 0) || ms === this.#leaseMs) return;
+    const ms = keptLeaseMs(lease.heartbeatTimeoutMs);
+    if (ms === undefined || ms === this.#leaseMs) return;
     const shorter = ms < this.#leaseMs;
     this.#leaseMs = ms;
     this.#intervalMs = heartbeatIntervalMs(ms);

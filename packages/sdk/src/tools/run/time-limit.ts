@@ -45,7 +45,8 @@ async function within(
   const timer = setTimeout(() => limit.abort(reason()), ms);
   const link = linkedSignal(ctx.signal, limit.signal);
   try {
-    return await raceSignal(next(input, { ...ctx, signal: link.signal }), limit.signal);
+    // The call's own end (lost, aborted) ends the wait too: its timer is not left behind.
+    return await raceSignal(next(input, { ...ctx, signal: link.signal }), link.signal);
   } catch (error) {
     if (!limit.signal.aborted || error !== limit.signal.reason) throw error;
     const ended = limit.signal.reason as Error;

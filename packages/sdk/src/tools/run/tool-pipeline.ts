@@ -33,6 +33,9 @@ export function runStages(
   call: ToolMiddlewareCall,
 ): Promise<unknown> {
   const dispatch = (index: number, input: unknown, ctx: ToolContext): Promise<unknown> => {
+    // A call that ended (lost, aborted, past its limit) starts nothing more: a callback that answers
+    // late (repairToolInput, needsApproval, a middleware's next()) gets the reason it ended.
+    if (ctx.signal.aborted) return Promise.reject(ctx.signal.reason);
     const stage = stages[index];
     if (stage === undefined) return handler(input, ctx);
     return stage({ input, ctx }, (next, nextCtx) => dispatch(index + 1, next, nextCtx));

@@ -411,11 +411,17 @@ describe('runTool', () => {
     );
     const controller = new AbortController();
     let handlerSignal: AbortSignal | undefined;
+    let started!: () => void;
+    const handlerStarted = new Promise<void>((resolve) => {
+      started = resolve;
+    });
     const tool = weatherTool((_, { signal }) => {
       handlerSignal = signal;
+      started();
       return new Promise(() => {});
     });
     const running = runTool(transport, { sessionId, pending, tool, signal: controller.signal });
+    await handlerStarted;
     const reason = new Error('user cancelled');
     controller.abort(reason);
     await expect(running).rejects.toMatchObject({ name: 'APIUserAbortError', cause: reason });
