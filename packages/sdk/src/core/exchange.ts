@@ -9,6 +9,7 @@ import {
 import { raceSignal } from '../internal/race-signal.js';
 import { apiErrorFrom } from './api-error-from.js';
 import { connectionFailureMessage, neverSent, REDIRECT, systemErrorCode } from './connection-failure.js';
+import { redactedHeaders } from './log-level.js';
 import type { FetchLike, RequestSpec } from './request-spec.js';
 import { backoffMs, isRetryableStatus, rejectedUnprocessed } from './retry-policy.js';
 
@@ -16,6 +17,8 @@ import { backoffMs, isRetryableStatus, rejectedUnprocessed } from './retry-polic
 export interface ExchangeHost {
   /** The client's `fetch` option; the global fetch when not given. */
   fetch: FetchLike | undefined;
+  /** The client's `getToken` option: asked for a token on each attempt. */
+  getToken: (() => string | Promise<string>) | undefined;
   baseUrl: string;
   /** Appended to connection errors and 404s when the base URL looks wrong. */
   hint: string;
@@ -87,9 +90,10 @@ export class Exchange {
   }
 
   /**
-   * ky's `fetch`: sends the Request ky built through the client's fetch (looked up per call: msw
-   * may patch the global one later), then reads the body within the attempt, so that ky's timeout
-   * covers the last byte and a body that breaks off is a failed attempt ky may retry. A stream's
+   * ky's `fetch`: asks `getToken()` for the attempt's token, sends the Request ky built through the
+   * client's fetch (looked up per call: msw may patch the global one later), then reads the body
+   * within the attempt, so that ky's timeout covers a `getToken` that never settles as well as the
+   * last byte, and a body that breaks off is a failed attempt ky may retry. A stream's
    * 2xx body is left to its reader. With a `fetch` option the attempt is raced against the
    * request's signal: a fetch that ignores it (an in-process handler holding its answer) cannot
    * hold the call past an abort. A failed connection becomes an `APIConnectionError` here.
@@ -99,6 +103,12 @@ export class Exchange {
     const request = input instanceof Request ? input : new Request(input, init);
     const signal = request.signal;
     try {
+      const { getToken } = this.#host;
+      if (getToken) {
+        const token = await raceSignal(resolveToken(getToken), signal);
+        if (token) request.headers.set('authorization', `Bearer ${token}`);
+      }
+      this.#host.debug?.(`[parley] → ${request.method} ${request.url} (${redactedHeaders(request.headers)})`);
       // The platform's fetch (and msw's) follows the signal; a `fetch` option may not.
       const received = this.#receive(request, init);
       const { response, text } = await (this.#host.fetch ? raceSignal(received, signal) : received);
@@ -170,5 +180,13 @@ export class Exchange {
       debug(`[parley] ${what}; retrying in ${this.#waitMs} ms`);
     }
     return true;
+  }
+}
+
+async function resolveToken(getToken: () => string | Promise<string>): Promise<string> {
+  try {
+    return await getToken();
+  } catch (cause) {
+    throw new ParleyError('getToken() failed', { cause });
   }
 }

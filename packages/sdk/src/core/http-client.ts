@@ -16,9 +16,8 @@ import type { ContextLike, TracerOption } from '../tracing/tracer-like.js';
 import { APIPromise, type WithResponse } from './api-promise.js';
 import { baseUrlHint, connectionFailureMessage, systemErrorCode } from './connection-failure.js';
 import { Exchange, type ExchangeHost } from './exchange.js';
-import { checkLogger, type Logger, type LogLevel, levelLogger, redactedHeaders } from './log-level.js';
+import { checkLogger, type Logger, type LogLevel, levelLogger } from './log-level.js';
 import type { FetchLike, RequestSpec } from './request-spec.js';
-import { requestToken } from './request-token.js';
 import { validate, where } from './validate-response.js';
 
 /** The code of request spans, loaded on the first traced call. */
@@ -77,8 +76,8 @@ export interface OpenResponse {
 /**
  * The one transport under every resource: ky sends every request. ky's `retry` carries the SDK's
  * policy (an `Exchange` per call: which failures go again, and the wait), its `timeout` the
- * per-attempt time limit, its hooks the token and the debug lines; ky's `HTTPError` becomes the
- * SDK's typed error with the body the attempt read. Requests refuse redirects: a redirected POST
+ * per-attempt time limit (`getToken()` included), its hooks the debug lines; ky's `HTTPError`
+ * becomes the SDK's typed error with the body the attempt read. Requests refuse redirects: a redirected POST
  * can come back as a GET without its body (silent loss), and the service never redirects.
  *
  * @internal
@@ -98,29 +97,25 @@ export class HttpClient {
     const log = levelLogger(config.logger ?? console, config.logLevel);
     const hint = baseUrlHint(config.baseUrl);
     if (hint) log.warn?.(`[parley]${hint}`);
-    this.#host = { fetch: config.fetch, baseUrl: config.baseUrl, hint, debug: log.debug };
-    const hooks: Required<Pick<Hooks, 'beforeRequest' | 'beforeRetry'>> = {
-      beforeRequest: [],
-      beforeRetry: [],
+    this.#host = {
+      fetch: config.fetch,
+      getToken: config.getToken,
+      baseUrl: config.baseUrl,
+      hint,
+      debug: log.debug,
     };
-    // A token from getToken() is fetched before each attempt; a fixed one is a header like the others.
-    const getToken = config.getToken;
-    if (getToken) {
-      hooks.beforeRequest.push(async (request, { context }) => {
-        const token = await requestToken(getToken, request, context.timeoutMs as number);
-        if (token) request.headers.set('authorization', `Bearer ${token}`);
-      });
-    }
+    // Each attempt's request line is the exchange's, once its token is set; a retry is noted here.
     const debug = log.debug;
-    if (debug) {
-      hooks.beforeRequest.push((request) => {
-        debug(`[parley] → ${request.method} ${request.url} (${redactedHeaders(request.headers)})`);
-      });
-      hooks.beforeRetry.push(({ request, retryCount }) => {
-        debug(`[parley] ${request.method} ${request.url} (retry ${retryCount})`);
-      });
-    }
-    const token = getToken ? undefined : config.token;
+    const hooks: Hooks | undefined = debug && {
+      beforeRetry: [
+        ({ request, retryCount }) => {
+          debug(`[parley] ${request.method} ${request.url} (retry ${retryCount})`);
+        },
+      ],
+    };
+    // A token from getToken() is asked for on each attempt, within it (the exchange's fetch); a
+    // fixed one is a header like the others.
+    const token = config.getToken ? undefined : config.token;
     this.#ky = ky.create({
       prefixUrl: config.baseUrl,
       headers: {
@@ -130,8 +125,8 @@ export class HttpClient {
       },
       timeout: config.timeoutMs,
       redirect: 'error',
-      // Only lists with hooks: ky merges the client's hooks into each request's options.
-      ...((hooks.beforeRequest.length > 0 || hooks.beforeRetry.length > 0) && { hooks }),
+      // Only with a hook: ky merges the client's hooks into each request's options.
+      ...(hooks && { hooks }),
     });
   }
 
@@ -207,8 +202,6 @@ export class HttpClient {
       streaming,
     });
     if (options.timeoutMs !== undefined) exchange.options.timeout = options.timeoutMs;
-    // The hooks' view of the attempt's limit (getToken has it too).
-    exchange.options.context = { timeoutMs: options.timeoutMs ?? this.#config.timeoutMs };
     if (options.headers) exchange.options.headers = options.headers;
     return exchange;
   }
