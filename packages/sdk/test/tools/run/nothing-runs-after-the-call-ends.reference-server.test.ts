@@ -45,6 +45,18 @@ async function payCall(input: string) {
 /** Resolves with `value` after `ms` (fake time). */
 const later = <T>(ms: number, value: T) => new Promise<T>((resolve) => setTimeout(() => resolve(value), ms));
 
+/**
+ * Aborts the run half a second in (while its callback still thinks), checks it rejected with the
+ * abort, then lets the callback answer (two more seconds of fake time).
+ */
+async function abortMidway(running: Promise<unknown>, abort: AbortController): Promise<void> {
+  const settled = expect(running).rejects.toBeInstanceOf(APIUserAbortError);
+  await vi.advanceTimersByTimeAsync(500);
+  abort.abort();
+  await settled;
+  await vi.advanceTimersByTimeAsync(2_000);
+}
+
 describe('a call that ended runs nothing more', () => {
   test('repairToolInput answering after the run was aborted does not start the handler', async () => {
     const { client, sessionId, pending, tool, paid } = await payCall('{"amount":"ten"}');
@@ -56,11 +68,7 @@ describe('a call that ended runs nothing more', () => {
       signal: abort.signal,
       repairToolInput: () => later(1_000, { amount: 10 }),
     });
-    const settled = expect(running).rejects.toBeInstanceOf(APIUserAbortError);
-    await vi.advanceTimersByTimeAsync(500);
-    abort.abort();
-    await settled;
-    await vi.advanceTimersByTimeAsync(2_000);
+    await abortMidway(running, abort);
     expect(paid).toEqual([]);
   });
 
@@ -88,11 +96,7 @@ describe('a call that ended runs nothing more', () => {
         return { amount: 10 };
       },
     });
-    const settled = expect(running).rejects.toBeInstanceOf(APIUserAbortError);
-    await vi.advanceTimersByTimeAsync(500);
-    abort.abort();
-    await settled;
-    await vi.advanceTimersByTimeAsync(2_000);
+    await abortMidway(running, abort);
     expect(asked).toEqual([]);
     expect(paid).toEqual([]);
   });
@@ -107,11 +111,7 @@ describe('a call that ended runs nothing more', () => {
       signal: abort.signal,
       approve: () => ({ approved: true }),
     });
-    const settled = expect(running).rejects.toBeInstanceOf(APIUserAbortError);
-    await vi.advanceTimersByTimeAsync(500);
-    abort.abort();
-    await settled;
-    await vi.advanceTimersByTimeAsync(2_000);
+    await abortMidway(running, abort);
     expect(paid).toEqual([]);
   });
 
@@ -129,11 +129,7 @@ describe('a call that ended runs nothing more', () => {
         return { approved: true };
       },
     });
-    const settled = expect(running).rejects.toBeInstanceOf(APIUserAbortError);
-    await vi.advanceTimersByTimeAsync(500);
-    abort.abort();
-    await settled;
-    await vi.advanceTimersByTimeAsync(2_000);
+    await abortMidway(running, abort);
     expect(asked).toEqual([]);
     expect(paid).toEqual([]);
   });
@@ -154,11 +150,7 @@ describe('a call that ended runs nothing more', () => {
       signal: abort.signal,
       middleware: [middleware],
     });
-    const settled = expect(running).rejects.toBeInstanceOf(APIUserAbortError);
-    await vi.advanceTimersByTimeAsync(500);
-    abort.abort();
-    await settled;
-    await vi.advanceTimersByTimeAsync(2_000);
+    await abortMidway(running, abort);
     await expect(late).rejects.toBeDefined();
     expect(paid).toEqual([]);
   });
