@@ -1,4 +1,3 @@
-import { writeFileSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { driftReportJunit, formatDriftReport } from '../drift/drift-format.js';
 import { DriftUpstreamError, driftReport } from '../drift/drift-run.js';
@@ -7,7 +6,7 @@ import { maskUrlPasswords } from '../utils/url-password.js';
 import type { CliEnv, CliIo } from './cli-command.js';
 import { parsePositiveInt } from './cli-options.js';
 import { parseUpstreamToken, parseUpstreamUrl } from './cli-upstream-options.js';
-import { reportFileProblem, reportFormat } from './proxy-report-file.js';
+import { reportFileProblem, reportFormat, writeReportFile } from './proxy-report-file.js';
 
 /** `--ignore usage,text`: kinds of drift not to report. */
 export function parseIgnore(value: string): DriftKind[] {
@@ -131,14 +130,22 @@ export async function runDriftCommand(
     }
     return fail(`--cassette ${flags.cassette}: ${(error as Error).message}`);
   }
+  let notWritten: string | undefined;
   if (reportFile !== undefined) {
     const text =
       reportFormat(reportFile) === 'junit'
         ? driftReportJunit(report)
         : `${JSON.stringify(report, null, 2)}\n`;
-    writeFileSync(reportFile, text);
+    try {
+      await writeReportFile(reportFile, text);
+    } catch (error) {
+      notWritten = (error as Error).message;
+    }
   }
   io.stdout(flags.json === true ? `${JSON.stringify(report, null, 2)}\n` : formatDriftReport(report));
+  if (notWritten !== undefined) {
+    return fail(`--report ${flags.report} could not be written (${notWritten}); the previous report is kept`);
+  }
   const drifted = flags.failOnDrift === true && report.drifts + report.sessionsStopped > 0;
   const broke = flags.failOnViolation === true && report.violations > 0;
   return drifted || broke ? 1 : 0;

@@ -1,7 +1,8 @@
-import { accessSync, constants, statSync, writeFileSync } from 'node:fs';
+import * as fs from 'node:fs';
 import { dirname } from 'node:path';
 import type { ProxyReportSnapshot } from '../proxy/proxy-report.js';
 import { proxyReportJunit } from '../proxy/proxy-report-junit.js';
+import { replaceFile } from '../utils/replace-file.js';
 
 /** `--report FILE`: JUnit XML for a `.xml` file, else the report's JSON (as `GET /_parley/proxy/report`). */
 export function reportFormat(file: string): 'junit' | 'json' {
@@ -10,8 +11,8 @@ export function reportFormat(file: string): 'junit' | 'json' {
 
 /**
  * Why the report could not be written to `file`, checked when the server starts (so a typo fails
- * at once, not after the tests): a missing or read-only folder, a folder in its place, a read-only
- * file. Undefined when it can be written.
+ * at once, not after the tests): a missing or read-only folder (the report is written to a temporary
+ * file beside it first), a folder in its place, a read-only file. Undefined when it can be written.
  */
 export function reportFileProblem(file: string): string | undefined {
   const existing = statOf(file);
@@ -20,24 +21,35 @@ export function reportFileProblem(file: string): string | undefined {
   const parent = statOf(folder);
   if (parent === undefined) return `cannot be written: the folder ${folder} does not exist`;
   if (!parent.isDirectory()) return `cannot be written: ${folder} is not a folder`;
-  try {
-    accessSync(existing === undefined ? folder : file, constants.W_OK);
-  } catch {
-    return `cannot be written: no write permission for ${existing === undefined ? folder : file}`;
+  for (const path of existing === undefined ? [folder] : [folder, file]) {
+    try {
+      fs.accessSync(path, fs.constants.W_OK);
+    } catch {
+      return `cannot be written: no write permission for ${path}`;
+    }
   }
   return undefined;
 }
 
-/** Writes the report to `file`, in the format its name asks for. */
-export function writeProxyReport(file: string, report: ProxyReportSnapshot): void {
+/** Writes the report to `file`, in the format its name asks for (see {@link writeReportFile}). */
+export async function writeProxyReport(file: string, report: ProxyReportSnapshot): Promise<void> {
   const text =
     reportFormat(file) === 'junit' ? proxyReportJunit(report) : `${JSON.stringify(report, null, 2)}\n`;
-  writeFileSync(file, text);
+  await writeReportFile(file, text);
 }
 
-function statOf(path: string): ReturnType<typeof statSync> | undefined {
+/**
+ * Writes a `--report` file (the checking proxy's, `parley-server drift`'s) whole or not at all: through
+ * a temporary file beside it and one rename, so a run that fails or is killed midway keeps the
+ * previous report instead of leaving half of a new one.
+ */
+export async function writeReportFile(file: string, text: string): Promise<void> {
+  await replaceFile(fs, file, text);
+}
+
+function statOf(path: string): fs.Stats | undefined {
   try {
-    return statSync(path);
+    return fs.statSync(path);
   } catch {
     return undefined;
   }

@@ -8,6 +8,9 @@ import { StopFailure } from './stop-failure.js';
 /** The exit code of `parley-server --fail-on-violation` when the upstream broke the protocol. */
 export const VIOLATIONS_EXIT_CODE = 1;
 
+/** The exit code of `parley-server --report FILE` when the report could not be written at stop. */
+export const REPORT_NOT_WRITTEN_EXIT_CODE = 1;
+
 /** What the checking proxy does when the server stops: write its report, fail on a violation. */
 export interface ProxyStopChecks {
   /** `--report`: the file (resolved) the report is written to. */
@@ -43,7 +46,8 @@ export function proxyStopNote(checks: ProxyStopChecks, shownFile: string | undef
  * The running server with the checks done when it stops: after closing (every request finished,
  * the summary printed), the report is written, and with `failOnViolation` a violation makes
  * `close()` reject with a {@link StopFailure} (exit code {@link VIOLATIONS_EXIT_CODE}) naming the
- * count and each kind.
+ * count and each kind. The report is written whole or not at all: a failed write keeps the report
+ * the file held and makes `close()` reject with a {@link StopFailure} naming the file.
  */
 export function withProxyStopChecks(
   running: RunningServer,
@@ -58,7 +62,16 @@ export function withProxyStopChecks(
       await running.close();
       const report = proxy.report();
       if (checks.reportFile !== undefined) {
-        writeProxyReport(checks.reportFile, report);
+        try {
+          await writeProxyReport(checks.reportFile, report);
+        } catch (error) {
+          // Written whole or not at all: the report the file held before is still there.
+          throw new StopFailure(
+            `parley-server: --report ${checks.reportFile} could not be written ` +
+              `(${(error as Error).message}); the previous report is kept`,
+            REPORT_NOT_WRITTEN_EXIT_CODE,
+          );
+        }
         io.stderr(`[parley] proxy report written to ${checks.reportFile}\n`);
       }
       if (checks.failOnViolation && report.violations > 0) {

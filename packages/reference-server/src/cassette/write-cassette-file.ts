@@ -1,3 +1,4 @@
+import { replaceFile, temporaryFileOwner } from '../utils/replace-file.js';
 import { type NodeFs, nodeFs, readCassetteFile } from './cassette-file.js';
 import type { Cassette } from './cassette-format.js';
 import { processIsGone, withFileLock } from './cassette-lock.js';
@@ -9,9 +10,9 @@ import { formatCassette } from './cassette-text.js';
 /**
  * Writes the cassette as its stable text, making the folder if needed, holding the cassette's lock
  * (`withFileLock`: writers in other processes take turns). The text goes to a temporary file beside
- * it first, which then replaces the file in one rename: a crash or a full disk midway leaves the old
- * file as it was (and no half-written cassette), never a mix of the two. Temporary files a crashed
- * writer left beside it are removed.
+ * it first, which then replaces the file in one rename (`replaceFile`): a crash or a full disk midway
+ * leaves the old file as it was (and no half-written cassette), never a mix of the two. Temporary
+ * files a crashed writer left beside it are removed.
  */
 export async function writeCassetteFile(path: string, cassette: Cassette): Promise<void> {
   await updateCassetteFile(path, () => cassette, { read: false });
@@ -36,28 +37,10 @@ export async function updateCassetteFile(
     const current = how.read !== false && fs.existsSync(path) ? readCassetteFile(path) : undefined;
     const next = update(current);
     if (next === undefined) return undefined;
-    const text = formatCassette(next);
-    // In the same folder, so the rename stays on one file system (and so is atomic); named after
-    // this process, so that a later writer knows whether it is still at work.
-    const temporary = `${path}.${process.pid}-${Math.random().toString(36).slice(2)}${TEMPORARY_SUFFIX}`;
-    try {
-      const file = await fs.promises.open(temporary, 'wx');
-      try {
-        await file.writeFile(text, 'utf8');
-        await file.sync();
-      } finally {
-        await file.close();
-      }
-      await fs.promises.rename(temporary, path);
-    } catch (error) {
-      await fs.promises.rm(temporary, { force: true });
-      throw error;
-    }
+    await replaceFile(fs, path, formatCassette(next));
     return next;
   });
 }
-
-const TEMPORARY_SUFFIX = '.tmp';
 
 /** Temporary files of writers that are gone (a crash before the rename): `weather.json.4242-k3j2.tmp`. */
 async function removeLeftTemporaries(fs: NodeFs, path: string): Promise<void> {
@@ -71,15 +54,11 @@ async function removeLeftTemporaries(fs: NodeFs, path: string): Promise<void> {
     return;
   }
   for (const name of names) {
-    const pid = new RegExp(`^${escapeRegExp(base)}\\.(\\d+)-[a-z0-9]*\\${TEMPORARY_SUFFIX}$`).exec(name)?.[1];
+    const pid = temporaryFileOwner(base, name);
     if (pid === undefined) continue;
     // A temporary file is always of a writer on this machine: its pid can be checked.
-    if (processIsGone(Number(pid))) {
+    if (processIsGone(pid)) {
       await fs.promises.rm(`${dir}/${name}`, { force: true });
     }
   }
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

@@ -1,3 +1,4 @@
+import * as fs from 'node:fs';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -243,6 +244,31 @@ describe('parley-server drift', () => {
     } finally {
       await live.close();
     }
+  });
+
+  it('a report that cannot be written keeps the previous one and leaves no temporary file: exit 2, the drift still printed', async () => {
+    const { dir, file, live } = await setUp(UPSTREAM_SCRIPT);
+    const report = join(dir, 'drift.json');
+    fs.writeFileSync(report, 'the previous report');
+    const rename = fs.promises.rename;
+    const spy = vi.spyOn(fs.promises, 'rename').mockImplementation(async (from, to) => {
+      if (String(to) === report) throw Object.assign(new Error('EIO: i/o error, rename'), { code: 'EIO' });
+      return rename(from, to);
+    });
+    try {
+      const { out, err, io: streams } = io();
+      const argv = ['drift', '--cassette', file, '--upstream', live.url, '--upstream-token', UPSTREAM_TOKEN];
+      expect((await runCli([...argv, '--report', report], streams)).exitCode).toBe(2);
+      expect(out.join('')).toMatch(/0 of 5 turns differ/);
+      expect(err.join('')).toContain(
+        `parley-server drift: --report ${report} could not be written (EIO: i/o error, rename); the previous report is kept`,
+      );
+    } finally {
+      spy.mockRestore();
+      await live.close();
+    }
+    expect(await readFile(report, 'utf8')).toBe('the previous report');
+    expect(fs.readdirSync(dir).sort()).toEqual(['drift.json', 'weather.json']);
   });
 
   it('an unreachable upstream: a clear error, exit 2, no report file and nothing on stdout', async () => {

@@ -1,10 +1,11 @@
 import { EventEmitter } from 'node:events';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import * as fs from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ProxyReportSnapshot } from '@parley/reference-server';
 import { runCli, StopFailure, stopOnSignals } from '@parley/reference-server/node';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { answer, send, startScriptedUpstream, startUpstream } from './helpers.js';
 
 function streams() {
@@ -25,6 +26,35 @@ async function brokenUpstream() {
 }
 
 const folder = () => mkdtempSync(join(tmpdir(), 'parley-report-'));
+
+const noSpace = () => Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+
+/** File-system faults a report's write may meet, each on the files of `dir` only. */
+const faults = {
+  'the disk fills up halfway through the text': (dir: string) => {
+    const open = fs.promises.open;
+    return vi.spyOn(fs.promises, 'open').mockImplementation(async (path, ...rest) => {
+      const handle = await open(path, ...rest);
+      if (!String(path).startsWith(dir)) return handle;
+      return Object.assign(Object.create(handle) as fs.promises.FileHandle, {
+        writeFile: async (text: string) => {
+          await handle.writeFile(text.slice(0, text.length / 2));
+          throw noSpace();
+        },
+        sync: () => handle.sync(),
+        close: () => handle.close(),
+      });
+    });
+  },
+  'the rename fails': (dir: string) => {
+    const rename = fs.promises.rename;
+    return vi.spyOn(fs.promises, 'rename').mockImplementation(async (from, to) => {
+      if (String(to).startsWith(dir))
+        throw Object.assign(new Error('EIO: i/o error, rename'), { code: 'EIO' });
+      return rename(from, to);
+    });
+  },
+};
 
 describe('--fail-on-violation', () => {
   it('a violation makes the stop fail with exit code 1, naming the count and each kind', async () => {
@@ -136,12 +166,43 @@ describe('--report FILE', () => {
     expect(err.join('')).toContain('--report report.xml needs --upstream <url>');
   });
 
-  it('an existing report is replaced', async () => {
+  it('a report replaces the previous one whole, through a temporary file beside it that takes its name', async () => {
     const upstream = await startUpstream();
-    const file = join(folder(), 'report.json');
+    const dir = folder();
+    const file = join(dir, 'report.json');
     writeFileSync(file, 'old');
+    const before = statSync(file).ino;
     const { result } = await start(['--upstream', upstream.url, '--report', file]);
     await result.running?.close();
     expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ requests: 0, violations: 0 });
+    // A new file took the name (written in place, the old file would keep its inode), and no
+    // temporary file is left beside it.
+    expect(statSync(file).ino).not.toBe(before);
+    expect(readdirSync(dir)).toEqual(['report.json']);
   });
+
+  it.each(Object.keys(faults) as (keyof typeof faults)[])(
+    'a report whose write fails at stop (%s) keeps the previous report, leaves no temporary file, and the stop fails naming the file',
+    async (fault) => {
+      const upstream = await startUpstream();
+      const dir = folder();
+      const file = join(dir, 'report.xml');
+      writeFileSync(file, 'the previous report');
+      const { result } = await start(['--upstream', upstream.url, '--report', file]);
+      const spy = faults[fault](dir);
+      try {
+        const stopped = result.running?.close();
+        await expect(stopped).rejects.toBeInstanceOf(StopFailure);
+        const failure = (await stopped?.catch((error: unknown) => error)) as StopFailure;
+        expect(failure.exitCode).toBe(1);
+        expect(failure.message).toContain(`parley-server: --report ${file} could not be written (`);
+        expect(failure.message).toMatch(/\((ENOSPC: no space left|EIO: i\/o error)/);
+        expect(failure.message).toContain('the previous report is kept');
+      } finally {
+        spy.mockRestore();
+      }
+      expect(readFileSync(file, 'utf8')).toBe('the previous report');
+      expect(readdirSync(dir)).toEqual(['report.xml']);
+    },
+  );
 });
