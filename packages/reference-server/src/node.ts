@@ -5,7 +5,7 @@ export type {
   SharedServerOptions,
   SharedTestScope,
 } from './adapters/shared-server.js';
-export { connectSharedServer } from './adapters/shared-server.js';
+export { connectSharedServer, SHARED_SERVER_HEALTH_TIMEOUT_MS } from './adapters/shared-server.js';
 export type { RunningServer, StartServerOptions } from './adapters/start-server.js';
 export { startServer } from './adapters/start-server.js';
 export { StopFailure } from './adapters/stop-failure.js';

@@ -1,5 +1,6 @@
 import { DEMO_USER } from '../create-reference-server.js';
 import { CONTROL_TOKEN_HEADER } from '../testing/control-access.js';
+import { wrongValue } from '../utils/check-options.js';
 import { TEST_ID_HEADER } from '../utils/test-id.js';
 import type { TestStatus } from '../utils/test-status.js';
 import { type TestAttempt, testIdHeaderValue } from './test-id-value.js';
@@ -22,7 +23,17 @@ export interface SharedServerOptions {
    * server (a container module) names it in its own errors and can bound a call's wait.
    */
   fetch?: typeof fetch;
+  /**
+   * How long the health check (`GET /_parley/health`, answer and body) may take, in ms. Default
+   * {@link SHARED_SERVER_HEALTH_TIMEOUT_MS} (10 s). A server that takes the connection but does not
+   * answer in time fails the connection with an error naming its URL and this limit, instead of
+   * holding the test run; the request is aborted, so no connection is left open.
+   */
+  healthTimeoutMs?: number;
 }
+
+/** `connectSharedServer`'s default `healthTimeoutMs`: 10 s. */
+export const SHARED_SERVER_HEALTH_TIMEOUT_MS = 10_000;
 
 /** One test's scope on a shared server: its id, the headers that reach it, and its control calls. */
 export interface SharedTestScope extends ScopeAccess {
@@ -79,19 +90,23 @@ export async function connectSharedServer(options: SharedServerOptions): Promise
         'is not a URL',
     );
   }
+  const timeoutMs = options.healthTimeoutMs ?? SHARED_SERVER_HEALTH_TIMEOUT_MS;
+  if (typeof timeoutMs !== 'number' || !(timeoutMs > 0) || !Number.isFinite(timeoutMs)) {
+    throw wrongValue(caller, 'healthTimeoutMs', 'a positive number of ms', timeoutMs);
+  }
   // A given fetch's rejections are its own: passed on as they are.
   const explain = (error: unknown): Error =>
     options.fetch === undefined ? unreachable(caller, url, error) : (error as Error);
-  let response: Response;
-  try {
-    response = await fetchImpl(`${url}/_parley/health`, {
-      headers: { [CONTROL_TOKEN_HEADER]: controlToken },
-    });
-  } catch (error) {
-    throw explain(error);
-  }
-  // Read whole (a small JSON body): the connection is then free for the next call.
-  await response.arrayBuffer();
+  const response = await checkHealth(url, controlToken, fetchImpl, timeoutMs, (error, timedOut) =>
+    timedOut
+      ? new Error(
+          `${caller}: the shared server at ${url} (serverUrl or PARLEY_BASE_URL) did not answer ` +
+            `GET /_parley/health within ${timeoutMs} ms (healthTimeoutMs): it takes connections but does ` +
+            `not answer as a reference server does; ${SHARED_SERVER_HINT}`,
+          { cause: error },
+        )
+      : explain(error),
+  );
   if (response.status === 401) {
     throw new Error(
       `${caller}: the shared server at ${url} refused the control token: give its token as controlToken ` +
@@ -129,6 +144,48 @@ export async function connectSharedServer(options: SharedServerOptions): Promise
       };
     },
   };
+}
+
+/**
+ * `GET /_parley/health`, its body read whole (a small JSON body: the connection is then free for the
+ * next call), given up after `timeoutMs`: the request is aborted, and the wait ends then even for a
+ * given `fetch` that does not honour the signal. A failure goes through `fail` (`timedOut`: the limit
+ * ended it).
+ */
+async function checkHealth(
+  url: string,
+  controlToken: string,
+  fetchImpl: typeof fetch,
+  timeoutMs: number,
+  fail: (error: unknown, timedOut: boolean) => Error,
+): Promise<Response> {
+  const controller = new AbortController();
+  const timedOut = new Promise<never>((_, reject) => {
+    controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true });
+  });
+  timedOut.catch(() => {});
+  const timer = setTimeout(() => controller.abort(), timeoutMs);
+  // Called in an async function: a given fetch that throws at once rejects as any other.
+  const answer = (async () =>
+    fetchImpl(`${url}/_parley/health`, {
+      headers: { [CONTROL_TOKEN_HEADER]: controlToken },
+      signal: controller.signal,
+    }))();
+  try {
+    const response = await Promise.race([answer, timedOut]);
+    await Promise.race([response.arrayBuffer(), timedOut]);
+    return response;
+  } catch (error) {
+    // An answer that comes after the limit is not read: its body is let go.
+    if (controller.signal.aborted)
+      void answer.then(
+        (late) => late.body?.cancel(),
+        () => {},
+      );
+    throw fail(error, controller.signal.aborted);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 function unreachable(caller: string, url: string, error: unknown): Error {
