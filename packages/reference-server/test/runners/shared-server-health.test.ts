@@ -25,7 +25,7 @@ afterEach(() => {
 
 /** Resolves once every connection to the silent server is closed. */
 async function allClosed(): Promise<void> {
-  for (const socket of sockets) await once(socket, 'close');
+  await Promise.all([...sockets].map((socket) => once(socket, 'close')));
 }
 
 describe('connectSharedServer: the health check has a time limit (healthTimeoutMs)', () => {
