@@ -270,7 +270,10 @@ export class WorkerHost {
     const problem = findNonPlainData(message.output, 'output');
     if (!problem) return { output: message.output };
     return {
-      error: new ToolWorkerDataError(nonPlainOutputMessage(this.#ctx.name, problem), { path: problem.path }),
+      error: new ToolWorkerDataError(nonPlainOutputMessage(this.#ctx.name, problem), {
+        path: problem.path,
+        cause: problem.thrown,
+      }),
     };
   }
 
@@ -286,7 +289,11 @@ export class WorkerHost {
 }
 
 function fromWire(error: WireError): ToolWorkerError {
-  if (error.dataPath !== undefined) return new ToolWorkerDataError(error.message, { path: error.dataPath });
+  if (error.dataPath !== undefined) {
+    // A getter that threw while the output was read: its error, as the handler's own would arrive.
+    const cause = error.cause && fromWire(error.cause);
+    return new ToolWorkerDataError(error.message, { path: error.dataPath, cause });
+  }
   return new ToolWorkerError(error.message, {
     thrown: { name: error.name, message: error.message, stack: error.stack },
   });
