@@ -270,10 +270,7 @@ export class WorkerHost {
     const problem = findNonPlainData(message.output, 'output');
     if (!problem) return { output: message.output };
     return {
-      error: new ToolWorkerDataError(nonPlainOutputMessage(this.#ctx.name, problem), {
-        path: problem.path,
-        cause: problem.thrown,
-      }),
+      error: new ToolWorkerDataError(nonPlainOutputMessage(this.#ctx.name, problem), { path: problem.path }),
     };
   }
 
@@ -289,11 +286,10 @@ export class WorkerHost {
 }
 
 function fromWire(error: WireError): ToolWorkerError {
-  if (error.dataPath !== undefined) {
-    // A getter that threw while the output was read: its error, as the handler's own would arrive.
-    const cause = error.cause && fromWire(error.cause);
+  // `cause`: what a getter threw while the output was read, as the handler's own error arrives.
+  const cause = error.cause && fromWire(error.cause);
+  if (error.dataPath !== undefined)
     return new ToolWorkerDataError(error.message, { path: error.dataPath, cause });
-  }
   return new ToolWorkerError(error.message, {
     thrown: { name: error.name, message: error.message, stack: error.stack },
   });
