@@ -3,7 +3,8 @@ import { DEFAULT_RECOVER_MAX_ATTEMPTS } from '../defaults.js';
 import { APIUserAbortError, ReplyRecoveryError } from '../errors/index.js';
 import { callbackError } from '../internal/callback-failures.js';
 import { raceSignal } from '../internal/race-signal.js';
-import { describeValue } from '../internal/wrong-value.js';
+import { MAX_TIMER_MS } from '../internal/timer-delay.js';
+import { describeValue, wrongValue } from '../internal/wrong-value.js';
 import type { Message, MessageReply, PendingTool, SendMessageRequest } from '../wire/index.js';
 import type { RecoverOptions, RecoveryAction, RecoveryAttempt } from './recover-options.js';
 import { answered, isRecoverable, isUserAbort, retryAfterMs } from './recoverable.js';
@@ -168,15 +169,27 @@ export class ReplyRecovery {
     return { action: 'resume', body: {} };
   }
 
-  /** The wait before `attempt`: the option's, else the retries' backoff. */
+  /**
+   * The wait before `attempt`: the option's, else the retries' backoff. The option's answer is
+   * checked where the timer uses it: NaN, a negative, an infinite or a too-long wait (a timer
+   * would fire at once) ends the recovery with a TypeError, and nothing more is sent.
+   */
   #delay(attempt: number): number {
     const backoff = this.#backoff;
     if (!backoff) return this.#retryBackoff(attempt);
+    let delayMs: unknown;
     try {
-      return backoff(attempt);
+      delayMs = backoff(attempt);
     } catch (thrown) {
       throw callbackError('recovery', 'recover.backoff', thrown);
     }
+    if (typeof delayMs === 'number' && delayMs >= 0 && delayMs <= MAX_TIMER_MS) return delayMs;
+    throw wrongValue(
+      'recovery',
+      `recover.backoff(${attempt})`,
+      `a number of ms from 0 to ${MAX_TIMER_MS} (the longest timer)`,
+      delayMs,
+    );
   }
 
   #giveUp(message: string, cause: unknown): ReplyRecoveryError {

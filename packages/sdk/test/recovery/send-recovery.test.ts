@@ -280,6 +280,37 @@ describe('messages.send with recover', () => {
     expect(server.journal.entries().map((entry) => entry.method)).toEqual(['POST']);
   });
 
+  it.each([
+    [Number.NaN, 'NaN (a number)'],
+    [-1, '-1 (a number)'],
+    [Number.POSITIVE_INFINITY, 'Infinity (a number)'],
+    [2 ** 31, '2147483648 (a number)'],
+    ['250', '"250" (a string)'],
+  ])(
+    'a backoff that answers %s is a TypeError naming recover.backoff and the value; no timer is left and nothing more is sent',
+    async (delayMs, shown) => {
+      const { server, client } = setup();
+      const { sessionId } = await client.sessions.create();
+      const attempts: RecoveryAttempt[] = [];
+      const failure = await settle(
+        client.messages
+          .send(
+            sessionId,
+            { content: '/say Later.\n/fail-once Overloaded' },
+            { recover: { backoff: () => delayMs as number, onAttempt: (a) => attempts.push(a) } },
+          )
+          .catch((error: unknown) => error),
+      );
+      expect(failure).toBeInstanceOf(TypeError);
+      expect((failure as Error).message).toBe(
+        `recovery: recover.backoff(1) must be a number of ms from 0 to 2147483647 (the longest timer), got ${shown}`,
+      );
+      expect(attempts).toEqual([]);
+      expect(vi.getTimerCount()).toBe(0);
+      expect(sends(server)).toHaveLength(1);
+    },
+  );
+
   it('bad options are a RangeError naming them', async () => {
     const { client } = setup();
     const { sessionId } = await client.sessions.create();

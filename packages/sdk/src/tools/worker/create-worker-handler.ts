@@ -52,7 +52,7 @@ async function runInWorker(
     throw new ToolWorkerDataError(
       `Tool "${ctx.name}": its parsed input cannot be sent to its worker: ${problem.path} is ${problem.found}. ` +
         'An input schema for a tool worker must produce plain JSON data.',
-      { path: problem.path },
+      { path: problem.path, cause: problem.thrown },
     );
   }
   return new WorkerHost(spawn, module, options, input, ctx).result;

@@ -4,6 +4,8 @@ export interface NonPlainData {
   path: string;
   /** What was found, e.g. `a function`, `a Date (class instance)`, `a circular reference`. */
   found: string;
+  /** What reading the value threw, when a getter (or a proxy) failed: the error's own cause. */
+  thrown?: unknown;
 }
 
 /**
@@ -12,7 +14,8 @@ export interface NonPlainData {
  * JSON drops from objects). Anything else would be changed or refused by the structured clone that
  * carries values between threads (functions, symbols, class instances that lose their prototype
  * and `toJSON`) or by the JSON the SDK sends (bigint, cycles). Returns `undefined` when it is all
- * plain data.
+ * plain data. Never throws: a getter (or a proxy) that throws while the value is read is the
+ * problem found there, with what it threw as `thrown`.
  */
 export function findNonPlainData(value: unknown, root: string): NonPlainData | undefined {
   return visit(value, root, new Set());
@@ -34,6 +37,15 @@ function visit(value: unknown, path: string, ancestors: Set<object>): NonPlainDa
   }
   if (value === null) return undefined;
   const object = value as object;
+  try {
+    return visitObject(object, path, ancestors);
+  } catch (thrown) {
+    // A proxy's trap (its prototype, keys or length): the object itself could not be read.
+    return { path, found: `an object that threw when read${thrownText(thrown)}`, thrown };
+  }
+}
+
+function visitObject(object: object, path: string, ancestors: Set<object>): NonPlainData | undefined {
   if (ancestors.has(object)) return { path, found: 'a circular reference' };
   const isArray = Array.isArray(object);
   if (!isArray) {
@@ -45,19 +57,45 @@ function visit(value: unknown, path: string, ancestors: Set<object>): NonPlainDa
     if (isArray) {
       const array = object as unknown[];
       for (let i = 0; i < array.length; i++) {
-        const problem = visit(array[i], `${path}[${i}]`, ancestors);
+        const problem = visitProperty(array, i, `${path}[${i}]`, ancestors);
         if (problem) return problem;
       }
       return undefined;
     }
     for (const key of Object.keys(object)) {
       const child = /^[A-Za-z_$][\w$]*$/.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`;
-      const problem = visit((object as Record<string, unknown>)[key], child, ancestors);
+      const problem = visitProperty(object, key, child, ancestors);
       if (problem) return problem;
     }
     return undefined;
   } finally {
     ancestors.delete(object);
+  }
+}
+
+/** Reads one property (a getter runs here) and visits its value. */
+function visitProperty(
+  object: object,
+  key: string | number,
+  path: string,
+  ancestors: Set<object>,
+): NonPlainData | undefined {
+  let value: unknown;
+  try {
+    value = (object as Record<string | number, unknown>)[key];
+  } catch (thrown) {
+    return { path, found: `a property that threw when read${thrownText(thrown)}`, thrown };
+  }
+  return visit(value, path, ancestors);
+}
+
+/** ` (RangeError: sum overflowed)`: what a read threw, for the message; empty if it cannot be read. */
+function thrownText(thrown: unknown): string {
+  try {
+    if (thrown instanceof Error) return ` (${String(thrown.name)}: ${String(thrown.message)})`;
+    return typeof thrown === 'string' ? ` (${thrown})` : '';
+  } catch {
+    return '';
   }
 }
 

@@ -1,4 +1,9 @@
-import { isToolWorkerMessage, type WireError, type WorkerMessage } from './tool-worker-messages.js';
+import {
+  isToolWorkerMessage,
+  type WireError,
+  type WireThrown,
+  type WorkerMessage,
+} from './tool-worker-messages.js';
 
 /** What {@link readWorkerMessage} made of one message from a worker. */
 export type ReadWorkerMessage =
@@ -45,21 +50,39 @@ const WIRE_ERROR_FIELDS = {
   message: { required: true },
   stack: { required: false },
   dataPath: { required: false },
-} as const satisfies Record<keyof WireError, { required: boolean }>;
+} as const satisfies Record<Exclude<keyof WireError, 'cause'>, { required: boolean }>;
 
 function wireErrorProblem(message: { error?: unknown }): string | undefined {
   if (!('error' in message)) return 'it has no "error"';
   const { error } = message;
-  if (typeof error !== 'object' || error === null || Array.isArray(error)) {
-    return `"error" is ${describe(error)}, not an object`;
+  const problem = errorFieldsProblem(error, 'error', WIRE_ERROR_FIELDS);
+  if (problem !== undefined) return problem;
+  const { cause } = error as { cause?: unknown };
+  return cause === undefined ? undefined : errorFieldsProblem(cause, 'error.cause', WIRE_THROWN_FIELDS);
+}
+
+const WIRE_THROWN_FIELDS = {
+  name: { required: true },
+  message: { required: true },
+  stack: { required: false },
+} as const satisfies Record<keyof WireThrown, { required: boolean }>;
+
+/** `"error.name" is missing`: the first field of `value` (named `label`) of the wrong type. */
+function errorFieldsProblem(
+  value: unknown,
+  label: string,
+  fields: Record<string, { readonly required: boolean }>,
+): string | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return `"${label}" is ${describe(value)}, not an object`;
   }
-  for (const [field, { required }] of Object.entries(WIRE_ERROR_FIELDS)) {
-    const value = (error as Record<string, unknown>)[field];
-    if (value === undefined && !required) continue;
-    if (typeof value !== 'string') {
-      return value === undefined
-        ? `"error.${field}" is missing`
-        : `"error.${field}" is ${describe(value)}, not a string`;
+  for (const [field, { required }] of Object.entries(fields)) {
+    const item = (value as Record<string, unknown>)[field];
+    if (item === undefined && !required) continue;
+    if (typeof item !== 'string') {
+      return item === undefined
+        ? `"${label}.${field}" is missing`
+        : `"${label}.${field}" is ${describe(item)}, not a string`;
     }
   }
   return undefined;

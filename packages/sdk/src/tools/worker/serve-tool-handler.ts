@@ -72,13 +72,15 @@ async function run(
     endpoint.post({ protocol: TOOL_WORKER_PROTOCOL, kind: 'error', error: toWireError(error) });
     return;
   }
+  // Never throws: a getter that throws while the output is read is the problem found there.
   const problem = findNonPlainData(output, 'output');
   if (problem) {
     const message = nonPlainOutputMessage(ctx.name, problem);
+    const cause = 'thrown' in problem ? toWireError(problem.thrown) : undefined;
     endpoint.post({
       protocol: TOOL_WORKER_PROTOCOL,
       kind: 'error',
-      error: { name: 'ToolWorkerDataError', message, dataPath: problem.path },
+      error: { name: 'ToolWorkerDataError', message, dataPath: problem.path, cause },
     });
     return;
   }

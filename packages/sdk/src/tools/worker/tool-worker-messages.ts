@@ -14,7 +14,12 @@ export interface WireError {
   stack?: string | undefined;
   /** Set for a value that is not plain data: where in it the problem is. */
   dataPath?: string | undefined;
+  /** What a getter threw while the value was read (with `dataPath`). */
+  cause?: WireThrown | undefined;
 }
+
+/** A thrown value as data: what {@link toWireError} keeps of it. */
+export type WireThrown = Pick<WireError, 'name' | 'message' | 'stack'>;
 
 /** The call's identity, as the worker's handler sees it. */
 export interface WorkerCallContext {
@@ -52,10 +57,22 @@ export function isToolWorkerMessage<T extends HostMessage | WorkerMessage>(value
   );
 }
 
-/** Any thrown value as a {@link WireError}; the message keeps the handler's own words. */
-export function toWireError(error: unknown): WireError {
-  if (error instanceof Error) {
-    return { name: error.name, message: error.message, stack: error.stack };
+/**
+ * Any thrown value as a {@link WireError}; the message keeps the handler's own words. Never throws:
+ * an error whose own fields throw when read is sent as an error with an empty message.
+ */
+export function toWireError(error: unknown): WireThrown {
+  try {
+    if (error instanceof Error) {
+      const { name, message, stack } = error;
+      return {
+        name: String(name),
+        message: String(message),
+        stack: typeof stack === 'string' ? stack : undefined,
+      };
+    }
+  } catch {
+    return { name: 'Error', message: '' };
   }
   return { name: 'Error', message: typeof error === 'string' ? error : '' };
 }

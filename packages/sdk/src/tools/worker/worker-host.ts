@@ -286,7 +286,10 @@ export class WorkerHost {
 }
 
 function fromWire(error: WireError): ToolWorkerError {
-  if (error.dataPath !== undefined) return new ToolWorkerDataError(error.message, { path: error.dataPath });
+  // `cause`: what a getter threw while the output was read, as the handler's own error arrives.
+  const cause = error.cause && fromWire(error.cause);
+  if (error.dataPath !== undefined)
+    return new ToolWorkerDataError(error.message, { path: error.dataPath, cause });
   return new ToolWorkerError(error.message, {
     thrown: { name: error.name, message: error.message, stack: error.stack },
   });

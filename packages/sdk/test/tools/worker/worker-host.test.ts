@@ -137,6 +137,21 @@ describe('the worker host, one state at a time', () => {
     expect(worker.terminations()).toBe(1);
   });
 
+  test('an output error whose cause is not an error object breaks the protocol: failed', async () => {
+    const { worker, exits, host } = start();
+    worker.ready();
+    worker.send({
+      protocol: PROTOCOL,
+      kind: 'error',
+      error: { name: 'ToolWorkerDataError', message: 'bad output', dataPath: 'output.total', cause: 'boom' },
+    });
+    const error = await host.result.catch((e: unknown) => e);
+    expect(error instanceof ToolWorkerError && error.message).toBe(
+      'Tool "crunch": its worker sent a malformed message (an "error" message: "error.cause" is "boom", not an object); the worker was stopped',
+    );
+    expect(exits).toEqual([{ requestId: 'toolu_1', reason: 'failed', terminated: true }]);
+  });
+
   test('a worker that exits on its own before a result fails the call: failed, not terminated', async () => {
     const { worker, exits, host } = start();
     worker.ready();
