@@ -1,5 +1,5 @@
-import { EventEmitter } from 'node:events';
-import type { ServerResponse } from 'node:http';
+import { IncomingMessage, ServerResponse } from 'node:http';
+import { Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { writeLatin1HeadStream } from '../../src/adapters/latin1-head-stream.js';
 import { stillPending } from '../testing/helpers.js';
@@ -9,13 +9,12 @@ import { stillPending } from '../testing/helpers.js';
 // while a write waits for `drain`.
 describe('a proxied stream written with a latin1 head', () => {
   it('a client that leaves while a write waits for drain ends the write (no wait for a drain that never comes)', async () => {
-    const outgoing = Object.assign(new EventEmitter(), {
-      writeHead: () => outgoing,
-      // The socket is full: every write asks the writer to wait for drain.
-      write: () => false,
-      end: () => {},
-      destroy: () => {},
-    });
+    const outgoing = new ServerResponse(new IncomingMessage(new Socket()));
+    outgoing.writeHead = () => outgoing;
+    // The socket is full: every write asks the writer to wait for drain.
+    outgoing.write = () => false;
+    outgoing.end = () => outgoing;
+    outgoing.destroy = () => outgoing;
     let cancelled = false;
     const body = new ReadableStream<Uint8Array>({
       pull(controller) {
@@ -26,7 +25,7 @@ describe('a proxied stream written with a latin1 head', () => {
       },
     });
     const response = new Response(body, { headers: { 'x-upstream': 'caf\u00e9' } });
-    const writing = writeLatin1HeadStream(response, outgoing as unknown as ServerResponse);
+    const writing = writeLatin1HeadStream(response, outgoing);
     expect(await stillPending(writing)).toBe(true);
     outgoing.emit('close');
     expect(await stillPending(writing)).toBe(false);
